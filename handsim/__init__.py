@@ -1,0 +1,20 @@
+"""handsim: a Monte Carlo strategy simulator for the Gulf rummy game Hand (هاند).
+
+Nothing is compiled at import; the numba kernels compile (or load from cache) on first use.
+"""
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "Rules", "simulate"]
+
+
+def __getattr__(name):
+    if name == "Rules":
+        from .rules import Rules
+
+        return Rules
+    if name == "simulate":
+        from .simulate import simulate
+
+        return simulate
+    raise AttributeError(f"module 'handsim' has no attribute {name!r}")

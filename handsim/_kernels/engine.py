@@ -1,0 +1,248 @@
+"""Round and match drivers (numba; RULES.md sections 3, 6 and 7).
+
+``play_deals`` plays a chunk of independent deals; each deal ``i`` takes
+everything random from the stream ``stream_key(seed, i, 0)`` and writes only its own output
+rows, so results are identical for any number of threads.  ``play_matches`` does the same for
+whole matches.  ``play_traced`` replays one deal with the move log switched on.
+"""
+
+import numpy as np
+from numba import njit
+
+from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_STARTER, STARTER_DEALER_RIGHT
+from .policies import begin_turn, choose_draw, play
+from .rng import randbelow, stream_key
+from .state import (
+    E_EMPTY_NO_DISCARD,
+    E_NEW_MELD_ONLY,
+    E_TOO_LONG,
+    E_TOOK_WITHOUT_OPENING,
+    E_BAD_DISCARD,
+    EV_TURN,
+    MAX_TURNS,
+    N_POLICY_PARAMS,
+    Q_LAID_BEFORE,
+    Q_OPENED,
+    Q_OWN_TURNS,
+    S_ERR,
+    S_N_DECK,
+    S_TR_N,
+    S_PLAYERS,
+    S_RESHUF,
+    S_STARTER,
+    S_STATUS,
+    S_OUT_SEAT,
+    S_IS_HAND,
+    S_T_LAID,
+    S_T_NEWMELD,
+    S_T_OPENED,
+    S_T_OTHERS,
+    S_T_TAKEN_MELDED,
+    S_TAKEN,
+    S_TAKEN_C0,
+    S_TURN,
+    STATUS_OUT,
+    STATUS_PLAYING,
+    STATUS_VOID,
+    discard,
+    draw_stock,
+    fail,
+    go_out,
+    go_out_requires_discard,
+    log,
+    new_game,
+    seat_policies,
+    reset_round,
+    take_discard,
+    top_discard,
+)
+
+FLAG_OPENED = 1
+FLAG_OUT = 2
+FLAG_HAND = 4
+
+
+@njit(cache=True)
+def play_turn(g, seat, first):
+    """One turn of ``seat`` (RULES.md section 3): draw (not on the starter's first turn),
+    the policy's melds / lay-offs / swaps, the discard; ends the round when the hand empties."""
+    g.sc[S_TURN] += 1
+    g.seat[seat, Q_OWN_TURNS] += 1
+    g.sc[S_TAKEN] = -1
+    g.sc[S_TAKEN_C0] = 0
+    g.sc[S_T_NEWMELD] = 0
+    g.sc[S_T_OTHERS] = 0
+    g.sc[S_T_LAID] = 0
+    g.sc[S_T_TAKEN_MELDED] = 0
+    g.sc[S_T_OPENED] = 0
+    log(g, EV_TURN, seat, g.sc[S_TURN], 0, 0, 0, 0, 0, 0)
+    begin_turn(g, seat)
+    if not first:
+        src = choose_draw(g, seat)
+        if src == 1 and top_discard(g) >= 0:
+            take_discard(g, seat)
+        else:
+            if draw_stock(g, seat) < 0:
+                return
+    d = play(g, seat)
+    if g.sc[S_STATUS] != STATUS_PLAYING:
+        return
+    if g.sc[S_TAKEN] >= 0:
+        if g.seat[seat, Q_OPENED] == 0:
+            fail(g, E_TOOK_WITHOUT_OPENING)
+            return
+        if g.rv[P_DISCARD_PICKUP] != PICKUP_MUST_OPEN and g.sc[S_T_TAKEN_MELDED] == 0:
+            fail(g, E_NEW_MELD_ONLY)
+            return
+    if g.hand_n[seat] == 0:
+        if go_out_requires_discard(g):
+            fail(g, E_EMPTY_NO_DISCARD)
+            return
+        go_out(g, seat)
+        return
+    if d < 0:
+        fail(g, E_BAD_DISCARD)
+        return
+    if not discard(g, seat, d):
+        return
+    if g.hand_n[seat] == 0:
+        go_out(g, seat)
+    if g.sc[S_T_LAID] != 0:
+        g.seat[seat, Q_LAID_BEFORE] = 1
+
+
+@njit(cache=True)
+def play_round(g, dealer, key):
+    """Deal from stream state ``key`` and play the round to its end; returns the status."""
+    reset_round(g, dealer, key)
+    P = g.sc[S_PLAYERS]
+    seat = g.sc[S_STARTER]
+    first = True
+    while g.sc[S_STATUS] == STATUS_PLAYING:
+        if g.sc[S_TURN] >= MAX_TURNS:
+            fail(g, E_TOO_LONG)
+            break
+        play_turn(g, seat, first)
+        first = False
+        seat = (seat + 1) % P
+    return g.sc[S_STATUS]
+
+
+@njit(cache=True)
+def _deal_setup(seed, i, players, rv, pol, pp, rotate, pol_seat, pp_seat):
+    """Dealer and seating of deal ``i``: returns ``(dealer, stream state for the shuffle)``.
+
+    Line-up position ``j`` sits ``(j + rotate) % players`` seats after the starter."""
+    st = np.empty(1, dtype=np.uint64)
+    st[0] = stream_key(seed, i, 0)
+    dealer = randbelow(st, players)
+    if rv[P_STARTER] == STARTER_DEALER_RIGHT:
+        starter = (dealer + 1) % players
+    else:
+        starter = dealer
+    for j in range(players):
+        s = (starter + (j + rotate) % players) % players
+        pol_seat[s] = pol[j]
+        for k in range(N_POLICY_PARAMS):
+            pp_seat[s, k] = pp[j, k]
+    return dealer, st[0]
+
+
+@njit(cache=True)
+def _write_deal(g, k, o_score, o_flags, o_turns, o_void, o_resh, o_err):
+    P = g.sc[S_PLAYERS]
+    starter = g.sc[S_STARTER]
+    for rel in range(P):
+        s = (starter + rel) % P
+        o_score[k, rel] = g.scores[s]
+        f = 0
+        if g.seat[s, Q_OPENED]:
+            f |= FLAG_OPENED
+        if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
+            f |= FLAG_OUT
+            if g.sc[S_IS_HAND]:
+                f |= FLAG_HAND
+        o_flags[k, rel] = f
+    o_turns[k] = g.sc[S_TURN]
+    o_void[k] = 1 if g.sc[S_STATUS] == STATUS_VOID else 0
+    o_resh[k] = g.sc[S_RESHUF]
+    o_err[k] = g.sc[S_ERR]
+
+
+@njit(cache=True)
+def play_deals(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, o_void, o_resh, o_err):
+    """Play deals ``start .. start+n-1`` (independent rounds), one after the other.
+
+    Parallelism is across chunks (processes) in :mod:`handsim.simulate`: each deal writes only
+    its own output rows and reads only its own random stream, so any split gives equal results.
+
+    Parameters
+    ----------
+    seed : int
+    start, n : int
+        First deal index and number of deals.
+    players : int
+        2..4 seats.
+    rv : ndarray(int64)
+        Rules vector (:meth:`handsim.rules.Rules.to_vector`).
+    pol : ndarray(int64, shape=(players,))
+        Policy id of each line-up position.
+    pp : ndarray(float64, shape=(players, 8))
+        Policy parameters of each line-up position.
+    o_score : ndarray(int32, shape=(n, players))
+        Out: points of each seat, indexed by seat relative to the starter.
+    o_flags : ndarray(uint8, shape=(n, players))
+        Out: bit 0 opened, bit 1 went out, bit 2 Hand.
+    o_turns : ndarray(int16, shape=(n,))
+        Out: turns played in the round.
+    o_void, o_resh, o_err : ndarray(uint8 / int8 / int8, shape=(n,))
+        Out: void round, reshuffles made, engine error code (0 = none).
+
+    Line-up position ``j`` sits ``(j + i) % players`` seats after the starter in deal ``i``.
+    """
+    arr = new_game(players, rv, False)
+    g = arr[0]
+    pol_seat = np.zeros(4, dtype=np.int64)
+    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    for k in range(n):
+        i = start + k
+        dealer, key = _deal_setup(seed, i, players, rv, pol, pp, i % players, pol_seat, pp_seat)
+        seat_policies(g, pol_seat, pp_seat)
+        play_round(g, dealer, key)
+        _write_deal(g, k, o_score, o_flags, o_turns, o_void, o_resh, o_err)
+
+
+@njit(cache=True)
+def play_traced(seed, i, players, rv, pol, pp):
+    """Replay deal ``i`` exactly as :func:`play_deals` plays it, with the move log on.
+
+    Returns ``(trace int16[m, 24], deck int8[N], dealer, status, scores int64[4],
+    flags uint8[4] by seat, policy id by seat int64[4], error code)``.
+    """
+    pol_seat = np.zeros(4, dtype=np.int64)
+    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    dealer, key = _deal_setup(seed, i, players, rv, pol, pp, i % players, pol_seat, pp_seat)
+    arr = new_game(players, rv, True)
+    g = arr[0]
+    seat_policies(g, pol_seat, pp_seat)
+    play_round(g, dealer, key)
+    flags = np.zeros(4, dtype=np.uint8)
+    for s in range(players):
+        f = 0
+        if g.seat[s, Q_OPENED]:
+            f |= FLAG_OPENED
+        if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
+            f |= FLAG_OUT
+            if g.sc[S_IS_HAND]:
+                f |= FLAG_HAND
+        flags[s] = f
+    return (
+        g.tr[: g.sc[S_TR_N]].copy(),
+        g.deck[: g.sc[S_N_DECK]].copy(),
+        dealer,
+        g.sc[S_STATUS],
+        g.scores.copy(),
+        flags,
+        pol_seat,
+        g.sc[S_ERR],
+    )

@@ -1,0 +1,35 @@
+"""Indices into the kernel rules vector, derived from :data:`handsim.rules.PARAMS`.
+
+Numba freezes module-level integers as compile-time constants, so kernels read options as
+``rv[P_OPENING_THRESHOLD]``.  Choice options hold the index of their word in ``choices``.
+"""
+
+from ..rules import INDEX, PARAM_BY_NAME
+
+P_JOKERS = INDEX["jokers"]
+P_JOKER_PENALTY = INDEX["joker_penalty"]
+P_ACE_LOW = INDEX["ace_low_value"]
+P_MAX_JOKERS = INDEX["max_jokers_per_meld"]
+P_MIN_NATURAL = INDEX["min_natural_cards_per_meld"]
+P_HAND_SIZE = INDEX["hand_size"]
+P_STARTER = INDEX["starter"]
+P_DISCARD_PICKUP = INDEX["discard_pickup"]
+P_MAX_RESHUFFLES = INDEX["max_reshuffles"]
+P_THRESHOLD = INDEX["opening_threshold"]
+P_OPENING_RULE = INDEX["opening_rule"]
+P_OPENING_SCOPE = INDEX["opening_scope"]
+P_LAYOFF_ON_OPENING = INDEX["layoff_on_opening_turn"]
+P_JOKER_SWAP = INDEX["joker_swap"]
+P_GO_OUT_DISCARD = INDEX["go_out_requires_discard"]
+P_UNOPENED_PENALTY = INDEX["unopened_penalty"]
+P_HAND_MIN_CARDS = INDEX["hand_min_new_meld_cards"]
+P_HAND_DOUBLES = INDEX["hand_doubles_others"]
+P_ROUNDS = INDEX["rounds"]
+P_STANDINGS = INDEX["standings"]
+N_PARAMS = len(INDEX)
+
+STARTER_DEALER_RIGHT = PARAM_BY_NAME["starter"].choices.index("dealer_right")
+PICKUP_MUST_OPEN = PARAM_BY_NAME["discard_pickup"].choices.index("must_open")
+PICKUP_NEW_MELD_ONLY = PARAM_BY_NAME["discard_pickup"].choices.index("new_meld_only")
+OPENING_ASCENDING = PARAM_BY_NAME["opening_rule"].choices.index("ascending")
+UNOPENED_FLAT = PARAM_BY_NAME["unopened_penalty"].choices.index("flat")

@@ -1,0 +1,380 @@
+"""Scripted policies (numba).
+
+Every policy answers the same three calls on a :class:`~handsim._kernels.state.Game`:
+
+* ``begin_turn(g, seat)`` - bookkeeping at the start of the seat's turn;
+* ``choose_draw(g, seat) -> 0 | 1`` - draw from the stock (0) or take the top discard (1);
+* ``play(g, seat) -> card | -1`` - meld, lay off and swap through the move functions of
+  :mod:`~handsim._kernels.state`, then name the discard (-1: the hand is empty, no discard).
+
+Policies are told apart by an integer id (``g.pol[seat]``) and read their parameters from
+``g.pp[seat]`` (float64[8]); the table of names and parameters is :mod:`handsim.policies`.
+"""
+
+import numpy as np
+from numba import njit
+
+from .arrange import COUNT, COUNT_BONUS, DEAD, OPEN
+from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_JOKER_SWAP
+from .rng import randbelow
+from .state import (
+    Q_BAILED,
+    Q_OPENED,
+    Q_OWN_TURNS,
+    S_N_MELDS,
+    S_PLAYERS,
+    S_T_OPENED,
+    S_TAKEN,
+    S_TAKEN_C0,
+    card_hand_value,
+    discard_is_legal,
+    go_out_requires_discard,
+    hand_min_cards,
+    hand_search,
+    lay_melds,
+    lay_off,
+    layoff_position,
+    may_touch_table,
+    meld_size,
+    path_uses,
+    required_opening,
+    swap_joker,
+    swap_position,
+    top_discard,
+)
+
+GREEDY = 0
+HOLD_HAND = 1
+RANDOM = 2
+
+# hold-hand parameters (g.pp[seat, i])
+PP_BAIL_TURN = 0
+PP_BAIL_OPPONENT_CARDS = 1
+
+
+@njit(cache=True)
+def melded_cards(path, n):
+    c = 0
+    for i in range(n):
+        c += meld_size(path[i])
+    return c
+
+
+@njit(cache=True)
+def _copy_path(src, dst, n):
+    for i in range(n):
+        for k in range(6):
+            dst[i, k] = src[i, k]
+
+
+@njit(cache=True)
+def plan_melds(g, seat, mode, req):
+    """Melds to lay now: best arrangement of the hand under ``mode`` reaching ``req`` points.
+
+    When ``go_out_requires_discard`` and the arrangement would meld every card, the best
+    arrangement that leaves one legal discard is taken instead.  Returns the number of melds
+    (in ``g.bestpath``), or -1 when ``req`` cannot be reached.
+    """
+    hand = g.hands[seat]
+    val, n = hand_search(g, hand, mode)
+    if n == 0 or val < req:
+        return -1
+    if go_out_requires_discard(g) and melded_cards(g.bestpath, n) == g.hand_n[seat]:
+        bestv = -1
+        bestn = 0
+        for t in range(53):
+            if hand[t] > 0 and discard_is_legal(g, seat, t):
+                hand[t] -= 1
+                v, k = hand_search(g, hand, mode)
+                hand[t] += 1
+                if k > 0 and v >= req and v > bestv:
+                    bestv = v
+                    bestn = k
+                    _copy_path(g.bestpath, g.bp2, k)
+        if bestv < 0:
+            return -1
+        _copy_path(g.bp2, g.bestpath, bestn)
+        return bestn
+    return n
+
+
+@njit(cache=True)
+def _connections(g, seat, t):
+    """Cards in hand that could meld with natural ``t``: same rank other suits, same suit +-2."""
+    if t == 52:
+        return 0
+    h = g.hands[seat]
+    s = t // 13
+    r = t % 13
+    c = 0
+    for s2 in range(4):
+        if s2 != s:
+            c += h[s2 * 13 + r]
+    for d in (-2, -1, 1, 2):
+        q = r + d
+        if q == 13:
+            q = 0  # K-A
+        if 0 <= q <= 12:
+            c += h[s * 13 + q]
+    return c
+
+
+@njit(cache=True)
+def choose_discard(g, seat, path, n):
+    """The highest-value card of the hand outside the first ``n`` melds of ``path``; ties go to
+    the card with fewest meld partners; jokers only when nothing else can go; never an illegal
+    discard.  Returns -1 if the hand is empty."""
+    best = -1
+    bestkey = -1 << 30
+    h = g.hands[seat]
+    for pass_ in range(3):
+        # pass 0: leftover naturals; pass 1: any natural; pass 2: jokers
+        for t in range(53):
+            if h[t] == 0:
+                continue
+            if (t == 52) != (pass_ == 2):
+                continue
+            if pass_ == 0 and n > 0 and h[t] - path_uses(path, n, t) <= 0:
+                continue
+            if not discard_is_legal(g, seat, t):
+                continue
+            key = card_hand_value(t, g.rv) * 16 - min(_connections(g, seat, t), 15)
+            if key > bestkey:
+                bestkey = key
+                best = t
+        if best >= 0:
+            return best
+    return best
+
+
+@njit(cache=True)
+def do_swaps(g, seat):
+    """Swap every joker on the table for which the hand holds the natural card (RULES.md §5)."""
+    if g.rv[P_JOKER_SWAP] == 0:
+        return 0
+    done = 0
+    nm = g.sc[S_N_MELDS]
+    for k in range(nm):
+        again = True
+        while again:
+            again = False
+            for t in range(52):
+                if g.hands[seat, t] > 0 and swap_position(g, k, t) != -100:
+                    if swap_joker(g, seat, k, t):
+                        done += 1
+                        again = True
+                        break
+    return done
+
+
+@njit(cache=True)
+def do_layoffs(g, seat, keep):
+    """Lay off cards, highest value first, while more than ``keep`` cards remain."""
+    done = 0
+    while g.hand_n[seat] > keep:
+        bt = -1
+        bk = -1
+        bv = -1
+        nm = g.sc[S_N_MELDS]
+        for t in range(53):
+            if g.hands[seat, t] == 0:
+                continue
+            v = card_hand_value(t, g.rv)
+            if v <= bv:
+                continue
+            for k in range(nm):
+                if layoff_position(g, k, t) != -100:
+                    bt = t
+                    bk = k
+                    bv = v
+                    break
+        if bt < 0:
+            break
+        if not lay_off(g, seat, bk, bt):
+            break
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def greedy_table_play(g, seat):
+    """Opened: lay every meld of the least-deadwood arrangement, swap jokers, lay off."""
+    if not may_touch_table(g, seat):
+        return
+    keep = 1 if go_out_requires_discard(g) else 0
+    n = plan_melds(g, seat, DEAD, 1)
+    if n > 0:
+        lay_melds(g, seat, g.bestpath, n)
+    if do_swaps(g, seat) > 0:
+        n = plan_melds(g, seat, DEAD, 1)
+        if n > 0:
+            lay_melds(g, seat, g.bestpath, n)
+    do_layoffs(g, seat, keep)
+
+
+@njit(cache=True)
+def greedy_play(g, seat):
+    if g.seat[seat, Q_OPENED] == 0:
+        req = required_opening(g)
+        val, n = hand_search(g, g.hands[seat], OPEN)
+        if val >= req and n > 0:
+            n = plan_melds(g, seat, OPEN, req)
+            if n > 0:
+                lay_melds(g, seat, g.bestpath, n)
+        if g.seat[seat, Q_OPENED] == 0:
+            return choose_discard(g, seat, g.bestpath, n if n > 0 else 0)
+    greedy_table_play(g, seat)
+    if g.hand_n[seat] == 0:
+        return -1
+    return choose_discard(g, seat, g.bestpath, 0)
+
+
+@njit(cache=True)
+def _pretend_take(g, seat, top):
+    c0 = g.hands[seat, top]
+    g.hands[seat, top] += 1
+    g.hand_n[seat] += 1
+    g.sc[S_TAKEN] = top
+    g.sc[S_TAKEN_C0] = c0
+
+
+@njit(cache=True)
+def _undo_take(g, seat, top):
+    g.hands[seat, top] -= 1
+    g.hand_n[seat] -= 1
+    g.sc[S_TAKEN] = -1
+    g.sc[S_TAKEN_C0] = 0
+
+
+@njit(cache=True)
+def greedy_choose_draw(g, seat):
+    top = top_discard(g)
+    if top < 0:
+        return 0
+    if g.seat[seat, Q_OPENED] == 0:
+        _pretend_take(g, seat, top)
+        n = plan_melds(g, seat, OPEN, required_opening(g))
+        ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
+        _undo_take(g, seat, top)
+        return 1 if ok else 0
+    if g.rv[P_DISCARD_PICKUP] == PICKUP_MUST_OPEN:
+        for k in range(g.sc[S_N_MELDS]):
+            if layoff_position(g, k, top) != -100 or swap_position(g, k, top) != -100:
+                return 1
+    _pretend_take(g, seat, top)
+    n = plan_melds(g, seat, DEAD, 1)
+    ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
+    _undo_take(g, seat, top)
+    return 1 if ok else 0
+
+
+@njit(cache=True)
+def plan_hand(g, seat):
+    """Can ``seat`` go out in this turn as a Hand (RULES.md section 6)?
+
+    Returns ``(n_melds, discard)``: ``n_melds >= 0`` with the melds in ``g.bestpath`` and the
+    discard card (-1: none needed), or ``(-1, -1)`` when no Hand is possible now.
+    """
+    hand = g.hands[seat]
+    N = g.hand_n[seat]
+    req = required_opening(g)
+    hmin = hand_min_cards(g)
+    w, n = hand_search(g, hand, COUNT)
+    c = w // COUNT_BONUS
+    v = w - c * COUNT_BONUS
+    if c == N:
+        if not go_out_requires_discard(g):
+            if v >= req and c >= hmin:
+                return n, -1
+            return -1, -1
+        bestv = -1
+        bestn = 0
+        bestt = -1
+        for t in range(53):
+            if hand[t] > 0 and discard_is_legal(g, seat, t):
+                hand[t] -= 1
+                w2, k = hand_search(g, hand, COUNT)
+                hand[t] += 1
+                c2 = w2 // COUNT_BONUS
+                v2 = w2 - c2 * COUNT_BONUS
+                if c2 == N - 1 and v2 >= req and c2 >= hmin and v2 > bestv:
+                    bestv = v2
+                    bestn = k
+                    bestt = t
+                    _copy_path(g.bestpath, g.bp2, k)
+        if bestt < 0:
+            return -1, -1
+        _copy_path(g.bp2, g.bestpath, bestn)
+        return bestn, bestt
+    if c == N - 1 and v >= req and c >= hmin:
+        for t in range(53):
+            if hand[t] > path_uses(g.bestpath, n, t):
+                if discard_is_legal(g, seat, t):
+                    return n, t
+                return -1, -1
+    return -1, -1
+
+
+@njit(cache=True)
+def hold_begin_turn(g, seat):
+    if g.seat[seat, Q_BAILED] != 0:
+        return
+    if g.seat[seat, Q_OWN_TURNS] >= g.pp[seat, PP_BAIL_TURN]:
+        g.seat[seat, Q_BAILED] = 1
+        return
+    P = g.sc[S_PLAYERS]
+    for s in range(P):
+        if s != seat and g.hand_n[s] <= g.pp[seat, PP_BAIL_OPPONENT_CARDS]:
+            g.seat[seat, Q_BAILED] = 1
+            return
+
+
+@njit(cache=True)
+def hold_choose_draw(g, seat):
+    if g.seat[seat, Q_BAILED] != 0 or g.seat[seat, Q_OPENED] != 0:
+        return greedy_choose_draw(g, seat)
+    top = top_discard(g)
+    if top < 0:
+        return 0
+    _pretend_take(g, seat, top)
+    n, d = plan_hand(g, seat)
+    ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
+    _undo_take(g, seat, top)
+    return 1 if ok else 0
+
+
+@njit(cache=True)
+def hold_play(g, seat):
+    if g.seat[seat, Q_BAILED] != 0 or g.seat[seat, Q_OPENED] != 0:
+        return greedy_play(g, seat)
+    n, d = plan_hand(g, seat)
+    if n > 0:
+        lay_melds(g, seat, g.bestpath, n)
+        return d
+    w, k = hand_search(g, g.hands[seat], COUNT)
+    return choose_discard(g, seat, g.bestpath, k)
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+@njit(cache=True)
+def begin_turn(g, seat):
+    if g.pol[seat] == HOLD_HAND:
+        hold_begin_turn(g, seat)
+
+
+@njit(cache=True)
+def choose_draw(g, seat):
+    p = g.pol[seat]
+    if p == HOLD_HAND:
+        return hold_choose_draw(g, seat)
+    return greedy_choose_draw(g, seat)
+
+
+@njit(cache=True)
+def play(g, seat):
+    p = g.pol[seat]
+    if p == HOLD_HAND:
+        return hold_play(g, seat)
+    return greedy_play(g, seat)

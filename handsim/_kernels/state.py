@@ -1,0 +1,719 @@
+"""Round state and the legal moves on it (numba; RULES.md sections 1-6).
+
+A round's state is a :class:`Game` named tuple of preallocated arrays (no jitclasses): hands as
+card counts, the stock and discard pile as card sequences, the table melds in the encoding of
+:mod:`handsim._kernels.arrange`, scalars in ``sc`` and per-seat integers in ``seat``.  Every
+move function checks legality and returns ``False`` (or sets an error code) instead of raising,
+and appends an event row to the trace when tracing is on.
+
+Trace rows (``int16[24]``): ``[type, seat, ...]`` with types
+
+* ``EV_TURN`` ``[., seat, turn]``; ``EV_DRAW`` ``[., seat, card, source(0 stock, 1 pile)]``
+* ``EV_MELD`` ``[., seat, index, kind, key, lo, hi, mask, njokers]``
+* ``EV_LAYOFF`` ``[., seat, index, card, pos]`` (run position; set: suit, or -1 for a joker)
+* ``EV_SWAP`` ``[., seat, index, card, pos]`` (run: the joker's position; set: the card's suit)
+* ``EV_DISCARD`` ``[., seat, card]``; ``EV_OUT`` ``[., seat, is_hand]``; ``EV_VOID`` ``[.]``
+* ``EV_RESHUFFLE`` ``[., n]`` followed by rows ``EV_CARDS`` ``[., k, c0 .. c(k-1)]`` (new stock, top first)
+"""
+
+import numpy as np
+from numba import njit
+
+from .arrange import COUNT, DEAD, MAX_DEPTH, MAX_MELDS, OPEN, make_weights, meld_value, rank_hand_value, search
+from .params import (
+    P_ACE_LOW,
+    P_MIN_NATURAL,
+    OPENING_ASCENDING,
+    P_GO_OUT_DISCARD,
+    P_HAND_DOUBLES,
+    P_HAND_MIN_CARDS,
+    P_HAND_SIZE,
+    P_JOKER_PENALTY,
+    P_JOKER_SWAP,
+    P_JOKERS,
+    P_LAYOFF_ON_OPENING,
+    P_MAX_JOKERS,
+    P_MAX_RESHUFFLES,
+    P_OPENING_RULE,
+    P_STARTER,
+    P_THRESHOLD,
+    P_UNOPENED_PENALTY,
+    STARTER_DEALER_RIGHT,
+    UNOPENED_FLAT,
+)
+from .rng import randbelow, shuffle
+
+MAX_TABLE = 48
+MAX_EVENTS = 6144
+EV_WIDTH = 24
+MAX_TURNS = 3000
+N_POLICY_PARAMS = 8
+
+EV_TURN = 1
+EV_DRAW = 2
+EV_MELD = 3
+EV_LAYOFF = 4
+EV_SWAP = 5
+EV_DISCARD = 6
+EV_RESHUFFLE = 7
+EV_CARDS = 8
+EV_OUT = 9
+EV_VOID = 10
+
+# scalars sc[...]
+S_N_MELDS = 0
+S_SP = 1  # stock pointer: next card to draw is stock[S_SP]
+S_SEND = 2  # stock end
+S_PILE_N = 3
+S_RESHUF = 4
+S_TURN = 5
+S_PLAYERS = 6
+S_STARTER = 7
+S_DEALER = 8
+S_STATUS = 9  # 0 playing, 1 someone went out, 2 void, 3 error
+S_OUT_SEAT = 10
+S_IS_HAND = 11
+S_MAX_OPEN = 12
+S_TRACE = 13
+S_TR_N = 14
+S_ERR = 15
+S_TAKEN = 16
+S_TAKEN_C0 = 17
+S_T_NEWMELD = 18  # cards put in new melds this turn
+S_T_OTHERS = 19  # laid off / swapped on another player's meld this turn
+S_T_LAID = 20  # laid anything this turn
+S_N_DECK = 21
+S_TR_OVER = 22
+S_T_TAKEN_MELDED = 23  # copies of the taken card put into new melds this turn
+S_T_OPENED = 24  # the player opened in this turn
+N_SC = 32
+
+# per-seat integers seat[s, ...]
+Q_OPENED = 0
+Q_LAID_BEFORE = 1
+Q_OWN_TURNS = 2
+Q_BAILED = 3
+Q_OPEN_VALUE = 4
+N_Q = 8
+
+STATUS_PLAYING = 0
+STATUS_OUT = 1
+STATUS_VOID = 2
+STATUS_ERROR = 3
+
+# error codes (S_ERR)
+E_NONE = 0
+E_TOOK_WITHOUT_OPENING = 1
+E_BAD_DISCARD = 2
+E_EMPTY_NO_DISCARD = 3
+E_NEW_MELD_ONLY = 4
+E_BAD_OPENING = 5
+E_TOO_LONG = 6
+E_TABLE_FULL = 7
+E_BAD_MELD = 8
+
+from .params import N_PARAMS
+
+#: One round's whole state as a numpy record (one allocation per chunk of deals, passed to
+#: every kernel as a single record: cheap calls, fast compilation).
+GAME_DTYPE = np.dtype(
+    [
+        ("hands", np.int8, (4, 53)),  # card counts by seat
+        ("hand_n", np.int64, (4,)),  # cards held by seat
+        ("melds", np.int32, (MAX_TABLE, 6)),  # table melds (encoding of arrange.py)
+        ("owner", np.int64, (MAX_TABLE,)),  # seat that laid each meld
+        ("stock", np.int8, (128,)),
+        ("pile", np.int8, (128,)),  # discard pile, top last
+        ("deck", np.int8, (128,)),  # the shuffled deck of this deal
+        ("sc", np.int64, (N_SC,)),  # scalars S_*
+        ("seat", np.int64, (4, N_Q)),  # per-seat integers Q_*
+        ("rv", np.int64, (N_PARAMS,)),  # rules vector
+        ("pol", np.int64, (4,)),  # policy id by seat
+        ("pp", np.float64, (4, N_POLICY_PARAMS)),  # policy parameters by seat
+        ("W", np.int32, (3, 6, 16)),  # search weights by mode
+        ("cnt", np.int8, (4, 16)),  # search workspaces
+        ("path", np.int32, (MAX_MELDS, 6)),
+        ("bestpath", np.int32, (MAX_MELDS, 6)),
+        ("bp2", np.int32, (MAX_MELDS, 6)),
+        ("best", np.int64, (2,)),
+        ("F", np.int64, (MAX_DEPTH, 20)),
+        ("rng", np.uint64, (1,)),
+        ("scores", np.int64, (4,)),
+        ("tr", np.int16, (MAX_EVENTS, EV_WIDTH)),  # move log (used only when tracing)
+    ],
+    align=True,
+)
+
+
+@njit(cache=True)
+def new_game(players, rv, trace_on):
+    """Allocate the state of one table (``GAME_DTYPE`` array of length 1; use ``arr[0]``).
+
+    Done once per chunk of deals, never per turn.  Seats get their policies from
+    :func:`seat_policies` before each deal.
+    """
+    arr = np.zeros(1, dtype=GAME_DTYPE)
+    g = arr[0]
+    for i in range(N_PARAMS):
+        g.rv[i] = rv[i]
+    make_weights(rv, OPEN, g.W[OPEN])
+    make_weights(rv, DEAD, g.W[DEAD])
+    make_weights(rv, COUNT, g.W[COUNT])
+    g.sc[S_PLAYERS] = players
+    g.sc[S_TRACE] = 1 if trace_on else 0
+    return arr
+
+
+@njit(cache=True)
+def seat_policies(g, pol_seat, pp_seat):
+    """Give each seat its policy id and parameters for the next deal."""
+    for s in range(4):
+        g.pol[s] = pol_seat[s]
+        for k in range(N_POLICY_PARAMS):
+            g.pp[s, k] = pp_seat[s, k]
+
+
+@njit(cache=True)
+def log(g, etype, seat, a, b, c, d, e, f, h):
+    """Append one trace row (no-op when tracing is off)."""
+    if g.sc[S_TRACE] == 0:
+        return
+    n = g.sc[S_TR_N]
+    if n >= MAX_EVENTS:
+        g.sc[S_TR_OVER] = 1
+        return
+    row = g.tr[n]
+    row[:] = 0
+    row[0] = etype
+    row[1] = seat
+    row[2] = a
+    row[3] = b
+    row[4] = c
+    row[5] = d
+    row[6] = e
+    row[7] = f
+    row[8] = h
+    g.sc[S_TR_N] = n + 1
+
+
+@njit(cache=True)
+def log_cards(g, cards, start, n):
+    """Trace ``cards[start:start+n]`` in EV_CARDS rows of up to 20 cards."""
+    if g.sc[S_TRACE] == 0:
+        return
+    i = 0
+    while i < n:
+        k = n - i
+        if k > 20:
+            k = 20
+        r = g.sc[S_TR_N]
+        if r >= MAX_EVENTS:
+            g.sc[S_TR_OVER] = 1
+            return
+        row = g.tr[r]
+        row[:] = 0
+        row[0] = EV_CARDS
+        row[1] = k
+        for j in range(k):
+            row[2 + j] = cards[start + i + j]
+        g.sc[S_TR_N] = r + 1
+        i += k
+
+
+@njit(cache=True)
+def fail(g, code):
+    g.sc[S_STATUS] = STATUS_ERROR
+    if g.sc[S_ERR] == E_NONE:
+        g.sc[S_ERR] = code
+
+
+@njit(cache=True)
+def card_hand_value(t, rv):
+    """Points of card type ``t`` left in hand (RULES.md section 1)."""
+    if t == 52:
+        return rv[P_JOKER_PENALTY]
+    return rank_hand_value(t % 13 + 1)
+
+
+@njit(cache=True)
+def reset_round(g, dealer, rng_state):
+    """Shuffle the deck from ``rng_state`` and deal (RULES.md section 3; see docs/design.md)."""
+    P = g.sc[S_PLAYERS]
+    rv = g.rv
+    njok = rv[P_JOKERS]
+    n = 0
+    for t in range(52):
+        g.deck[n] = t
+        g.deck[n + 1] = t
+        n += 2
+    for _ in range(njok):
+        g.deck[n] = 52
+        n += 1
+    g.rng[0] = rng_state
+    shuffle(g.deck, n, g.rng)
+    g.sc[S_N_DECK] = n
+    g.hands[:, :] = 0
+    g.hand_n[:] = 0
+    g.seat[:, :] = 0
+    g.sc[S_N_MELDS] = 0
+    g.sc[S_PILE_N] = 0
+    g.sc[S_RESHUF] = 0
+    g.sc[S_TURN] = 0
+    g.sc[S_STATUS] = STATUS_PLAYING
+    g.sc[S_OUT_SEAT] = -1
+    g.sc[S_IS_HAND] = 0
+    g.sc[S_MAX_OPEN] = 0
+    g.sc[S_TR_N] = 0
+    g.sc[S_TR_OVER] = 0
+    g.sc[S_ERR] = 0
+    g.scores[:] = 0
+    g.sc[S_DEALER] = dealer
+    if rv[P_STARTER] == STARTER_DEALER_RIGHT:
+        starter = (dealer + 1) % P
+    else:
+        starter = dealer
+    g.sc[S_STARTER] = starter
+    hs = rv[P_HAND_SIZE]
+    k = 0
+    for i in range(P):
+        s = (starter + i) % P
+        take = hs + 1 if i == 0 else hs
+        for _ in range(take):
+            g.hands[s, g.deck[k]] += 1
+            k += 1
+        g.hand_n[s] = take
+    for i in range(k, n):
+        g.stock[i - k] = g.deck[i]
+    g.sc[S_SP] = 0
+    g.sc[S_SEND] = n - k
+
+
+@njit(cache=True)
+def required_opening(g):
+    """Points the next opening must reach (RULES.md section 4, fixed or ascending)."""
+    thr = g.rv[P_THRESHOLD]
+    if g.rv[P_OPENING_RULE] == OPENING_ASCENDING:
+        m = g.sc[S_MAX_OPEN] + 1
+        if m > thr:
+            return m
+    return thr
+
+
+@njit(cache=True)
+def stock_left(g):
+    return g.sc[S_SEND] - g.sc[S_SP]
+
+
+@njit(cache=True)
+def top_discard(g):
+    """Top card of the discard pile, or -1 when it is empty."""
+    if g.sc[S_PILE_N] == 0:
+        return -1
+    return g.pile[g.sc[S_PILE_N] - 1]
+
+
+@njit(cache=True)
+def draw_stock(g, seat):
+    """Draw the top of the stock, reshuffling the pile or voiding the round when it is empty.
+
+    Returns the card, or -1 when the round became void (RULES.md section 3).
+    """
+    if stock_left(g) == 0:
+        pn = g.sc[S_PILE_N]
+        if g.sc[S_RESHUF] >= g.rv[P_MAX_RESHUFFLES] or pn <= 1:
+            g.sc[S_STATUS] = STATUS_VOID
+            log(g, EV_VOID, seat, 0, 0, 0, 0, 0, 0, 0)
+            return -1
+        top = g.pile[pn - 1]
+        m = pn - 1
+        for i in range(m):
+            g.stock[i] = g.pile[i]
+        shuffle(g.stock, m, g.rng)
+        g.sc[S_SP] = 0
+        g.sc[S_SEND] = m
+        g.pile[0] = top
+        g.sc[S_PILE_N] = 1
+        g.sc[S_RESHUF] += 1
+        log(g, EV_RESHUFFLE, seat, m, 0, 0, 0, 0, 0, 0)
+        log_cards(g, g.stock, 0, m)
+    c = g.stock[g.sc[S_SP]]
+    g.sc[S_SP] += 1
+    g.hands[seat, c] += 1
+    g.hand_n[seat] += 1
+    log(g, EV_DRAW, seat, c, 0, 0, 0, 0, 0, 0)
+    return c
+
+
+@njit(cache=True)
+def take_discard(g, seat):
+    """Take the top of the discard pile into ``seat``'s hand; returns the card or -1."""
+    pn = g.sc[S_PILE_N]
+    if pn == 0:
+        return -1
+    c = g.pile[pn - 1]
+    g.sc[S_PILE_N] = pn - 1
+    g.sc[S_TAKEN] = c
+    g.sc[S_TAKEN_C0] = g.hands[seat, c]
+    g.hands[seat, c] += 1
+    g.hand_n[seat] += 1
+    log(g, EV_DRAW, seat, c, 1, 0, 0, 0, 0, 0)
+    return c
+
+
+@njit(cache=True)
+def meld_size(m):
+    if m[0] == 0:
+        return m[3] - m[2] + 1
+    n = m[5]
+    for s in range(4):
+        n += (m[4] >> s) & 1
+    return n
+
+
+@njit(cache=True)
+def meld_jokers(m):
+    if m[0] == 1:
+        return m[5]
+    n = 0
+    for q in range(m[2], m[3] + 1):
+        n += (m[4] >> q) & 1
+    return n
+
+
+@njit(cache=True)
+def meld_uses(m, t):
+    """Copies of card type ``t`` (52 = joker) in encoded meld ``m``."""
+    if t == 52:
+        return meld_jokers(m)
+    s = t // 13
+    r = t % 13 + 1
+    if m[0] == 1:
+        if m[1] == r and (m[4] >> s) & 1:
+            return 1
+        return 0
+    if m[1] != s:
+        return 0
+    n = 0
+    if m[2] <= r <= m[3] and not ((m[4] >> r) & 1):
+        n += 1
+    if r == 1 and m[3] == 14 and not ((m[4] >> 14) & 1):
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def path_uses(path, n, t):
+    """Copies of card type ``t`` used by the first ``n`` melds of ``path``."""
+    u = 0
+    for i in range(n):
+        u += meld_uses(path[i], t)
+    return u
+
+
+@njit(cache=True)
+def _remove_meld_cards(g, seat, m):
+    """Take the cards of meld ``m`` out of ``seat``'s hand; False if the hand lacks one."""
+    if m[0] == 0:
+        s = m[1]
+        for q in range(m[2], m[3] + 1):
+            t = 52 if (m[4] >> q) & 1 else s * 13 + (q if q <= 13 else 1) - 1
+            if g.hands[seat, t] <= 0:
+                return False
+            g.hands[seat, t] -= 1
+            g.hand_n[seat] -= 1
+    else:
+        r = m[1]
+        for s in range(4):
+            if (m[4] >> s) & 1:
+                t = s * 13 + r - 1
+                if g.hands[seat, t] <= 0:
+                    return False
+                g.hands[seat, t] -= 1
+                g.hand_n[seat] -= 1
+        if g.hands[seat, 52] < m[5]:
+            return False
+        g.hands[seat, 52] -= m[5]
+        g.hand_n[seat] -= m[5]
+    return True
+
+
+@njit(cache=True)
+def meld_is_legal(m, rv):
+    """Whether encoded meld ``m`` is a legal set or run (RULES.md section 2)."""
+    nj = meld_jokers(m)
+    size = meld_size(m)
+    if nj > rv[P_MAX_JOKERS]:
+        return False
+    if size - nj < rv[P_MIN_NATURAL]:
+        return False
+    if m[0] == 1:
+        return 3 <= size <= 4 and 1 <= m[1] <= 13
+    return 3 <= size <= 13 and 1 <= m[2] and m[3] <= 14
+
+
+@njit(cache=True)
+def lay_melds(g, seat, path, n):
+    """Put the first ``n`` melds of ``path`` from ``seat``'s hand on the table.
+
+    An unopened seat opens with them: their total opening value must reach
+    :func:`required_opening` (RULES.md section 4).  Returns False (and sets an error) when the
+    opening is too low, a meld is illegal or the hand lacks a card.
+    """
+    if n == 0:
+        return True
+    rv = g.rv
+    opening = g.seat[seat, Q_OPENED] == 0
+    if opening:
+        total = 0
+        for i in range(n):
+            total += meld_value(path[i], rv[P_ACE_LOW])
+        if total < required_opening(g):
+            fail(g, E_BAD_OPENING)
+            return False
+    for i in range(n):
+        m = path[i]
+        if not meld_is_legal(m, rv):
+            fail(g, E_BAD_MELD)
+            return False
+        k = g.sc[S_N_MELDS]
+        if k >= MAX_TABLE:
+            fail(g, E_TABLE_FULL)
+            return False
+        if not _remove_meld_cards(g, seat, m):
+            fail(g, E_BAD_MELD)
+            return False
+        if g.sc[S_TAKEN] >= 0:
+            g.sc[S_T_TAKEN_MELDED] += meld_uses(m, g.sc[S_TAKEN])
+        for j in range(6):
+            g.melds[k, j] = m[j]
+        g.owner[k] = seat
+        g.sc[S_N_MELDS] = k + 1
+        g.sc[S_T_NEWMELD] += meld_size(m)
+        g.sc[S_T_LAID] = 1
+        log(g, EV_MELD, seat, k, m[0], m[1], m[2], m[3], m[4], m[5])
+    if opening:
+        g.seat[seat, Q_OPENED] = 1
+        g.seat[seat, Q_OPEN_VALUE] = total
+        g.sc[S_T_OPENED] = 1
+    elif g.sc[S_T_OPENED] == 1:
+        # more melds in the opening turn belong to the opening (RULES.md section 4)
+        for i in range(n):
+            g.seat[seat, Q_OPEN_VALUE] += meld_value(path[i], rv[P_ACE_LOW])
+    if g.sc[S_T_OPENED] == 1 and g.seat[seat, Q_OPEN_VALUE] > g.sc[S_MAX_OPEN]:
+        g.sc[S_MAX_OPEN] = g.seat[seat, Q_OPEN_VALUE]
+    return True
+
+
+@njit(cache=True)
+def may_touch_table(g, seat):
+    """Whether ``seat`` may lay off or swap now (opened; not the opening turn if forbidden)."""
+    if g.seat[seat, Q_OPENED] == 0:
+        return False
+    if g.rv[P_LAYOFF_ON_OPENING] == 0 and g.sc[S_T_OPENED] == 1:
+        return False
+    return True
+
+
+@njit(cache=True)
+def layoff_position(g, k, t):
+    """Where card ``t`` can be laid off on table meld ``k``: a run position, a set suit
+    (-1 for a joker on a set), or -100 when it cannot (RULES.md section 2)."""
+    m = g.melds[k]
+    rv = g.rv
+    if t == 52:
+        if meld_jokers(m) >= rv[P_MAX_JOKERS]:
+            return -100
+        if m[0] == 1:
+            if meld_size(m) < 4:
+                return -1
+            return -100
+        if m[3] - m[2] + 1 >= 13:
+            return -100
+        if m[3] < 14:
+            return m[3] + 1
+        return m[2] - 1
+    s = t // 13
+    r = t % 13 + 1
+    if m[0] == 1:
+        if m[1] != r or (m[4] >> s) & 1 or meld_size(m) >= 4:
+            return -100
+        return s
+    if m[1] != s or m[3] - m[2] + 1 >= 13:
+        return -100
+    if r == 1:
+        if m[2] == 2:
+            return 1
+        if m[3] == 13:
+            return 14
+        return -100
+    if r == m[2] - 1:
+        return r
+    if r == m[3] + 1:
+        return r
+    return -100
+
+
+@njit(cache=True)
+def lay_off(g, seat, k, t):
+    """Lay card ``t`` from ``seat``'s hand off on table meld ``k``; False if not legal."""
+    if not may_touch_table(g, seat) or g.hands[seat, t] <= 0:
+        return False
+    pos = layoff_position(g, k, t)
+    if pos == -100:
+        return False
+    m = g.melds[k]
+    if m[0] == 1:
+        if t == 52:
+            m[5] += 1
+        else:
+            m[4] |= 1 << pos
+    else:
+        if pos < m[2]:
+            m[2] = pos
+        else:
+            m[3] = pos
+        if t == 52:
+            m[4] |= 1 << pos
+    g.hands[seat, t] -= 1
+    g.hand_n[seat] -= 1
+    g.sc[S_T_LAID] = 1
+    if g.owner[k] != seat:
+        g.sc[S_T_OTHERS] = 1
+    log(g, EV_LAYOFF, seat, k, t, pos, 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def swap_position(g, k, t):
+    """Where natural ``t`` can replace a joker of table meld ``k`` (run position or set suit),
+    or -100 (RULES.md section 5)."""
+    if g.rv[P_JOKER_SWAP] == 0 or t == 52:
+        return -100
+    m = g.melds[k]
+    s = t // 13
+    r = t % 13 + 1
+    if m[0] == 1:
+        if m[5] == 0 or m[1] != r or (m[4] >> s) & 1:
+            return -100
+        return s
+    if m[1] != s:
+        return -100
+    if r == 1:
+        if m[2] == 1 and (m[4] >> 1) & 1:
+            return 1
+        if m[3] == 14 and (m[4] >> 14) & 1:
+            return 14
+        return -100
+    if m[2] <= r <= m[3] and (m[4] >> r) & 1:
+        return r
+    return -100
+
+
+@njit(cache=True)
+def swap_joker(g, seat, k, t):
+    """Put natural ``t`` in place of a joker of meld ``k``; the joker goes to the hand."""
+    if not may_touch_table(g, seat) or g.hands[seat, t] <= 0:
+        return False
+    pos = swap_position(g, k, t)
+    if pos == -100:
+        return False
+    m = g.melds[k]
+    if m[0] == 1:
+        m[4] |= 1 << pos
+        m[5] -= 1
+    else:
+        m[4] &= ~(1 << pos)
+    g.hands[seat, t] -= 1
+    g.hands[seat, 52] += 1
+    g.sc[S_T_LAID] = 1
+    if g.owner[k] != seat:
+        g.sc[S_T_OTHERS] = 1
+    log(g, EV_SWAP, seat, k, t, pos, 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def discard_is_legal(g, seat, t):
+    """Whether ``seat`` may discard ``t``: held, and not the card just taken from the pile
+    (its twin, held before, may go; RULES.md section 3)."""
+    if t < 0 or t > 52 or g.hands[seat, t] <= 0:
+        return False
+    if t == g.sc[S_TAKEN] and g.sc[S_TAKEN_C0] == 0 and g.hands[seat, t] == 1 and g.sc[S_T_TAKEN_MELDED] == 0:
+        return False
+    return True
+
+
+@njit(cache=True)
+def discard(g, seat, t):
+    """Discard ``t`` to the pile; False (and an error) if not legal."""
+    if not discard_is_legal(g, seat, t):
+        fail(g, E_BAD_DISCARD)
+        return False
+    g.hands[seat, t] -= 1
+    g.hand_n[seat] -= 1
+    g.pile[g.sc[S_PILE_N]] = t
+    g.sc[S_PILE_N] += 1
+    log(g, EV_DISCARD, seat, t, 0, 0, 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def score_round(g):
+    """Fill ``g.scores`` (points, by seat) for the finished round (RULES.md section 6)."""
+    P = g.sc[S_PLAYERS]
+    rv = g.rv
+    g.scores[:] = 0
+    if g.sc[S_STATUS] != STATUS_OUT:
+        return
+    out = g.sc[S_OUT_SEAT]
+    is_hand = g.sc[S_IS_HAND]
+    for s in range(P):
+        if s == out:
+            g.scores[s] = -60 if is_hand else -30
+            continue
+        v = 0
+        for t in range(53):
+            if g.hands[s, t] > 0:
+                v += g.hands[s, t] * card_hand_value(t, rv)
+        if g.seat[s, Q_OPENED] == 0:
+            if rv[P_UNOPENED_PENALTY] == UNOPENED_FLAT:
+                v = 100
+            else:
+                v += 100
+        if is_hand and rv[P_HAND_DOUBLES]:
+            v *= 2
+        g.scores[s] = v
+
+
+@njit(cache=True)
+def go_out(g, seat):
+    """End the round with ``seat`` out; decide whether it is a Hand (RULES.md section 6)."""
+    is_hand = (
+        g.seat[seat, Q_LAID_BEFORE] == 0
+        and g.sc[S_T_OTHERS] == 0
+        and g.sc[S_T_NEWMELD] >= g.rv[P_HAND_MIN_CARDS]
+    )
+    g.sc[S_STATUS] = STATUS_OUT
+    g.sc[S_OUT_SEAT] = seat
+    g.sc[S_IS_HAND] = 1 if is_hand else 0
+    log(g, EV_OUT, seat, 1 if is_hand else 0, 0, 0, 0, 0, 0, 0)
+    score_round(g)
+
+
+@njit(cache=True)
+def hand_search(g, hand, mode):
+    """Best arrangement of count vector ``hand`` under ``mode``; melds land in ``g.bestpath``.
+
+    Returns ``(melded_weight, n_melds)`` (see :func:`handsim._kernels.arrange.search`).
+    """
+    return search(hand, g.W[mode], g.cnt, g.path, g.bestpath, g.best, g.F)
+
+
+@njit(cache=True)
+def go_out_requires_discard(g):
+    return g.rv[P_GO_OUT_DISCARD] != 0
+
+
+@njit(cache=True)
+def hand_min_cards(g):
+    return g.rv[P_HAND_MIN_CARDS]

@@ -1,0 +1,614 @@
+"""The simulation driver: plays a study's deals in chunks, in parallel, and streams statistics.
+
+A *study* is every combination of the rule values that vary (configurations) with every
+policy line-up, each played on the same deals: deal ``i`` is shuffled from ``(seed, i)`` alone
+(common random numbers).  Work is split into chunks of deals; chunks run in worker processes
+(``jobs``), are merged into exact integer accumulators (:class:`handsim.stats.StudyAccumulator`)
+and checkpointed, so results are identical for any ``jobs`` or chunk size and an interrupted
+run keeps what it finished (``resume=True`` continues it).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import json
+import multiprocessing as mp
+import os
+import platform
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from . import __version__
+from .policies import PolicySpec, lineup_arrays, lineup_label, parse_lineup, parse_policy
+from .rules import PARAM_BY_NAME, Rules, RulesError
+
+CHECKPOINT = "checkpoint.npz"
+DEFAULT_CHUNK = 2000
+
+
+class StudyError(ValueError):
+    """A study that cannot be run as asked (bad sizes, an existing output, a broken resume)."""
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """Everything that defines a study's results.
+
+    Attributes
+    ----------
+    rules : Rules
+        Base rules; options in ``vary`` override them per configuration.
+    vary : tuple of (str, tuple)
+        Option name and the values it takes, in order; configurations are their product.
+    lineups : tuple of tuple of PolicySpec
+        Policy of each line-up position; every line-up has ``players`` positions.
+    players : int
+        Seats, 2..4.
+    deals : int
+        Deals per configuration and line-up.
+    seed : int
+        Seed of every deal's random stream.
+    chunk : int
+        Deals per work item (does not change results).
+    """
+
+    rules: Rules
+    vary: tuple[tuple[str, tuple], ...]
+    lineups: tuple[tuple[PolicySpec, ...], ...]
+    players: int
+    deals: int
+    seed: int = 0
+    chunk: int = DEFAULT_CHUNK
+
+    def configs(self) -> list[Rules]:
+        """One Rules per combination of the varying values (first option varies slowest)."""
+        if not self.vary:
+            return [self.rules]
+        names = [k for k, _ in self.vary]
+        return [self.rules.replace(**dict(zip(names, combo))) for combo in itertools.product(*(v for _, v in self.vary))]
+
+    def varying(self) -> list[str]:
+        return [k for k, v in self.vary]
+
+    def config_dicts(self) -> list[dict]:
+        names = self.varying()
+        return [{k: getattr(r, k) for k in names} for r in self.configs()]
+
+    def to_json(self) -> dict:
+        return {
+            "rules": self.rules.to_dict(),
+            "vary": {k: list(v) for k, v in self.vary},
+            "lineups": [lineup_label(list(l)) for l in self.lineups],
+            "players": self.players,
+            "deals": self.deals,
+            "seed": self.seed,
+            "chunk": self.chunk,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "StudySpec":
+        return make_spec(
+            rules=Rules.from_dict(d["rules"]),
+            vary=d.get("vary", {}),
+            lineups=d["lineups"],
+            players=d["players"],
+            deals=d["deals"],
+            seed=d.get("seed", 0),
+            chunk=d.get("chunk", DEFAULT_CHUNK),
+        )
+
+
+def make_spec(
+    rules: Rules | None = None,
+    vary: Mapping[str, Sequence] | None = None,
+    lineups: Sequence = ("greedy",),
+    players: int = 4,
+    deals: int = 10000,
+    seed: int = 0,
+    chunk: int = DEFAULT_CHUNK,
+) -> StudySpec:
+    """Check and assemble a :class:`StudySpec`.
+
+    ``lineups`` items are line-up strings (``"hold-hand,greedy,greedy,greedy"``), sequences of
+    policy names, or a single policy name (every seat plays it).
+
+    Raises
+    ------
+    RulesError, handsim.policies.PolicyError, StudyError
+        Unknown options or values, a line-up of the wrong length, bad sizes.
+    """
+    rules = rules or Rules.preset("classic")
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise StudyError(f"invalid players {players!r}: allowed 2, 3 or 4")
+    if not isinstance(deals, int) or deals <= 0:
+        raise StudyError(f"invalid deals {deals!r}: allowed an integer >= 1")
+    if not isinstance(chunk, int) or chunk <= 0:
+        raise StudyError(f"invalid chunk size {chunk!r}: allowed an integer >= 1")
+    if not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise StudyError(f"invalid seed {seed!r}: allowed an integer from 0 to 2**63-1")
+    vary_items = []
+    for k, values in (vary or {}).items():
+        if k not in PARAM_BY_NAME:
+            raise RulesError(f"unknown rule {k!r}: allowed {', '.join(PARAM_BY_NAME)}")
+        vals = []
+        for v in values:
+            cv = PARAM_BY_NAME[k].coerce(v)
+            if cv not in vals:
+                vals.append(cv)
+        if len(vals) > 1:
+            vary_items.append((k, tuple(vals)))
+        elif vals:
+            rules = rules.replace(**{k: vals[0]})
+    lu = []
+    for item in lineups:
+        if isinstance(item, str) and "," not in item:
+            specs = [parse_policy(item)] * players
+        else:
+            specs = parse_lineup(item)
+        if len(specs) != players:
+            raise StudyError(f"line-up {lineup_label(specs)!r} has {len(specs)} policies: {players} players need {players}")
+        if tuple(specs) not in lu:
+            lu.append(tuple(specs))
+    if not lu:
+        raise StudyError("no line-up given: use --policy or --lineup")
+    spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk)
+    for r in spec.configs():
+        r.validate(players)
+    return spec
+
+
+# ------------------------------------------------------------------------------ work items
+
+
+def _warm_up() -> None:
+    """Compile (or load from cache) the kernels once, before worker processes fork."""
+    run_chunk(Rules.preset("classic").to_vector(), *lineup_arrays([parse_policy("greedy")] * 2), 2, 0, 0, 1)
+    run_chunk(Rules.preset("classic").to_vector(), *lineup_arrays([parse_policy("hold-hand")] * 2), 2, 0, 0, 1)
+
+
+def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int):
+    """Play deals ``start .. start+n-1`` of one configuration and line-up.
+
+    Returns
+    -------
+    dict of ndarray
+        ``score int32[n, P]``, ``flags uint8[n, P]`` (by seat relative to the starter),
+        ``turns int16[n]``, ``void uint8[n]``, ``reshuffles int8[n]``, ``err int8[n]``.
+    """
+    from ._kernels.engine import play_deals
+
+    out = {
+        "score": np.zeros((n, players), np.int32),
+        "flags": np.zeros((n, players), np.uint8),
+        "turns": np.zeros(n, np.int16),
+        "void": np.zeros(n, np.uint8),
+        "reshuffles": np.zeros(n, np.int8),
+        "err": np.zeros(n, np.int8),
+    }
+    play_deals(
+        np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
+        out["score"], out["flags"], out["turns"], out["void"], out["reshuffles"], out["err"],
+    )
+    return out
+
+
+def _work(item):
+    key, rv, pol, pp, players, seed, start, n = item
+    t0 = time.perf_counter()
+    res = run_chunk(rv, pol, pp, players, seed, start, n)
+    return key, res, time.perf_counter() - t0
+
+
+# ------------------------------------------------------------------------------ results
+
+
+@dataclass
+class StudyResult:
+    """What a study produced: tables (pandas) and the run's metadata."""
+
+    spec: StudySpec
+    accumulator: Any
+    run_info: dict = field(default_factory=dict)
+    out: Path | None = None
+
+    @property
+    def summary(self):
+        return self.accumulator.summary()
+
+    @property
+    def paired(self):
+        return self.accumulator.paired()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _save_checkpoint(out: Path, acc, done: set[int], spec: StudySpec, rounds: int, seconds: float) -> None:
+    state = dict(acc.state())
+    state["__done__"] = np.array(sorted(done), dtype=np.int64)
+    state["__spec__"] = np.frombuffer(json.dumps(spec.to_json(), sort_keys=True).encode(), dtype=np.uint8)
+    state["__rounds__"] = np.array([rounds], dtype=np.int64)
+    state["__seconds__"] = np.array([seconds], dtype=np.float64)
+    import io
+
+    buf = io.BytesIO()
+    np.savez(buf, **state)
+    _atomic_write(out / CHECKPOINT, buf.getvalue())
+
+
+def _load_checkpoint(out: Path, spec: StudySpec):
+    from .stats import StudyAccumulator
+
+    path = out / CHECKPOINT
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            state = {k: z[k] for k in z.files}
+    except Exception as e:  # a damaged checkpoint is never trusted
+        raise StudyError(f"cannot read checkpoint {path}: {e}") from None
+    saved = json.loads(bytes(state.pop("__spec__")).decode())
+    if saved != json.loads(json.dumps(spec.to_json(), sort_keys=True)):
+        raise StudyError(f"checkpoint {path} belongs to a different study: resume with the same arguments")
+    done = set(int(x) for x in state.pop("__done__"))
+    rounds = int(state.pop("__rounds__")[0])
+    seconds = float(state.pop("__seconds__")[0])
+    acc = StudyAccumulator.from_state(state)
+    return acc, done, rounds, seconds
+
+
+def _ranges(spec: StudySpec) -> list[tuple[int, int]]:
+    return [(s, min(spec.chunk, spec.deals - s)) for s in range(0, spec.deals, spec.chunk)]
+
+
+def run_study(
+    spec: StudySpec,
+    jobs: int | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool = False,
+    per_deal: bool = False,
+    resume: bool = False,
+    checkpoint_every: float = 10.0,
+    executor: str = "process",
+) -> StudyResult:
+    """Play a study and return its accumulated statistics.
+
+    Parameters
+    ----------
+    spec : StudySpec
+    jobs : int, optional
+        Worker processes (default: all cores).  Results do not depend on it.
+    out : path, optional
+        Folder for the checkpoint (and, with ``per_deal``, Parquet files of per-deal rows).
+        Must exist.  The final tables are written by :func:`write_outputs`.
+    progress : bool
+        Show a progress bar (tqdm, on stderr).
+    per_deal : bool
+        Also write every deal's rows to ``out/per_deal/part-*.parquet``.
+    resume : bool
+        Continue from ``out/checkpoint.npz`` (same spec required).
+    checkpoint_every : float
+        Seconds between checkpoints (one is always written at the end or on interruption).
+    executor : {"process", "inline"}
+        ``inline`` runs chunks in this process (used when ``jobs == 1``).
+
+    Returns
+    -------
+    StudyResult
+        ``run_info["rounds_per_s"]`` is rounds played per second of wall time (rounds/s).
+
+    Raises
+    ------
+    StudyError
+        A broken or foreign checkpoint.
+    RuntimeError
+        If the engine reported an internal error (a bug: the deal index is named).
+    """
+    from .stats import DealBlock, StudyAccumulator
+
+    jobs = jobs or os.cpu_count() or 1
+    configs = spec.configs()
+    rvs = [r.to_vector() for r in configs]
+    lus = [lineup_arrays(list(l)) for l in spec.lineups]
+    lineup_names = [tuple(s.label for s in l) for l in spec.lineups]
+    P = spec.players
+    out = Path(out) if out is not None else None
+
+    acc = None
+    done: set[int] = set()
+    rounds_before = 0
+    seconds_before = 0.0
+    if resume and out is not None:
+        loaded = _load_checkpoint(out, spec)
+        if loaded is not None:
+            acc, done, rounds_before, seconds_before = loaded
+    if acc is None:
+        acc = StudyAccumulator(spec.config_dicts(), lineup_names, P, spec.varying())
+
+    ranges = _ranges(spec)
+    todo = [i for i in range(len(ranges)) if i not in done]
+    ncomb = len(configs) * len(spec.lineups)
+    total_rounds = spec.deals * ncomb
+    pending: dict[int, dict] = {}
+
+    if per_deal and out is not None:
+        (out / "per_deal").mkdir(exist_ok=True)
+
+    def items():
+        for ri in todo:
+            start, n = ranges[ri]
+            for c in range(len(configs)):
+                for l in range(len(spec.lineups)):
+                    yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n)
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total_rounds, initial=len(done) * 0 + sum(ranges[i][1] for i in done) * ncomb,
+                   unit="round", unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
+
+    t_start = time.perf_counter()
+    last_ck = t_start
+    rounds_now = 0
+
+    def finish_range(ri):
+        start, n = ranges[ri]
+        deal_idx = np.arange(start, start + n, dtype=np.int64)
+        rel = np.arange(P, dtype=np.int64)
+        policy = ((rel[None, :] - deal_idx[:, None]) % P).astype(np.int8)
+        blocks = {}
+        for (c, l), res in pending.pop(ri).items():
+            bad = np.nonzero(res["err"])[0]
+            if len(bad):
+                raise RuntimeError(
+                    f"engine error {int(res['err'][bad[0]])} in deal {start + int(bad[0])} "
+                    f"(configuration {c}, line-up {l}): please report it"
+                )
+            blocks[(c, l)] = DealBlock(deal_idx, policy, res["score"], res["flags"], res["turns"], res["void"])
+            if per_deal and out is not None:
+                _write_per_deal(out, ri, c, l, spec, configs, lineup_names, blocks[(c, l)], res)
+        acc.add_chunk(blocks)
+        done.add(ri)
+
+    def accept(key, res):
+        nonlocal rounds_now, last_ck
+        ri, c, l = key
+        pending.setdefault(ri, {})[(c, l)] = res
+        rounds_now += len(res["turns"])
+        if bar is not None:
+            bar.update(len(res["turns"]))
+        if len(pending[ri]) == ncomb:
+            finish_range(ri)
+            now = time.perf_counter()
+            if out is not None and now - last_ck >= checkpoint_every:
+                _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + now - t_start)
+                last_ck = now
+
+    interrupted = False
+    try:
+        if jobs <= 1 or executor == "inline" or len(todo) * ncomb <= 1:
+            for item in items():
+                key, res, _ = _work(item)
+                accept(key, res)
+        else:
+            _warm_up()
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+            with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint) as ex:
+                it = items()
+                futures = set()
+                for item in itertools.islice(it, jobs * 4):
+                    futures.add(ex.submit(_work, item))
+                while futures:
+                    finished, futures = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+                    for f in finished:
+                        key, res, _ = f.result()
+                        accept(key, res)
+                    for item in itertools.islice(it, len(finished)):
+                        futures.add(ex.submit(_work, item))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+        elapsed = time.perf_counter() - t_start
+        if out is not None:
+            _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + elapsed)
+    if interrupted:
+        raise KeyboardInterrupt
+
+    seconds = seconds_before + elapsed
+    rounds = rounds_before + rounds_now
+    run_info = {
+        "version": __version__,
+        "spec": spec.to_json(),
+        "players": P,
+        "deals": spec.deals,
+        "seed": spec.seed,
+        "rules": spec.rules.to_dict(),
+        "rounds_played": rounds,
+        "seconds": round(seconds, 3),
+        "rounds_per_s": round(rounds_now / elapsed, 1) if elapsed > 0 and rounds_now else None,
+        "jobs": jobs,
+        "python": platform.python_version(),
+        "numba": _numba_version(),
+        "machine": f"{platform.machine()} {os.cpu_count()} cores",
+    }
+    return StudyResult(spec, acc, run_info, out)
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _numba_version() -> str:
+    import numba
+
+    return numba.__version__
+
+
+def _write_per_deal(out: Path, ri, c, l, spec, configs, lineup_names, block, res) -> None:
+    import pandas as pd
+
+    n, P = block.score.shape
+    cols = {
+        "deal": np.repeat(block.deal, P),
+        "config": np.full(n * P, c, np.int16),
+        "lineup": np.full(n * P, l, np.int16),
+        "seat": np.tile(np.arange(P, dtype=np.int8), n),
+        "policy": np.array(lineup_names[l], dtype=object)[block.policy.ravel()],
+        "score": block.score.ravel(),
+        "opened": (block.flags.ravel() & 1) > 0,
+        "went_out": (block.flags.ravel() & 2) > 0,
+        "hand": (block.flags.ravel() & 4) > 0,
+        "turns": np.repeat(block.turns, P),
+        "void": np.repeat(block.void, P) > 0,
+        "reshuffles": np.repeat(res["reshuffles"], P),
+    }
+    for k in spec.varying():
+        cols[k] = np.repeat(getattr(configs[c], k), n * P)
+    df = pd.DataFrame(cols)
+    path = out / "per_deal" / f"part-{ri:06d}-{c:03d}-{l:03d}.parquet"
+    import io
+
+    buf = io.BytesIO()
+    df.to_parquet(buf, index=False)
+    _atomic_write(path, buf.getvalue())
+
+
+# ------------------------------------------------------------------------------ outputs
+
+
+def prepare_out(out, *, resume: bool = False, force: bool = False) -> Path:
+    """Create the output folder; refuse an existing non-empty one unless resuming or forced.
+
+    Raises
+    ------
+    StudyError
+        The folder exists (and is not being resumed), or cannot be created / written.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise StudyError(f"--out {out} exists and is not a folder")
+    if resume:
+        if not (out / "run.json").exists() and not (out / CHECKPOINT).exists():
+            raise StudyError(f"nothing to resume in {out}: no checkpoint.npz or run.json there")
+        return out
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise StudyError(f"--out {out} already exists and is not empty: choose a new folder, or --resume it, or pass --force to replace it")
+        import shutil
+
+        shutil.rmtree(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise StudyError(f"cannot write to --out {out}: {e.strerror}") from None
+    return out
+
+
+def write_outputs(result: StudyResult, out, command: str | None = None, title: str | None = None) -> Path:
+    """Write ``summary.csv``, ``summary.parquet``, ``paired.csv``, ``report.md`` with figures and
+    ``run.json`` into ``out`` (each file written atomically).
+
+    Returns
+    -------
+    Path
+        The report's path.
+    """
+    import io
+
+    from .report import write_report
+
+    out = Path(out)
+    acc = result.accumulator
+    summary = acc.summary()
+    paired = acc.paired()
+    info = dict(result.run_info)
+    if command:
+        info["command"] = command
+    if title:
+        info["title"] = title
+    info["policies"] = _policy_descriptions(result.spec)
+    buf = io.BytesIO()
+    summary.to_parquet(buf, index=False)
+    _atomic_write(out / "summary.parquet", buf.getvalue())
+    path = write_report(out, summary, paired, acc.histograms(), info, versus=acc.versus())
+    _atomic_write(out / "summary.csv", summary.to_csv(index=False).encode())
+    _atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
+    return path
+
+
+def _policy_descriptions(spec: StudySpec) -> dict:
+    from .policies import POLICIES
+
+    names = {s.label: s.name for l in spec.lineups for s in l}
+    return {label: POLICIES[name].help for label, name in names.items()}
+
+
+def simulate(
+    preset: str = "classic",
+    rules: Rules | None = None,
+    vary: Mapping[str, Sequence] | None = None,
+    lineups: Sequence = ("greedy",),
+    players: int = 4,
+    deals: int = 10000,
+    seed: int = 0,
+    jobs: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    out=None,
+    progress: bool = False,
+    force: bool = False,
+):
+    """Run a study from Python and return its summary table.
+
+    Parameters
+    ----------
+    preset : str
+        Base rules (``classic``, ``saudi``, ``qahwa``) unless ``rules`` is given.
+    rules : Rules, optional
+    vary : dict, optional
+        Rule option -> values to compare, e.g. ``{"opening_threshold": [51, 71, 91]}``.
+    lineups : sequence
+        Policy names (every seat plays it) or line-up strings (``"hold-hand,greedy,greedy,greedy"``).
+    players, deals, seed, jobs, chunk
+        As for ``handsim simulate``.
+    out : path, optional
+        When given, write the full outputs there (see :func:`write_outputs`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration x line-up x policy x seat (see ``README.md``, Outputs).
+    """
+    base = rules or Rules.preset(preset)
+    spec = make_spec(base, vary, lineups, players, deals, seed, chunk)
+    if out is not None:
+        out = prepare_out(out, force=force)
+    result = run_study(spec, jobs=jobs, out=out, progress=progress)
+    if out is not None:
+        write_outputs(result, out)
+    return result.summary

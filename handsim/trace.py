@@ -1,0 +1,209 @@
+"""Move logs: replay one deal with tracing on and turn the kernel's event rows into JSON.
+
+The JSON layout is documented in ``docs/design.md`` (one object per deal, JSON lines in
+files) and is what :mod:`handsim.checker` replays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import JOKER, format_card
+from .rules import Rules
+
+_SOURCES = {0: "stock", 1: "discard"}
+
+
+def _meld_cards(kind: int, key: int, lo: int, hi: int, mask: int, nj: int) -> list[list[str]]:
+    out = []
+    if kind == 0:
+        for q in range(lo, hi + 1):
+            r = q if q <= 13 else 1
+            t = key * 13 + r - 1
+            c = JOKER if (mask >> q) & 1 else t
+            out.append([format_card(c), format_card(t)])
+    else:
+        for s in range(4):
+            if (mask >> s) & 1:
+                t = s * 13 + key - 1
+                out.append([format_card(t), format_card(t)])
+        j = nj
+        for s in range(4):
+            if j > 0 and not (mask >> s) & 1:
+                out.append(["JK", format_card(s * 13 + key - 1)])
+                j -= 1
+    return out
+
+
+class _TableView:
+    """Just enough table bookkeeping to name what a lay-off or swap stands for."""
+
+    def __init__(self):
+        self.melds: list[list[int]] = []  # [kind, key, lo, hi, mask, nj]
+
+    def add(self, m):
+        self.melds.append(list(m))
+
+    def layoff(self, k: int, card: int, pos: int) -> str:
+        m = self.melds[k]
+        if m[0] == 1:
+            if card == JOKER:
+                missing = [s for s in range(4) if not (m[4] >> s) & 1]
+                # the new joker stands for the last missing suit not yet covered by jokers
+                s = missing[min(m[5], len(missing) - 1)]
+                m[5] += 1
+                return format_card(s * 13 + m[1] - 1)
+            m[4] |= 1 << pos
+            return format_card(card)
+        if pos < m[2]:
+            m[2] = pos
+        else:
+            m[3] = pos
+        if card == JOKER:
+            m[4] |= 1 << pos
+        r = pos if pos <= 13 else 1
+        return format_card(m[1] * 13 + r - 1)
+
+    def swap(self, k: int, card: int, pos: int) -> str:
+        m = self.melds[k]
+        if m[0] == 1:
+            # a set's joker stands for any suit the set lacks: the natural that replaces it names it
+            m[4] |= 1 << pos
+            m[5] -= 1
+            return format_card(card)
+        m[4] &= ~(1 << pos)
+        r = pos if pos <= 13 else 1
+        return format_card(m[1] * 13 + r - 1)
+
+
+def decode_events(tr: np.ndarray) -> list[dict]:
+    """Events of one deal from kernel rows ``int16[m, 24]`` (see :mod:`handsim._kernels.state`)."""
+    from ._kernels import state as S
+
+    events: list[dict] = []
+    table = _TableView()
+    i = 0
+    n = len(tr)
+    while i < n:
+        row = [int(x) for x in tr[i]]
+        et, seat = row[0], row[1]
+        i += 1
+        if et == S.EV_TURN:
+            events.append({"type": "turn", "seat": seat, "turn": row[2]})
+        elif et == S.EV_DRAW:
+            events.append({"type": "draw", "seat": seat, "source": _SOURCES[row[3]], "card": format_card(row[2])})
+        elif et == S.EV_MELD:
+            k, kind, key, lo, hi, mask, nj = row[2:9]
+            mask &= 0xFFFF
+            table.add([kind, key, lo, hi, mask, nj])
+            events.append({
+                "type": "meld", "seat": seat, "meld": k, "kind": "run" if kind == 0 else "set",
+                "cards": _meld_cards(kind, key, lo, hi, mask, nj),
+            })
+        elif et == S.EV_LAYOFF:
+            k, card, pos = row[2], row[3], row[4]
+            stands = table.layoff(k, card, pos)
+            events.append({"type": "layoff", "seat": seat, "meld": k, "card": format_card(card), "stands_for": stands})
+        elif et == S.EV_SWAP:
+            k, card, pos = row[2], row[3], row[4]
+            stands = table.swap(k, card, pos)
+            events.append({"type": "swap", "seat": seat, "meld": k, "card": format_card(card), "stands_for": stands})
+        elif et == S.EV_DISCARD:
+            events.append({"type": "discard", "seat": seat, "card": format_card(row[2])})
+        elif et == S.EV_RESHUFFLE:
+            m = row[2]
+            cards: list[str] = []
+            while len(cards) < m and i < n and tr[i][0] == S.EV_CARDS:
+                k = int(tr[i][1])
+                cards.extend(format_card(int(c)) for c in tr[i][2 : 2 + k])
+                i += 1
+            events.append({"type": "reshuffle", "stock": cards})
+        elif et == S.EV_OUT:
+            events.append({"type": "out", "seat": seat, "hand": bool(row[2])})
+        elif et == S.EV_VOID:
+            events.append({"type": "void"})
+        else:
+            raise ValueError(f"unknown trace row type {et}")
+    return events
+
+
+def trace_deal(
+    rules: Rules,
+    lineup,
+    deal: int,
+    seed: int,
+    players: int | None = None,
+) -> dict:
+    """Replay deal ``deal`` of a study (same seed, rules and line-up) with the move log on.
+
+    Parameters
+    ----------
+    rules : Rules
+    lineup : sequence of str or PolicySpec
+        Policies by line-up position (see :func:`handsim.policies.parse_lineup`).
+    deal : int
+        Deal index (>= 0).
+    seed : int
+        The study's seed.
+    players : int, optional
+        Defaults to the line-up length.
+
+    Returns
+    -------
+    dict
+        The deal in the JSON layout of ``docs/design.md``.
+
+    Raises
+    ------
+    RuntimeError
+        If the engine reported an internal error for this deal.
+    """
+    from ._kernels import engine as E
+    from ._kernels import state as S
+    from .policies import lineup_arrays, parse_lineup
+
+    specs = parse_lineup(lineup)
+    P = players or len(specs)
+    pol, pp = lineup_arrays(specs)
+    tr, deck, dealer, status, scores, flags, pol_seat, err = E.play_traced(
+        np.uint64(seed), np.int64(deal), np.int64(P), rules.to_vector(), pol, pp
+    )
+    if err:
+        raise RuntimeError(f"engine error {int(err)} in deal {deal}")
+    starter = (int(dealer) + 1) % P if rules.starter == "dealer_right" else int(dealer)
+    deck_list = [int(c) for c in deck]
+    hs = rules.hand_size
+    hands: list[list[str]] = [[] for _ in range(P)]
+    k = 0
+    for i in range(P):
+        s = (starter + i) % P
+        take = hs + 1 if i == 0 else hs
+        hands[s] = [format_card(c) for c in deck_list[k : k + take]]
+        k += take
+    events = decode_events(tr)
+    turns = sum(1 for e in events if e["type"] == "turn")
+    out_seat = next((e["seat"] for e in events if e["type"] == "out"), None)
+    is_hand = next((e["hand"] for e in events if e["type"] == "out"), False)
+    by_seat_policy = [None] * P
+    for j, spec in enumerate(specs):
+        by_seat_policy[(starter + (j + deal) % P) % P] = spec.label
+    return {
+        "deal": int(deal),
+        "seed": int(seed),
+        "players": P,
+        "rules": rules.to_dict(),
+        "policies": by_seat_policy,
+        "dealer": int(dealer),
+        "starter": starter,
+        "deck": [format_card(c) for c in deck_list],
+        "hands": hands,
+        "events": events,
+        "result": {
+            "void": int(status) == S.STATUS_VOID,
+            "out": out_seat,
+            "hand": bool(is_hand),
+            "turns": turns,
+            "opened": [bool(flags[s] & 1) for s in range(P)],
+            "scores": [int(scores[s]) for s in range(P)],
+        },
+    }
