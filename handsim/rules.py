@@ -156,6 +156,7 @@ def _make_rules_class():
 _Rules = _make_rules_class()
 
 
+@dataclass(frozen=True)
 class Rules(_Rules):
     """One full set of rule options (RULES.md sections 1-7), immutable.
 

@@ -1,0 +1,40 @@
+"""Numba kernels: private, fast, array-in / array-out.
+
+Numba's own cache is keyed on each function's *own* source file, so a change in a kernel that
+another kernel calls would leave a stale compiled caller behind.  Before any kernel module is
+imported, this package points numba's cache at a folder named after a hash of *all* kernel
+sources (under ``$HANDSIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
+``$XDG_CACHE_HOME/handsim`` or ``~/.cache/handsim``), so any change recompiles everything once.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def _cache_dir() -> Path:
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for f in sorted(here.glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    h.update((here.parent / "rules.py").read_bytes())  # the parameter indices come from it
+    base = os.environ.get("HANDSIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        base = os.path.join(xdg, "handsim")
+    return Path(base) / f"kernels-{h.hexdigest()[:16]}"
+
+
+def _configure_cache() -> None:
+    import numba
+
+    path = _cache_dir()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # numba falls back to its own locations
+    numba.config.CACHE_DIR = str(path)
+
+
+_configure_cache()

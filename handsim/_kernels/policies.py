@@ -169,8 +169,17 @@ def do_swaps(g, seat):
 
 @njit(cache=True)
 def do_layoffs(g, seat, keep):
-    """Lay off cards, highest value first, while more than ``keep`` cards remain."""
+    """Lay off cards while more than ``keep`` cards remain: first the card just taken from the
+    discard pile (it may not be discarded, so it must not lose its place to another card), then
+    the highest-value cards."""
     done = 0
+    t = g.sc[S_TAKEN]
+    if t >= 0 and g.hands[seat, t] > 0 and g.hand_n[seat] > keep:
+        for k in range(g.sc[S_N_MELDS]):
+            if layoff_position(g, k, t) != -100:
+                if lay_off(g, seat, k, t):
+                    done += 1
+                break
     while g.hand_n[seat] > keep:
         bt = -1
         bk = -1

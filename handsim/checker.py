@@ -1,0 +1,683 @@
+"""The replay checker: does a recorded deal follow the rules? (RULES.md sections 2-6)
+
+A trace (``docs/design.md``, one JSON object per deal) holds the deck order, the dealer,
+the starter, the rules and every event of the round.  :func:`check_deal` rebuilds the deal
+from the deck exactly as ``docs/design.md`` describes, replays the events one by one on a
+:class:`GameState` and lists every discrepancy it finds.  It trusts nothing in the trace
+but the deck order, the reshuffled stock order and the players' choices; each choice is
+checked against the rules.
+
+Some discrepancies leave the cards in a state the replay cannot follow (a draw of a card
+that is not on top, a card the player does not hold, ...): the replay stops there.  The
+others (an opening below the threshold, a wrong Hand flag, ...) are recorded and the replay
+goes on, so one trace can report several.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from handsim.cards import JOKER, CardError, format_card, format_cards, parse_card
+from handsim.melds import Pair, can_lay_off, can_swap, format_pairs, validate_meld
+from handsim.rules import Rules, RulesError
+from handsim.scoring import score_round
+
+
+class _Stop(Exception):
+    """Raised after a discrepancy that the replay cannot continue past."""
+
+
+def full_deck(rules) -> Counter:
+    """The deck as a multiset of card types: two of each natural card, ``rules.jokers`` jokers."""
+    deck = Counter({t: 2 for t in range(JOKER)})
+    if rules.jokers:
+        deck[JOKER] = rules.jokers
+    return deck
+
+
+def _difference(have: Counter, want: Counter) -> str:
+    """``missing 7H, extra 9D`` between two multisets of card types."""
+    missing = sorted((want - have).elements())
+    extra = sorted((have - want).elements())
+    parts = []
+    if missing:
+        parts.append(f"missing {format_cards(missing)}")
+    if extra:
+        parts.append(f"extra {format_cards(extra)}")
+    return ", ".join(parts)
+
+
+class GameState:
+    """The cards of one round: hands, stock, discard pile and table (RULES.md section 3).
+
+    Parameters
+    ----------
+    rules : handsim.rules.Rules
+    players : int
+        Seats, numbered in playing order.
+    deck : list of int
+        The shuffled deck, card types in deal order.
+    starter : int
+        The seat that takes ``hand_size + 1`` cards and plays first.
+
+    Attributes
+    ----------
+    hands : list of Counter
+        Card types held, by seat.
+    stock : deque of int
+        The stock, top card first.
+    pile : list of int
+        The discard pile, top card last.
+    table : list of list of (int, int)
+        The melds in the order laid, as ``(card, stands_for)`` pairs (runs in position order).
+    owner : list of int
+        The seat that laid each meld.
+    opened : list of bool
+        Whether each seat has made its own opening.
+    laid_down : list of bool
+        Whether each seat has melded, laid off or swapped in a finished turn.
+    best_opening : int
+        The highest opening value of the round so far, in points (for ``ascending``).
+    reshuffles : int
+        Times the pile has become the stock.
+    """
+
+    def __init__(self, rules, players: int, deck: list[int], starter: int):
+        self.rules = rules
+        self.players = players
+        self.hands: list[Counter] = [Counter() for _ in range(players)]
+        pos = 0
+        for k in range(players):
+            seat = (starter + k) % players
+            size = rules.hand_size + (1 if k == 0 else 0)
+            self.hands[seat].update(deck[pos:pos + size])
+            pos += size
+        self.stock: deque[int] = deque(deck[pos:])
+        self.pile: list[int] = []
+        self.table: list[list[Pair]] = []
+        self.owner: list[int] = []
+        self.opened = [False] * players
+        self.laid_down = [False] * players
+        self.best_opening = 0
+        self.reshuffles = 0
+
+    def partner(self, seat: int) -> int | None:
+        """The partner seat (opposite) in a 2 v 2 game, i.e. ``opening_scope="team"`` with 4 seats."""
+        if self.rules.opening_scope == "team" and self.players == 4:
+            return (seat + 2) % 4
+        return None
+
+    def is_open(self, seat: int) -> bool:
+        """Whether the seat counts as opened (its own opening, or its partner's with team scope)."""
+        partner = self.partner(seat)
+        return self.opened[seat] or (partner is not None and self.opened[partner])
+
+    def all_cards(self) -> Counter:
+        """Every card in hands, stock, pile and on the table, as one multiset of card types."""
+        total = Counter()
+        for hand in self.hands:
+            total.update(hand)
+        total.update(self.stock)
+        total.update(self.pile)
+        for meld in self.table:
+            total.update(c for c, _ in meld)
+        return total
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """The seat's hand as a sorted list of card types."""
+        return sorted(self.hands[seat].elements())
+
+
+@dataclass
+class TurnState:
+    """What has happened so far in the current turn."""
+
+    seat: int
+    number: int
+    needs_draw: bool            # every turn but the starter's first
+    required: int               # points an opening needs in this turn
+    opened_at_start: bool
+    laid_before: bool           # laid something down in an earlier turn (no Hand possible)
+    drew: bool = False
+    reshuffled: bool = False
+    taken: int | None = None    # card type taken from the discard pile
+    held_before_take: int = 0   # copies of it in hand before the draw
+    laid_melds: bool = False
+    meld_value: int = 0         # points of the new melds of this turn
+    new_meld_cards: Counter = field(default_factory=Counter)
+    laid_off: Counter = field(default_factory=Counter)
+    used: Counter = field(default_factory=Counter)  # card types played from the hand to the table
+    layoff_or_swap: bool = False
+    touched_others: bool = False  # laid off or swapped on another player's meld
+    discarded: bool = False
+    closed: bool = False
+
+    @property
+    def is_opening(self) -> bool:
+        return not self.opened_at_start and self.laid_melds
+
+
+class _Replay:
+    """Replays one trace; one ``on_<event>`` method per event type."""
+
+    def __init__(self, trace: dict):
+        self.trace = trace
+        self.deal = trace.get("deal", "?")
+        self.problems: list[str] = []
+        self.turn: TurnState | None = None
+        self.turns = 0
+        self.finished = False
+        self.hand_emptied = False
+        self.void = False
+        self.out: int | None = None
+        self.hand_finish = False
+        self.state: GameState | None = None
+        self.rules: Rules | None = None
+        self.starter = 0
+        self.deck = Counter()  # the full deck as a multiset, for the conservation check
+
+    # -- reporting ------------------------------------------------------------------------
+
+    def where(self) -> str:
+        if self.turn is None:
+            return f"deal {self.deal}"
+        return f"deal {self.deal}, turn {self.turn.number}, seat {self.turn.seat}"
+
+    def fail(self, message: str) -> None:
+        """Record a discrepancy; the replay goes on."""
+        self.problems.append(f"{self.where()}: {message}")
+
+    def stop(self, message: str):
+        """Record a discrepancy the replay cannot continue past."""
+        self.fail(message)
+        raise _Stop
+
+    # -- reading the trace ----------------------------------------------------------------
+
+    def field(self, obj: dict, name: str, what: str) -> Any:
+        if not isinstance(obj, dict) or name not in obj:
+            self.stop(f"{what}: missing field {name!r}")
+        return obj[name]
+
+    def card(self, text: Any, what: str) -> int:
+        try:
+            return parse_card(str(text))
+        except CardError as e:
+            self.stop(f"{what}: {e}")
+
+    def cards(self, texts: Any, what: str) -> list[int]:
+        if not isinstance(texts, list):
+            self.stop(f"{what}: expected a list of cards, got {texts!r}")
+        return [self.card(t, what) for t in texts]
+
+    def int_field(self, obj: dict, name: str, what: str, lo: int, hi: int) -> int:
+        value = self.field(obj, name, what)
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            self.stop(f"{what}: {name} must be an integer {lo}..{hi}, got {value!r}")
+        return value
+
+    # -- the run --------------------------------------------------------------------------
+
+    def run(self) -> list[str]:
+        try:
+            self.setup()
+            events = self.field(self.trace, "events", "trace")
+            if not isinstance(events, list):
+                self.stop("events: expected a list")
+            for ev in events:
+                self.step(ev)
+            if not self.finished:
+                self.stop("the events end without an out or void event")
+            self.check_result()
+        except _Stop:
+            pass
+        return self.problems
+
+    def setup(self) -> None:
+        trace = self.trace
+        try:
+            rules = Rules.from_dict(self.field(trace, "rules", "trace"))
+        except (RulesError, TypeError, AttributeError) as e:
+            self.stop(f"rules: {e}")
+        self.rules = rules
+        players = self.int_field(trace, "players", "trace", 2, 4)
+        try:
+            rules.validate(players)
+        except RulesError as e:
+            self.stop(f"rules: {e}")
+        dealer = self.int_field(trace, "dealer", "trace", 0, players - 1)
+        starter = self.int_field(trace, "starter", "trace", 0, players - 1)
+        expected_starter = (dealer + 1) % players if rules.starter == "dealer_right" else dealer
+        if starter != expected_starter:
+            self.stop(f"starter is seat {starter}, but with starter={rules.starter} and dealer {dealer} "
+                      f"it is seat {expected_starter}")
+        policies = trace.get("policies")
+        if policies is not None and (not isinstance(policies, list) or len(policies) != players):
+            self.fail(f"policies: expected {players} entries, one per seat")
+
+        self.starter = starter
+        self.deck = full_deck(rules)
+        deck = self.cards(self.field(trace, "deck", "trace"), "deck")
+        diff = _difference(Counter(deck), self.deck)
+        if diff:
+            self.stop(f"deck: not the full {rules.deck_size}-card deck: {diff}")
+        self.state = GameState(rules, players, deck, starter)
+
+        hands = trace.get("hands")
+        if hands is not None:
+            if not isinstance(hands, list) or len(hands) != players:
+                self.stop(f"hands: expected {players} hands, one per seat")
+            for seat, hand in enumerate(hands):
+                diff = _difference(Counter(self.cards(hand, f"hands[{seat}]")), self.state.hands[seat])
+                if diff:
+                    self.stop(f"hands[{seat}]: not the cards dealt from the deck: {diff}")
+
+    def step(self, ev: Any) -> None:
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            self.stop(f"unknown event {ev!r}")
+        if self.finished:
+            self.stop(f"{kind} event after the round ended")
+        if self.hand_emptied and kind != "out":
+            self.stop(f"the hand of seat {self.turn.seat} is empty, but the next event is {kind}, not out")
+        if kind != "turn" and self.turn is None:
+            self.stop(f"{kind} event before the first turn")
+        handler(ev)
+        diff = _difference(self.state.all_cards(), self.deck)
+        if diff:
+            self.stop(f"after the {kind} event the cards are not the deck: {diff}")
+
+    def actor(self, ev: dict, kind: str) -> int:
+        """The event's seat, which must be the seat whose turn it is."""
+        seat = self.field(ev, "seat", kind)
+        if seat != self.turn.seat:
+            self.stop(f"{kind} by seat {seat} during the turn of seat {self.turn.seat}")
+        return seat
+
+    def expect_drawn(self, action: str) -> None:
+        if self.turn.needs_draw and not self.turn.drew:
+            self.fail(f"{action} before the draw")
+        if self.turn.discarded:
+            self.stop(f"{action} after the discard that ended the turn")
+
+    def take_from_hand(self, seat: int, cards: list[int], action: str) -> None:
+        hand = self.state.hands[seat]
+        short = Counter(cards) - hand
+        if short:
+            self.stop(f"{action} {format_cards(sorted(short.elements()))}, not in the hand "
+                      f"({format_cards(self.state.hand_cards(seat))})")
+        hand.subtract(cards)
+
+    def after_play(self, seat: int) -> None:
+        """A card went from the hand to the table: an empty hand ends the round."""
+        if not +self.state.hands[seat]:
+            self.hand_emptied = True
+
+    def may_add_to_table(self, seat: int, action: str) -> None:
+        """Lay-offs and joker swaps need an opened player (RULES.md section 4)."""
+        if not self.state.is_open(seat):
+            if self.turn.laid_melds:
+                self.fail(f"{action} before opening (the melds of this turn are worth "
+                          f"{self.turn.meld_value} of the {self.turn.required} points needed)")
+            else:
+                self.fail(f"{action} before opening")
+        elif not self.turn.opened_at_start and not self.rules.layoff_on_opening_turn:
+            self.fail(f"{action} in the opening turn, but layoff_on_opening_turn is false")
+
+    # -- events ---------------------------------------------------------------------------
+
+    def on_turn(self, ev: dict) -> None:
+        state = self.state
+        previous = self.turn
+        if previous is not None and not previous.closed:
+            self.fail("the turn ended without a discard")
+            self.close_turn()
+        seat = self.field(ev, "seat", "turn")
+        number = self.field(ev, "turn", "turn")
+        expected_seat = self.starter if previous is None else (previous.seat + 1) % state.players
+        self.turns += 1
+        self.turn = TurnState(
+            seat=expected_seat,
+            number=self.turns,
+            needs_draw=previous is not None,
+            required=self.required_opening(),
+            opened_at_start=state.is_open(expected_seat),
+            laid_before=state.laid_down[expected_seat],
+        )
+        if number != self.turns:
+            self.fail(f"turn event numbered {number}, expected {self.turns}")
+        if seat != expected_seat:
+            self.stop(f"turn of seat {seat}, but seat {expected_seat} plays now")
+
+    def required_opening(self) -> int:
+        """Points an opening needs now (RULES.md section 4)."""
+        if self.rules.opening_rule == "ascending":
+            return max(self.rules.opening_threshold, self.state.best_opening + 1)
+        return self.rules.opening_threshold
+
+    def on_draw(self, ev: dict) -> None:
+        state, turn = self.state, self.turn
+        seat = self.actor(ev, "draw")
+        if not turn.needs_draw:
+            self.fail("a draw in the starter's first turn, which has none")
+        if turn.drew:
+            self.fail("a second draw in one turn")
+        if turn.used or turn.discarded:
+            self.fail("the draw comes after cards were played")
+        source = self.field(ev, "source", "draw")
+        card = self.card(self.field(ev, "card", "draw"), "draw")
+        if source == "stock":
+            if not state.stock:
+                self.stop(f"drew {format_card(card)} from the stock, but the stock is empty "
+                          f"and no reshuffle came first")
+            if card != state.stock[0]:
+                self.stop(f"drew {format_card(card)} from the stock, but its top card is {format_card(state.stock[0])}")
+            state.stock.popleft()
+        elif source == "discard":
+            if turn.reshuffled:
+                self.fail("reshuffled the pile into the stock, then drew from the discard pile")
+            if not state.pile:
+                self.stop(f"drew {format_card(card)} from the discard pile, but the pile is empty")
+            if card != state.pile[-1]:
+                self.stop(f"drew {format_card(card)} from the discard pile, "
+                          f"but its top card is {format_card(state.pile[-1])}")
+            state.pile.pop()
+            turn.taken = card
+            turn.held_before_take = state.hands[seat][card]
+        else:
+            self.stop(f"draw source {source!r}: expected stock or discard")
+        state.hands[seat][card] += 1
+        turn.drew = True
+
+    def on_reshuffle(self, ev: dict) -> None:
+        state, turn, rules = self.state, self.turn, self.rules
+        if turn.drew or not turn.needs_draw:
+            self.stop("reshuffle outside the draw of a turn")
+        if state.stock:
+            self.stop(f"reshuffle while the stock still holds {len(state.stock)} cards")
+        if state.reshuffles >= rules.max_reshuffles:
+            self.fail(f"reshuffle number {state.reshuffles + 1}, but max_reshuffles is {rules.max_reshuffles}")
+        new_stock = self.cards(self.field(ev, "stock", "reshuffle"), "reshuffle")
+        diff = _difference(Counter(new_stock), Counter(state.pile[:-1]))
+        if diff:
+            self.stop(f"reshuffle: the new stock is not the discard pile minus its top card: {diff}")
+        state.stock = deque(new_stock)
+        state.pile = state.pile[-1:]
+        state.reshuffles += 1
+        turn.reshuffled = True
+
+    def on_void(self, ev: dict) -> None:
+        state, turn, rules = self.state, self.turn, self.rules
+        if turn.drew or not turn.needs_draw:
+            self.fail("void outside the draw of a turn")
+        if state.stock:
+            self.fail(f"void while the stock still holds {len(state.stock)} cards")
+        elif state.reshuffles < rules.max_reshuffles and len(state.pile) > 1:
+            self.fail(f"void after {state.reshuffles} reshuffles, but max_reshuffles is {rules.max_reshuffles} "
+                      f"and the pile holds {len(state.pile) - 1} cards to reshuffle")
+        self.void = True
+        self.finished = True
+
+    def on_meld(self, ev: dict) -> None:
+        state, turn = self.state, self.turn
+        seat = self.actor(ev, "meld")
+        self.expect_drawn("meld")
+        index = self.field(ev, "meld", "meld")
+        if index != len(state.table):
+            self.stop(f"meld index {index}, but the next meld on the table is {len(state.table)}")
+        raw = self.field(ev, "cards", "meld")
+        if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
+            self.stop(f"meld cards: expected a list of [card, stands_for] pairs, got {raw!r}")
+        pairs = [(self.card(c, "meld"), self.card(sf, "meld")) for c, sf in raw]
+        check = validate_meld(pairs, self.rules)
+        if not check.ok:
+            self.fail(f"illegal meld {format_pairs(pairs)}: {check.reason}")
+        else:
+            if ev.get("kind") != check.kind:
+                self.fail(f"meld {format_pairs(pairs)} recorded as kind {ev.get('kind')!r}, but it is a {check.kind}")
+            if check.kind == "run" and tuple(pairs) != check.cards:
+                self.fail(f"run {format_pairs(pairs)} not in position order ({format_pairs(check.cards)})")
+        self.take_from_hand(seat, [c for c, _ in pairs], "melded")
+        turn.used.update(c for c, _ in pairs)
+        state.table.append(list(check.cards) if check.ok else pairs)
+        state.owner.append(seat)
+        turn.laid_melds = True
+        turn.meld_value += check.value
+        turn.new_meld_cards.update(c for c, _ in pairs)
+        if not turn.opened_at_start and turn.meld_value >= turn.required:
+            state.opened[seat] = True
+        self.after_play(seat)
+
+    def table_meld(self, ev: dict, kind: str) -> int:
+        index = self.field(ev, "meld", kind)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.state.table):
+            self.stop(f"{kind} on meld {index!r}, but the table holds melds 0..{len(self.state.table) - 1}")
+        return index
+
+    def on_layoff(self, ev: dict) -> None:
+        state, turn = self.state, self.turn
+        seat = self.actor(ev, "layoff")
+        self.expect_drawn("lay-off")
+        index = self.table_meld(ev, "layoff")
+        card = self.card(self.field(ev, "card", "layoff"), "layoff")
+        stands_for = self.card(ev.get("stands_for", format_card(card)), "layoff")
+        self.may_add_to_table(seat, "lay-off")
+        self.take_from_hand(seat, [card], "laid off")
+        turn.used[card] += 1
+        check = can_lay_off(state.table[index], card, stands_for, self.rules)
+        if check.ok:
+            state.table[index] = list(check.cards)
+        else:
+            self.fail(f"illegal lay-off on meld {index}: {check.reason}")
+            state.table[index].append((card, stands_for))
+        turn.laid_off[card] += 1
+        turn.layoff_or_swap = True
+        turn.touched_others |= state.owner[index] != seat
+        self.after_play(seat)
+
+    def on_swap(self, ev: dict) -> None:
+        state, turn = self.state, self.turn
+        seat = self.actor(ev, "swap")
+        self.expect_drawn("joker swap")
+        if not self.rules.joker_swap:
+            self.fail("joker swap, but joker_swap is false")
+        index = self.table_meld(ev, "swap")
+        card = self.card(self.field(ev, "card", "swap"), "swap")
+        stands_for = self.card(self.field(ev, "stands_for", "swap"), "swap")
+        meld = state.table[index]
+        jokers = [i for i, (c, sf) in enumerate(meld) if c == JOKER]
+        if not jokers:
+            self.stop(f"swap on meld {index}: no joker in {format_pairs(meld)}")
+        self.may_add_to_table(seat, "joker swap")
+        self.take_from_hand(seat, [card], "swapped in")
+        turn.used[card] += 1
+        check = can_swap(meld, card, self.rules, stands_for=stands_for)
+        if check.ok:
+            state.table[index] = list(check.cards)
+        else:
+            self.fail(f"illegal joker swap on meld {index}: {check.reason}")
+            named = [i for i in jokers if meld[i][1] == stands_for]
+            meld[(named or jokers)[0]] = (card, card)
+        state.hands[seat][JOKER] += 1
+        turn.layoff_or_swap = True
+        turn.touched_others |= state.owner[index] != seat
+
+    def on_discard(self, ev: dict) -> None:
+        state, turn = self.state, self.turn
+        seat = self.actor(ev, "discard")
+        self.expect_drawn("discard")
+        card = self.card(self.field(ev, "card", "discard"), "discard")
+        self.take_from_hand(seat, [card], "discarded")
+        if card == turn.taken and turn.held_before_take == 0 and turn.used[card] == 0:
+            self.fail(f"discarded {format_card(card)}, the card just taken from the discard pile")
+        state.pile.append(card)
+        turn.discarded = True
+        self.close_turn()
+        if not +state.hands[seat]:
+            self.hand_emptied = True
+
+    def on_out(self, ev: dict) -> None:
+        state, turn = self.state, self.turn
+        seat = self.actor(ev, "out")
+        if +state.hands[seat]:
+            self.stop(f"out, but the hand still holds {format_cards(state.hand_cards(seat))}")
+        if self.rules.go_out_requires_discard and not turn.discarded:
+            self.fail("went out by melding the last card, but go_out_requires_discard is true")
+        self.close_turn()
+        why_not = self.why_not_a_hand()
+        flag = self.field(ev, "hand", "out")
+        if flag is not (why_not == ""):
+            if why_not:
+                self.fail(f"out event says hand={json.dumps(flag)}, but this is no Hand: {why_not}")
+            else:
+                self.fail(f"out event says hand={json.dumps(flag)}, "
+                          f"but this is a Hand (all cards laid down in one turn)")
+        self.out = seat
+        self.hand_finish = why_not == ""
+        self.finished = True
+
+    # -- end of a turn, end of the round --------------------------------------------------
+
+    def close_turn(self) -> None:
+        """Checks made once the turn is over: opening value and the discard_pickup rule."""
+        state, turn, rules = self.state, self.turn, self.rules
+        if turn.closed:
+            return
+        turn.closed = True
+        seat = turn.seat
+        if turn.is_opening:
+            if turn.meld_value < turn.required:
+                extra = ""
+                if rules.opening_rule == "ascending" and state.best_opening:
+                    extra = f" (ascending: the best opening so far is {state.best_opening})"
+                self.fail(f"opening worth {turn.meld_value} points, below the {turn.required} needed{extra}")
+            state.opened[seat] = True  # accepted or not, the cards are on the table
+            state.best_opening = max(state.best_opening, turn.meld_value)
+        if turn.taken is not None:
+            taken = format_card(turn.taken)
+            if rules.discard_pickup == "must_open" and not turn.opened_at_start and not turn.laid_melds:
+                self.fail(f"took {taken} from the discard pile without opening (discard_pickup=must_open)")
+            if rules.discard_pickup == "new_meld_only" and turn.new_meld_cards[turn.taken] == 0:
+                how = " (it was laid off)" if turn.laid_off[turn.taken] else ""
+                self.fail(f"took {taken} from the discard pile but did not put it into a new meld{how} "
+                          f"(discard_pickup=new_meld_only)")
+        if turn.laid_melds or turn.layoff_or_swap:
+            state.laid_down[seat] = True
+
+    def why_not_a_hand(self) -> str:
+        """"" if the player who just went out made a Hand (RULES.md section 6), else why not."""
+        turn = self.turn
+        if turn.laid_before:
+            return "cards were laid down in an earlier turn"
+        if turn.touched_others:
+            return "a card went onto another player's meld this turn"
+        placed = sum(turn.new_meld_cards.values())
+        if placed < self.rules.hand_min_new_meld_cards:
+            return (f"only {placed} cards went into new melds, "
+                    f"hand_min_new_meld_cards is {self.rules.hand_min_new_meld_cards}")
+        return ""
+
+    def check_result(self) -> None:
+        state = self.state
+        self.turn = None  # messages now read "deal N: result: ..."
+        result = self.field(self.trace, "result", "trace")
+        opened = [state.is_open(s) for s in range(state.players)]
+        partners = None
+        if state.partner(0) is not None:
+            partners = [state.partner(s) for s in range(state.players)]
+        scores = score_round(self.rules, self.out, self.hand_finish,
+                             [state.hand_cards(s) for s in range(state.players)], opened, partners)
+        expected = {"void": self.void, "out": self.out, "hand": self.hand_finish,
+                    "turns": self.turns, "opened": opened, "scores": scores}
+        if not isinstance(result, dict):
+            self.stop(f"result: expected an object, got {result!r}")
+        for key, value in expected.items():
+            if key not in result:
+                self.fail(f"result: missing field {key!r} (the replay gives {json.dumps(value)})")
+            elif result[key] != value or type(result[key]) is not type(value):
+                self.fail(f"result: {key} is {json.dumps(result[key])}, but the replay gives {json.dumps(value)}")
+
+
+def check_deal(trace: dict) -> list[str]:
+    """Replay one recorded deal and list what does not follow the rules.
+
+    Parameters
+    ----------
+    trace : dict
+        One deal in the trace format of ``docs/design.md`` (``deal``, ``players``, ``rules``,
+        ``dealer``, ``starter``, ``deck``, ``hands``, ``events``, ``result``).
+
+    Returns
+    -------
+    list of str
+        One line per discrepancy, naming the deal and, inside the round, the turn and seat,
+        e.g. ``deal 17, turn 5, seat 2: drew 7H from the stock, but its top card is 9D``.
+        Empty when the deal is consistent.
+
+    Notes
+    -----
+    Checked (RULES.md sections 2-6): the deck and the deal; turn order (starter first, no
+    draw in the starter's first turn, one draw in every later turn, a discard ends each
+    turn); draws take the top of the stock or of the discard pile; ``discard_pickup``; the
+    card taken from the pile is not discarded in the same turn (a twin held before may be);
+    every meld, lay-off and joker swap is legal; openings reach the threshold (or beat the
+    best opening so far with ``opening_rule="ascending"``); no lay-off or swap before
+    opening (nor in the opening turn with ``layoff_on_opening_turn=false``); the player
+    holds every card it plays; card conservation after every event; reshuffles and ``void``;
+    the round ends when a hand empties (with a discard if ``go_out_requires_discard``); the
+    Hand flag; and the ``result`` (void, out, hand, turns, opened, scores via
+    :func:`handsim.scoring.score_round`).
+
+    Set jokers follow :mod:`handsim.melds`: they stand for suits the naturals lack, so a
+    ``swap`` on a set may name in ``stands_for`` either the joker's recorded card or the
+    entering card.
+
+    With ``opening_scope="team"`` and 4 seats the checker treats the game as 2 v 2
+    (partners opposite): a partner's opening opens the seat, ``result.opened`` is that team
+    flag, and the partner of the player who goes out scores 0.
+    """
+    if not isinstance(trace, dict):
+        return [f"deal ?: a trace is a JSON object, got {type(trace).__name__}"]
+    return _Replay(trace).run()
+
+
+def check_file(path) -> tuple[int, list[tuple[Any, str]]]:
+    """Check every deal of a JSON-lines trace file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        One trace object per line (blank lines are skipped).
+
+    Returns
+    -------
+    n_deals : int
+        Deals (non-blank lines) read.
+    problems : list of (deal, str)
+        Every discrepancy with the ``deal`` number it belongs to (None for a line that is
+        not JSON; its message names the line).
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read.
+    """
+    n_deals = 0
+    problems: list[tuple[Any, str]] = []
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            n_deals += 1
+            try:
+                trace = json.loads(line)
+            except json.JSONDecodeError as e:
+                problems.append((None, f"line {line_no}: not a JSON object: {e.msg}"))
+                continue
+            deal = trace.get("deal") if isinstance(trace, dict) else None
+            problems.extend((deal, message) for message in check_deal(trace))
+    return n_deals, problems

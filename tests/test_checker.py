@@ -1,0 +1,774 @@
+"""The replay checker (RULES.md sections 2-6, docs/design.md trace format).
+
+Small legal deals are written out by hand (2 players, 4-card hands, a hand-made deck
+order), checked clean, then mutated one fault at a time; each fault must be reported.
+A random legal player at the end checks that long deals under every preset come out clean.
+"""
+
+import json
+import random
+from collections import Counter, deque
+
+import pytest
+
+from handsim.cards import JOKER, format_card, parse_card
+from handsim.checker import check_deal, check_file, full_deck
+from handsim.melds import can_lay_off, can_swap, validate_meld
+from handsim.rules import Rules
+from handsim.scoring import score_round
+
+SMALL = dict(hand_size=4)
+
+
+# --- building traces by hand -------------------------------------------------------------
+
+
+def deck_with(front, rules):
+    """The full deck: the given cards first, then every other card in card-type order."""
+    front = front.split()
+    rest = full_deck(rules) - Counter(parse_card(c) for c in front)
+    return front + [format_card(t) for t in sorted(rest.elements())]
+
+
+def draw(card, source="stock"):
+    return {"type": "draw", "source": source, "card": card}
+
+
+def meld(kind, text):
+    cards = []
+    for tok in text.split():
+        card, _, sf = tok.partition("=")
+        cards.append([card, sf or card])
+    return {"type": "meld", "kind": kind, "cards": cards}
+
+
+def layoff(index, card, stands_for=None):
+    return {"type": "layoff", "meld": index, "card": card, "stands_for": stands_for or card}
+
+
+def swap(index, card, stands_for):
+    return {"type": "swap", "meld": index, "card": card, "stands_for": stands_for}
+
+
+def discard(card):
+    return {"type": "discard", "card": card}
+
+
+def out(hand=False):
+    return {"type": "out", "hand": hand}
+
+
+def make_trace(rules, dealer, front, hands, turns, result, players=2):
+    """A trace per docs/design.md: fills in seats, turn events and meld indices."""
+    starter = (dealer + 1) % players if rules.starter == "dealer_right" else dealer
+    events, seat, n_melds = [], starter, 0
+    for number, actions in enumerate(turns, start=1):
+        events.append({"type": "turn", "seat": seat, "turn": number})
+        for action in actions:
+            ev = dict(action)
+            if ev["type"] not in ("reshuffle", "void"):
+                ev["seat"] = seat
+            if ev["type"] == "meld":
+                ev["meld"] = n_melds
+                n_melds += 1
+            events.append(ev)
+        seat = (seat + 1) % players
+    return {"deal": 7, "seed": 1, "players": players, "rules": rules.to_dict(),
+            "policies": ["test"] * players, "dealer": dealer, "starter": starter,
+            "deck": deck_with(front, rules), "hands": [h.split() for h in hands],
+            "events": events, "result": result}
+
+
+def events_of(trace, kind):
+    return [ev for ev in trace["events"] if ev["type"] == kind]
+
+
+# Deal A: seat 0 opens with three Kings, takes a discard, lays off the fourth King, goes out.
+RULES_A = Rules.preset("classic", opening_threshold=30, **SMALL)
+
+
+def deal_a(rules=RULES_A):
+    return make_trace(
+        rules, dealer=1,
+        front="KS KH KD 5C 9D  2H 3H 4H 7C  8C QD KC",
+        hands=["KS KH KD 5C 9D", "2H 3H 4H 7C"],
+        turns=[
+            [meld("set", "KS KH KD"), discard("9D")],                       # 30 points opens
+            [draw("8C"), discard("7C")],
+            [draw("7C", "discard"), discard("5C")],
+            [draw("QD"), discard("8C")],
+            [draw("KC"), layoff(0, "KC"), discard("7C"), out()],
+        ],
+        # seat 1 keeps 2H 3H 4H QD = 19 points, never opened: 119
+        result={"void": False, "out": 0, "hand": False, "turns": 5, "opened": [True, False], "scores": [-30, 119]},
+    )
+
+
+# Deal B: a joker run, then the other seat opens, swaps the joker out and lays it off.
+RULES_B = Rules.preset("classic", opening_threshold=20, **SMALL)
+
+
+def deal_b(rules=RULES_B):
+    return make_trace(
+        rules, dealer=1,
+        front="8H 9H JK 4C 2D  10S 10D 10C 10H  6D",
+        hands=["8H 9H JK 4C 2D", "10S 10D 10C 10H"],
+        turns=[
+            [meld("run", "8H 9H JK=10H"), discard("2D")],                   # 27 points
+            [draw("6D"), meld("set", "10S 10D 10C"), swap(0, "10H", "10H"),
+             layoff(1, "JK", "10H"), discard("6D"), out()],
+        ],
+        result={"void": False, "out": 1, "hand": False, "turns": 2, "opened": [True, True], "scores": [4, -30]},
+    )
+
+
+# Deal H: the starter (seat 0) lays a four-card run and discards its fifth card: a Hand.
+def deal_h(rules=RULES_A, dealer=1):
+    return make_trace(
+        rules, dealer=dealer,
+        front="9S 10S JS QS 4D  2H 3H 4H 7C",
+        hands=["9S 10S JS QS 4D", "2H 3H 4H 7C"],
+        turns=[[meld("run", "9S 10S JS QS"), discard("4D"), out(hand=True)]],
+        # (2 + 3 + 4 + 7 + 100) * 2
+        result={"void": False, "out": 0, "hand": True, "turns": 1, "opened": [True, False], "scores": [-60, 232]},
+    )
+
+
+def only(problems, text):
+    """The problems contain ``text``; return the matching lines."""
+    hits = [p for p in problems if text in p]
+    assert hits, f"{text!r} not in {problems}"
+    return hits
+
+
+# --- clean deals --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [deal_a, deal_b, deal_h])
+def test_hand_made_deals_are_clean(build):
+    assert check_deal(build()) == []
+
+
+def test_twin_of_the_taken_card_may_be_discarded():
+    trace = deal_a()
+    # seat 0 holds a 7C of its own (instead of 5C), takes the other 7C and discards a 7C
+    trace["deck"] = deck_with("KS KH KD 7C 9D  2H 3H 4H 7C  8C QD KC", RULES_A)
+    trace["hands"][0] = "KS KH KD 7C 9D".split()
+    events_of(trace, "discard")[2]["card"] = "7C"
+    assert check_deal(trace) == []
+
+
+# --- mutations: each one fault ------------------------------------------------------------
+
+
+def test_wrong_draw_card():
+    trace = deal_a()
+    events_of(trace, "draw")[0]["card"] = "QD"
+    problems = check_deal(trace)
+    assert problems == ["deal 7, turn 2, seat 1: drew QD from the stock, but its top card is 8C"]
+
+
+def test_wrong_discard_pile_card():
+    trace = deal_a()
+    events_of(trace, "draw")[1]["card"] = "9D"
+    assert check_deal(trace) == ["deal 7, turn 3, seat 0: drew 9D from the discard pile, but its top card is 7C"]
+
+
+def test_illegal_meld():
+    trace = deal_a()
+    events_of(trace, "meld")[0]["cards"] = [["KS", "KS"], ["KH", "KH"], ["5C", "5C"]]
+    only(check_deal(trace), "deal 7, turn 1, seat 0: illegal meld KS KH 5C: KS KH 5C is neither a set")
+
+
+def test_opening_below_threshold():
+    trace = deal_a(RULES_A.replace(opening_threshold=31))
+    assert check_deal(trace) == ["deal 7, turn 1, seat 0: opening worth 30 points, below the 31 needed"]
+
+
+def test_discarding_the_card_just_taken():
+    trace = deal_a()
+    discards = events_of(trace, "discard")
+    discards[2]["card"] = "7C"   # turn 3: takes 7C and throws it back
+    discards[4]["card"] = "5C"   # turn 5: keeps the books balanced
+    assert check_deal(trace) == ["deal 7, turn 3, seat 0: discarded 7C, the card just taken from the discard pile"]
+
+
+def test_lost_card_player_goes_out_holding_a_card():
+    trace = deal_a()
+    trace["events"].remove(events_of(trace, "discard")[4])  # the last 7C vanishes
+    only(check_deal(trace), "deal 7, turn 5, seat 0: out, but the hand still holds 7C")
+
+
+def test_lost_card_deck_not_complete():
+    trace = deal_a()
+    trace["deck"][-1] = "KC"  # one card replaced by a third King of clubs
+    only(check_deal(trace), "deal 7: deck: not the full 106-card deck: missing")
+
+
+def test_dealt_hands_must_match_the_deck():
+    trace = deal_a()
+    trace["hands"][1] = ["2H", "3H", "4H", "8C"]
+    assert check_deal(trace) == ["deal 7: hands[1]: not the cards dealt from the deck: missing 7C, extra 8C"]
+
+
+def test_wrong_score():
+    trace = deal_a()
+    trace["result"]["scores"] = [-30, 19]
+    assert check_deal(trace) == ["deal 7: result: scores is [-30, 19], but the replay gives [-30, 119]"]
+
+
+def test_wrong_result_fields():
+    trace = deal_a()
+    trace["result"].update(turns=4, opened=[True, True])
+    problems = check_deal(trace)
+    assert problems == ["deal 7: result: turns is 4, but the replay gives 5",
+                        "deal 7: result: opened is [true, true], but the replay gives [true, false]"]
+
+
+def test_hand_flag_wrong_when_laid_down_before():
+    trace = deal_a()
+    events_of(trace, "out")[0]["hand"] = True
+    assert check_deal(trace) == [
+        "deal 7, turn 5, seat 0: out event says hand=true, but this is no Hand: "
+        "cards were laid down in an earlier turn"]
+
+
+def test_hand_flag_missing_on_a_real_hand():
+    trace = deal_h()
+    events_of(trace, "out")[0]["hand"] = False
+    trace["result"].update(hand=False, scores=[-30, 116])
+    assert check_deal(trace) == [
+        "deal 7, turn 1, seat 0: out event says hand=false, but this is a Hand (all cards laid down in one turn)",
+        "deal 7: result: hand is false, but the replay gives true",
+        "deal 7: result: scores is [-30, 116], but the replay gives [-60, 232]",
+    ]
+
+
+def test_hand_flag_wrong_after_touching_another_players_meld():
+    trace = deal_b()
+    events_of(trace, "out")[0]["hand"] = True
+    only(check_deal(trace), "this is no Hand: a card went onto another player's meld this turn")
+
+
+def test_hand_needs_hand_min_new_meld_cards():
+    # qahwa: the dealer (seat 0) starts; 4 cards in new melds are fewer than 14, so no Hand; unopened pays flat 100
+    rules = Rules.preset("qahwa", opening_threshold=30, **SMALL)
+    trace = deal_h(rules, dealer=0)
+    assert check_deal(trace)[0] == ("deal 7, turn 1, seat 0: out event says hand=true, but this is no Hand: "
+                                    "only 4 cards went into new melds, hand_min_new_meld_cards is 14")
+    events_of(trace, "out")[0]["hand"] = False
+    trace["result"].update(hand=False, scores=[-30, 100])
+    assert check_deal(trace) == []
+
+
+def test_go_out_requires_discard():
+    rules = RULES_A.replace(go_out_requires_discard=True)
+    trace = make_trace(
+        rules, dealer=1, front="9S 10S JS QS KS  2H 3H 4H 7C", hands=["9S 10S JS QS KS", "2H 3H 4H 7C"],
+        turns=[[meld("run", "9S 10S JS QS KS"), out(hand=True)]],
+        result={"void": False, "out": 0, "hand": True, "turns": 1, "opened": [True, False], "scores": [-60, 232]})
+    assert check_deal(trace) == [
+        "deal 7, turn 1, seat 0: went out by melding the last card, but go_out_requires_discard is true"]
+    trace["rules"] = RULES_A.to_dict()
+    assert check_deal(trace) == []
+
+
+def test_layoff_and_swap_need_an_opening():
+    trace = deal_b(RULES_B.replace(opening_threshold=31))
+    assert check_deal(trace) == [
+        "deal 7, turn 1, seat 0: opening worth 27 points, below the 31 needed",
+        "deal 7, turn 2, seat 1: joker swap before opening "
+        "(the melds of this turn are worth 30 of the 31 points needed)",
+        "deal 7, turn 2, seat 1: lay-off before opening (the melds of this turn are worth 30 of the 31 points needed)",
+        "deal 7, turn 2, seat 1: opening worth 30 points, below the 31 needed",
+    ]
+
+
+def test_layoff_on_opening_turn_switch():
+    problems = check_deal(deal_b(RULES_B.replace(layoff_on_opening_turn=False)))
+    assert problems == [
+        "deal 7, turn 2, seat 1: joker swap in the opening turn, but layoff_on_opening_turn is false",
+        "deal 7, turn 2, seat 1: lay-off in the opening turn, but layoff_on_opening_turn is false",
+    ]
+
+
+def test_joker_swap_switch_and_wrong_swap_card():
+    assert check_deal(deal_b(RULES_B.replace(joker_swap=False))) == [
+        "deal 7, turn 2, seat 1: joker swap, but joker_swap is false"]
+    trace = deal_b()
+    events_of(trace, "swap")[0]["stands_for"] = "9H"
+    only(check_deal(trace), "no joker stands for 9H")
+
+
+@pytest.mark.parametrize("named", ["9S", "9C"])
+def test_swap_in_a_set_for_any_missing_suit(named):
+    # the set's joker stands for 9S; a 9C takes its place (RULES.md section 5).  The swap
+    # event may name the joker's card (9S) or, the set's jokers being interchangeable, 9C.
+    trace = make_trace(
+        RULES_B, dealer=1,
+        front="9H 9D JK 4C 2D  KS KH KD 9C  6D",
+        hands=["9H 9D JK 4C 2D", "KS KH KD 9C"],
+        turns=[
+            [meld("set", "9H 9D JK=9S"), discard("2D")],
+            [draw("6D"), meld("set", "KS KH KD"), swap(0, "9C", named), layoff(1, "JK", "KC"), discard("6D"), out()],
+        ],
+        result={"void": False, "out": 1, "hand": False, "turns": 2, "opened": [True, True], "scores": [4, -30]})
+    assert check_deal(trace) == []
+    events_of(trace, "swap")[0]["card"] = "9H"  # the set already holds a 9H
+    trace["deck"] = deck_with("9H 9D JK 4C 2D  KS KH KD 9H  6D", RULES_B)
+    trace["hands"][1] = ["KS", "KH", "KD", "9H"]
+    only(check_deal(trace), "deal 7, turn 2, seat 1: illegal joker swap on meld 0: swapping 9H for a joker of "
+                            "9H 9D JK=9S: two 9H in one set")
+
+
+def test_illegal_layoff():
+    trace = deal_b()
+    events_of(trace, "layoff")[0]["stands_for"] = "9S"  # a joker standing for 9S on a set of tens
+    only(check_deal(trace), "deal 7, turn 2, seat 1: illegal lay-off on meld 1: cannot lay off JK=9S on 10S 10D 10C")
+
+
+def test_kind_and_position_order_of_a_run():
+    trace = deal_b()
+    ev = events_of(trace, "meld")[0]
+    ev["kind"] = "set"
+    ev["cards"] = [["9H", "9H"], ["8H", "8H"], ["JK", "10H"]]
+    problems = check_deal(trace)
+    assert problems == [
+        "deal 7, turn 1, seat 0: meld 9H 8H JK=10H recorded as kind 'set', but it is a run",
+        "deal 7, turn 1, seat 0: run 9H 8H JK=10H not in position order (8H 9H JK=10H)",
+    ]
+
+
+# Deal N: seat 1 takes a discard into a new set; seat 0 takes a discard and lays it off.
+def deal_n(pickup):
+    rules = Rules.preset("classic", opening_threshold=20, discard_pickup=pickup, **SMALL)
+    return make_trace(
+        rules, dealer=1,
+        front="KS KH KD 9C 5D  9H 9S KC 3D",
+        hands=["KS KH KD 9C 5D", "9H 9S KC 3D"],
+        turns=[
+            [meld("set", "KS KH KD"), discard("9C")],
+            [draw("9C", "discard"), meld("set", "9H 9S 9C"), discard("KC")],
+            [draw("KC", "discard"), layoff(0, "KC"), discard("5D"), out()],
+        ],
+        result={"void": False, "out": 0, "hand": False, "turns": 3, "opened": [True, True], "scores": [-30, 3]},
+    )
+
+
+def test_discard_pickup_rules():
+    assert check_deal(deal_n("must_open")) == []
+    assert check_deal(deal_n("new_meld_only")) == [
+        "deal 7, turn 3, seat 0: took KC from the discard pile but did not put it into a new meld "
+        "(it was laid off) (discard_pickup=new_meld_only)"]
+
+
+def test_unopened_player_taking_the_discard_must_open():
+    trace = deal_n("must_open")
+    turn2 = trace["events"].index(events_of(trace, "meld")[1])
+    del trace["events"][turn2]  # seat 1 takes 9C but lays nothing
+    trace["events"][turn2]["card"] = "3D"  # and discards 3D, keeps KC
+    problems = check_deal(trace)
+    only(problems, "deal 7, turn 2, seat 1: took 9C from the discard pile without opening (discard_pickup=must_open)")
+
+
+def test_ascending_opening_rule():
+    rules = Rules.preset("saudi", opening_threshold=20, **SMALL)
+    trace = make_trace(
+        rules, dealer=1,
+        front="JH QH JK 4C 2D  10S 10D 10C 5S  6D 10H",
+        hands=["JH QH JK 4C 2D", "10S 10D 10C 5S"],
+        turns=[
+            [meld("run", "JH QH JK=KH"), discard("2D")],          # 30
+            [draw("6D"), meld("set", "10S 10D 10C"), discard("5S")],  # 30 again: needs 31
+            [draw("10H"), layoff(0, "10H"), discard("4C"), out()],
+        ],
+        result={"void": False, "out": 0, "hand": False, "turns": 3, "opened": [True, True], "scores": [-30, 6]})
+    assert check_deal(trace) == [
+        "deal 7, turn 2, seat 1: opening worth 30 points, below the 31 needed "
+        "(ascending: the best opening so far is 30)"]
+    trace["rules"] = Rules.preset("classic", opening_threshold=20, **SMALL).to_dict()
+    assert check_deal(trace) == []
+
+
+def test_turn_order():
+    trace = deal_a()
+    trace["events"][0]["seat"] = 1
+    assert check_deal(trace) == ["deal 7, turn 1, seat 0: turn of seat 1, but seat 0 plays now"]
+    trace = deal_a()
+    trace["starter"] = 1
+    only(check_deal(trace), "starter is seat 1, but with starter=dealer_right and dealer 1 it is seat 0")
+
+
+def test_starter_first_turn_has_no_draw_and_later_turns_one():
+    trace = deal_a()
+    trace["events"].insert(1, {"type": "draw", "seat": 0, "source": "stock", "card": "8C"})
+    only(check_deal(trace), "deal 7, turn 1, seat 0: a draw in the starter's first turn, which has none")
+    trace = deal_a()
+    trace["events"].remove(events_of(trace, "draw")[0])
+    only(check_deal(trace), "deal 7, turn 2, seat 1: discard before the draw")
+
+
+def test_second_draw_in_a_turn():
+    trace = deal_a()
+    i = trace["events"].index(events_of(trace, "draw")[0])
+    trace["events"].insert(i + 1, {"type": "draw", "seat": 1, "source": "stock", "card": "QD"})
+    only(check_deal(trace), "deal 7, turn 2, seat 1: a second draw in one turn")
+
+
+def test_playing_a_card_not_in_the_hand():
+    trace = deal_a()
+    events_of(trace, "meld")[0]["cards"][2] = ["KC", "KC"]
+    assert check_deal(trace) == ["deal 7, turn 1, seat 0: melded KC, not in the hand (KS KH 9D KD 5C)"]
+
+
+def test_reshuffle_must_be_followed_by_a_stock_draw():
+    trace = deal_r(1, 1)
+    i = trace["events"].index(events_of(trace, "reshuffle")[0])
+    top = [ev for ev in trace["events"][:i] if ev["type"] == "discard"][-1]["card"]
+    trace["events"][i + 1].update(source="discard", card=top)
+    only(check_deal(trace),
+         "deal 7, turn 99, seat 0: reshuffled the pile into the stock, then drew from the discard pile")
+
+
+def test_deal_follows_design():
+    from handsim.checker import GameState
+
+    rules = Rules.preset("classic")
+    deck = [parse_card(c) for c in deck_with("", rules)]
+    state = GameState(rules, 3, deck, starter=2)
+    # the starter takes deck[0..14], then seats 0 and 1 take 14 cards each, in playing order
+    assert state.hands[2] == Counter(deck[0:15])
+    assert state.hands[0] == Counter(deck[15:29])
+    assert state.hands[1] == Counter(deck[29:43])
+    assert list(state.stock) == deck[43:] and len(state.stock) == 106 - 43
+    assert state.all_cards() == full_deck(rules)
+
+
+def test_malformed_traces():
+    assert check_deal([]) == ["deal ?: a trace is a JSON object, got list"]
+    trace = deal_a()
+    trace["rules"]["jokerz"] = 2
+    only(check_deal(trace), "deal 7: rules: unknown rule 'jokerz'")
+    trace = deal_a()
+    trace["events"][4]["type"] = "peek"  # the draw of turn 2
+    only(check_deal(trace), "deal 7, turn 2, seat 1: unknown event")
+
+
+def test_events_after_out_and_missing_discard():
+    trace = deal_a()
+    trace["events"].append({"type": "turn", "seat": 1, "turn": 6})
+    assert check_deal(trace) == ["deal 7, turn 5, seat 0: turn event after the round ended"]
+    trace = deal_a()
+    trace["events"].remove(events_of(trace, "discard")[1])  # seat 1 keeps 7C in turn 2
+    only(check_deal(trace), "deal 7, turn 2, seat 1: the turn ended without a discard")
+
+
+# Deal R: nobody melds; every player draws from the stock and discards that card until the
+# stock runs out.  With hand_size 4 and 2 players, 9 cards are dealt and the stock holds 97.
+def deal_r(max_reshuffles, reshuffles_done, void=True):
+    rules = Rules.preset("classic", max_reshuffles=max_reshuffles, **SMALL)
+    deck = deck_with("", rules)
+    hands = [deck[0:5], deck[5:9]]
+    stock, pile = deque(deck[9:]), []
+    turns = [[discard(hands[0][0])]]
+    pile.append(hands[0][0])
+    done = 0
+    while True:
+        actions = []
+        if not stock:
+            if done == reshuffles_done:
+                if void:
+                    actions.append({"type": "void"})
+                turns.append(actions)
+                break
+            new = pile[:-1][::-1]
+            actions.append({"type": "reshuffle", "stock": new})
+            stock, pile, done = deque(new), pile[-1:], done + 1
+        card = stock.popleft()
+        actions += [draw(card), discard(card)]
+        pile.append(card)
+        turns.append(actions)
+    trace = make_trace(rules, dealer=1, front=" ".join(deck), hands=[" ".join(h) for h in hands], turns=turns,
+                       result={"void": True, "out": None, "hand": False, "turns": len(turns),
+                               "opened": [False, False], "scores": [0, 0]})
+    return trace
+
+
+def test_void_when_the_stock_runs_out_without_reshuffles():
+    trace = deal_r(0, 0)
+    assert trace["result"]["turns"] == 99  # turn 1 discards, turns 2..98 draw all 97 stock cards
+    assert check_deal(trace) == []
+
+
+def test_reshuffle_then_void():
+    trace = deal_r(1, 1)
+    (ev,) = events_of(trace, "reshuffle")
+    assert len(ev["stock"]) == 97  # 98 discards minus the top one
+    assert trace["result"]["turns"] == 99 + 97
+    assert check_deal(trace) == []
+
+
+def test_void_while_a_reshuffle_is_left():
+    trace = deal_r(1, 0)
+    assert check_deal(trace) == [
+        "deal 7, turn 99, seat 0: void after 0 reshuffles, but max_reshuffles is 1 "
+        "and the pile holds 97 cards to reshuffle"]
+
+
+def test_reshuffle_beyond_max():
+    trace = deal_r(1, 1)
+    trace["rules"]["max_reshuffles"] = 0
+    only(check_deal(trace), "deal 7, turn 99, seat 0: reshuffle number 1, but max_reshuffles is 0")
+
+
+def test_reshuffle_losing_a_card():
+    trace = deal_r(1, 1)
+    lost = events_of(trace, "reshuffle")[0]["stock"].pop()
+    assert check_deal(trace) == [
+        f"deal 7, turn 99, seat 0: reshuffle: the new stock is not the discard pile minus its top card: missing {lost}"]
+
+
+def test_reshuffle_while_stock_not_empty():
+    trace = deal_r(0, 0)
+    trace["events"].insert(3, {"type": "reshuffle", "stock": []})  # inside turn 2, before the draw
+    assert check_deal(trace) == ["deal 7, turn 2, seat 1: reshuffle while the stock still holds 97 cards"]
+
+
+def test_events_ending_without_out_or_void():
+    trace = deal_r(0, 0, void=False)
+    assert check_deal(trace) == ["deal 7, turn 99, seat 0: the events end without an out or void event"]
+
+
+def test_check_file(tmp_path):
+    bad = deal_a()
+    bad["deal"] = 8
+    bad["result"]["scores"] = [-30, 19]
+    path = tmp_path / "trace.jsonl"
+    path.write_text(json.dumps(deal_a()) + "\n\n" + json.dumps(bad) + "\n{oops\n")
+    n, problems = check_file(path)
+    assert n == 3
+    assert problems[0] == (8, "deal 8: result: scores is [-30, 19], but the replay gives [-30, 119]")
+    assert problems[1][0] is None and problems[1][1].startswith("line 4: not a JSON object")
+    assert len(problems) == 2
+
+
+# --- random legal deals: the checker must find nothing ------------------------------------
+
+
+class _RandomDeal:
+    """A plain rule-abiding player for every seat: melds natural sets and runs, lays off,
+    swaps jokers, sometimes takes the discard.  Writes a trace per docs/design.md."""
+
+    def __init__(self, rules, players, seed):
+        self.rules, self.players, self.rng = rules, players, random.Random(seed)
+        deck = list(full_deck(rules).elements())
+        self.rng.shuffle(deck)
+        dealer = self.rng.randrange(players)
+        starter = (dealer + 1) % players if rules.starter == "dealer_right" else dealer
+        self.hands = [Counter() for _ in range(players)]
+        pos = 0
+        for k in range(players):
+            size = rules.hand_size + (k == 0)
+            self.hands[(starter + k) % players].update(deck[pos:pos + size])
+            pos += size
+        self.stock, self.pile = deque(deck[pos:]), []
+        self.table, self.owner = [], []
+        self.opened, self.laid = [False] * players, [False] * players
+        self.best_opening, self.reshuffles = 0, 0
+        self.events = []
+        self.trace = {"deal": seed, "seed": seed, "players": players, "rules": rules.to_dict(),
+                      "policies": ["random"] * players, "dealer": dealer, "starter": starter,
+                      "deck": [format_card(t) for t in deck],
+                      "hands": [[format_card(t) for t in sorted(h.elements())] for h in self.hands]}
+        self.play(starter)
+
+    def emit(self, **ev):
+        self.events.append(ev)
+
+    def required(self):
+        if self.rules.opening_rule == "ascending":
+            return max(self.rules.opening_threshold, self.best_opening + 1)
+        return self.rules.opening_threshold
+
+    @staticmethod
+    def find_melds(hand):
+        """Greedy natural melds: sets of 3-4 suits first, then runs of 3-13 (Ace low or high)."""
+        hand = Counter(hand)
+        melds = []
+        for rank in range(13):
+            suits = [s * 13 + rank for s in range(4) if hand[s * 13 + rank]]
+            if len(suits) >= 3:
+                melds.append(suits)
+                hand.subtract(suits)
+
+        def flush(run):
+            if len(run) >= 3:
+                melds.append(run)
+            else:
+                hand.update(run)  # too short: the cards go back
+
+        for suit in range(4):
+            run = []
+            for pos in range(1, 15):  # 14 is the Ace high
+                t = suit * 13 + (0 if pos == 14 else pos - 1)
+                if hand[t] and len(run) < 13:
+                    run.append(t)
+                else:
+                    flush(run)
+                    run = [t] if hand[t] else []
+                if hand[t] and run and run[-1] == t:
+                    hand[t] -= 1
+            flush(run)
+        return melds
+
+    def plan(self, seat, hand, taken):
+        """The melds to lay this turn, or None if the turn cannot be played legally that way."""
+        rules = self.rules
+        melds = [validate_meld([(c, c) for c in m], rules) for m in self.find_melds(hand)]
+        melds = [m for m in melds if m.ok]
+        if rules.go_out_requires_discard:
+            while melds and sum(len(m.cards) for m in melds) >= sum(hand.values()):
+                melds.pop()
+        if not self.opened[seat] and sum(m.value for m in melds) < self.required():
+            melds = []
+        if taken is not None:
+            if rules.discard_pickup == "new_meld_only" and not any(c == taken for m in melds for c, _ in m.cards):
+                return None
+            if not self.opened[seat] and not melds:
+                return None
+            left = hand - Counter(c for m in melds for c, _ in m.cards)
+            if left and not any(t != taken for t in left):
+                return None  # nothing left to discard but the taken card
+        return melds
+
+    def play(self, seat):
+        rules, number = self.rules, 0
+        while True:
+            number += 1
+            self.emit(type="turn", seat=seat, turn=number)
+            hand, taken, held = self.hands[seat], None, 0
+            if number > 1:
+                top = self.pile[-1] if self.pile else None
+                wants_top = top is not None and self.rng.random() < 0.5
+                if wants_top and self.plan(seat, hand + Counter([top]), top) is not None:
+                    taken, held = top, hand[top]
+                    self.pile.pop()
+                    self.emit(type="draw", seat=seat, source="discard", card=format_card(top))
+                    hand[top] += 1
+                else:
+                    if not self.stock:
+                        if self.reshuffles >= rules.max_reshuffles or len(self.pile) < 2:
+                            self.emit(type="void")
+                            return self.finish(None, False, number)
+                        new = self.pile[:-1]
+                        self.rng.shuffle(new)
+                        self.stock, self.pile = deque(new), self.pile[-1:]
+                        self.reshuffles += 1
+                        self.emit(type="reshuffle", stock=[format_card(t) for t in new])
+                    card = self.stock.popleft()
+                    self.emit(type="draw", seat=seat, source="stock", card=format_card(card))
+                    hand[card] += 1
+
+            def discardable(t):
+                return t != taken or held > 0
+
+            opened_before, laid_before = self.opened[seat], self.laid[seat]
+            melds = self.plan(seat, hand, taken) or []
+            for m in melds:
+                hand.subtract(c for c, _ in m.cards)
+                self.emit(type="meld", seat=seat, meld=len(self.table), kind=m.kind,
+                          cards=[[format_card(c), format_card(sf)] for c, sf in m.cards])
+                self.table.append(list(m.cards))
+                self.owner.append(seat)
+            if melds and not opened_before:
+                self.opened[seat] = True
+                self.best_opening = max(self.best_opening, sum(m.value for m in melds))
+            placed = sum(len(m.cards) for m in melds)
+            touched, extended = False, False
+            if self.opened[seat] and (opened_before or rules.layoff_on_opening_turn):
+                if rules.joker_swap:
+                    for i, meld in enumerate(self.table):
+                        for c, sf in meld:
+                            if c == JOKER and hand[sf]:
+                                result = can_swap(meld, sf, rules, stands_for=sf)
+                                if result.ok:
+                                    hand[sf] -= 1
+                                    hand[JOKER] += 1
+                                    self.table[i] = list(result.cards)
+                                    touched |= self.owner[i] != seat
+                                    extended = True
+                                    self.emit(type="swap", seat=seat, meld=i, card=format_card(sf),
+                                              stands_for=format_card(sf))
+                                break
+                keep = 1 if rules.go_out_requires_discard else 0
+                for t in sorted(+hand):
+                    for i, meld in enumerate(self.table):
+                        left = hand - Counter([t])
+                        if hand[t] == 0 or sum(left.values()) < keep or (left and not any(map(discardable, left))):
+                            break
+                        if t == taken and rules.discard_pickup == "new_meld_only":
+                            break
+                        result = can_lay_off(meld, t, None, rules)
+                        if result.ok:
+                            new_jokers = (Counter(s for c, s in result.cards if c == JOKER)
+                                          - Counter(s for c, s in meld if c == JOKER))
+                            sf = next(iter(new_jokers)) if t == JOKER else t
+                            hand[t] -= 1
+                            self.table[i] = list(result.cards)
+                            touched |= self.owner[i] != seat
+                            extended = True
+                            self.emit(type="layoff", seat=seat, meld=i, card=format_card(t), stands_for=format_card(sf))
+            if +hand:
+                card = max(filter(discardable, +hand), key=lambda t: (t != JOKER, t % 13))
+                hand[card] -= 1
+                self.pile.append(card)
+                self.emit(type="discard", seat=seat, card=format_card(card))
+            self.laid[seat] |= bool(melds) or extended
+            if not +hand:
+                is_hand = not laid_before and not touched and placed >= rules.hand_min_new_meld_cards
+                self.emit(type="out", seat=seat, hand=is_hand)
+                return self.finish(seat, is_hand, number)
+            seat = (seat + 1) % self.players
+
+    def finish(self, out_seat, is_hand, turns):
+        hands = [sorted((+h).elements()) for h in self.hands]
+        scores = score_round(self.rules, out_seat, is_hand, hands, self.opened)
+        self.trace["events"] = self.events
+        self.trace["result"] = {"void": out_seat is None, "out": out_seat, "hand": is_hand, "turns": turns,
+                                "opened": list(self.opened), "scores": scores}
+
+
+RANDOM_CONFIGS = [
+    ("classic", {}, 2),
+    ("classic", {"opening_threshold": 20, "hand_size": 8}, 3),
+    ("saudi", {"hand_size": 10}, 4),
+    ("qahwa", {"opening_threshold": 30}, 3),
+    ("classic", {"max_reshuffles": 0, "layoff_on_opening_turn": False, "joker_swap": False}, 4),
+    ("classic", {"max_jokers_per_meld": 2, "discard_pickup": "new_meld_only", "opening_threshold": 25}, 2),
+]
+
+
+def _check_random_deals(preset, overrides, players, seeds):
+    rules = Rules.preset(preset, **overrides)
+    kinds = Counter()
+    for seed in seeds:
+        trace = _RandomDeal(rules, players, seed).trace
+        trace = json.loads(json.dumps(trace))  # exactly what a trace file holds
+        assert check_deal(trace) == [], f"seed {seed}"
+        kinds.update(ev["type"] for ev in trace["events"])
+    return kinds
+
+
+def test_random_legal_deals_are_clean_and_reach_every_event():
+    kinds = Counter()
+    for config in RANDOM_CONFIGS:
+        kinds += _check_random_deals(*config, seeds=range(8))
+    for kind in ("turn", "draw", "reshuffle", "meld", "layoff", "swap", "discard", "out", "void"):
+        assert kinds[kind] > 0, kind
+    assert kinds["out"] + kinds["void"] == 8 * len(RANDOM_CONFIGS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset, overrides, players", RANDOM_CONFIGS)
+def test_many_random_legal_deals_are_clean(preset, overrides, players):
+    _check_random_deals(preset, overrides, players, range(10, 310))

@@ -1,0 +1,110 @@
+"""Round scoring (RULES.md section 6): values worked out by hand."""
+
+import pytest
+
+from handsim.cards import parse_cards
+from handsim.rules import Rules
+from handsim.scoring import ScoreInputError, round_end_from_json, score_round
+
+CLASSIC = Rules.preset("classic")
+
+
+def hands(*texts):
+    return [parse_cards(t, allow_empty=True) for t in texts]
+
+
+def test_classic_out_and_card_values():
+    # KS 7H 9D = 10 + 7 + 9 = 26; AS JK 2C = 11 + 15 + 2 = 28; QH 10C = 20 (+100 unopened)
+    scores = score_round(CLASSIC, 2, False, hands("KS 7H 9D", "AS JK 2C", "", "QH 10C"), [True, True, True, False])
+    assert scores == [26, 28, -30, 120]
+
+
+def test_joker_penalty_30():
+    scores = score_round(CLASSIC.replace(joker_penalty=30), 0, False, hands("", "JK JK"), [True, True])
+    assert scores == [-30, 60]
+
+
+def test_hand_doubles_others_including_the_100():
+    # seat 1: (10 + 7 + 9 + 100) * 2 = 252; seat 2: (3 + 4) * 2 = 14
+    scores = score_round(CLASSIC, 0, True, hands("", "KS 7H 9D", "3C 4C"), [True, False, True])
+    assert scores == [-60, 252, 14]
+
+
+def test_hand_without_doubling():
+    rules = CLASSIC.replace(hand_doubles_others=False)
+    assert score_round(rules, 0, True, hands("", "KS 7H 9D", "3C 4C"), [True, False, True]) == [-60, 126, 7]
+
+
+def test_flat_unopened_penalty():
+    rules = CLASSIC.replace(unopened_penalty="flat")
+    # unopened: exactly 100 whatever the hand; opened: the hand
+    assert score_round(rules, 1, False, hands("KS KH KD AS", "", "5D"), [False, True, True]) == [100, -30, 5]
+    # flat 100 doubled by a Hand
+    assert score_round(rules, 1, True, hands("KS KH KD AS", "", "5D"), [False, True, True]) == [200, -60, 10]
+
+
+def test_void_round_is_all_zero():
+    assert score_round(CLASSIC, None, False, hands("KS", "7H 9D", "JK"), [False, True, False]) == [0, 0, 0]
+
+
+def test_partner_of_the_out_player_scores_zero():
+    scores = score_round(CLASSIC, 1, False, hands("KS", "", "7H", "QS QH"), [True, True, True, False],
+                         partners=[2, 3, 0, 1])
+    assert scores == [10, -30, 7, 0]
+
+
+def test_out_player_must_have_empty_hand():
+    with pytest.raises(ScoreInputError, match=r"hands\[0\]"):
+        score_round(CLASSIC, 0, False, hands("KS", "7H"), [True, True])
+
+
+# --- round_end_from_json ---------------------------------------------------------------
+
+
+def test_json_round_end():
+    obj = {"out": 2, "hand_finish": False, "hands": ["KS 7H 9D", "QH 10C", ""], "opened": [True, False, True]}
+    assert round_end_from_json(obj, CLASSIC) == [26, 120, -30]
+
+
+def test_json_hands_as_lists_and_void():
+    obj = {"out": None, "hand_finish": False, "hands": [["KS"], ["7H", "9D"]], "opened": [False, False]}
+    assert round_end_from_json(obj, CLASSIC) == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"out": 1}, r"hands\[1\]: the out player's hand must be empty"),
+        ({"out": 5}, r"out: expected a seat 0\.\.2 or null"),
+        ({"out": True}, r"out:"),
+        ({"hand_finish": "yes"}, r"hand_finish:"),
+        ({"opened": [True, True]}, r"opened: 2 entries but hands has 3"),
+        ({"opened": [True, 1, True]}, r"opened:"),
+        ({"hands": ["KS 7H XX", "QH", ""]}, r"hands\[0\]: bad card 'XX'"),
+        ({"hands": ["KS KS", "KS", ""]}, r"hands: 3 copies of KS"),
+        ({"hands": ["KS", "", ""]}, r"hands\[1\]: empty"),
+        ({"hands": "KS"}, r"hands:"),
+        ({"opened": [True, True, False]}, r"opened\[2\]: the out player must have opened"),
+        ({"extra": 1}, r"unknown field 'extra'"),
+    ],
+)
+def test_json_errors_name_the_field(change, field):
+    obj = {"out": 2, "hand_finish": False, "hands": ["KS 7H 9D", "QH", ""], "opened": [True, True, True]}
+    obj.update(change)
+    with pytest.raises(ScoreInputError, match=field):
+        round_end_from_json(obj, CLASSIC)
+
+
+def test_json_missing_field_and_not_an_object():
+    with pytest.raises(ScoreInputError, match="missing field 'opened'"):
+        round_end_from_json({"out": 0, "hand_finish": False, "hands": ["", "KS"]}, CLASSIC)
+    with pytest.raises(ScoreInputError, match="expected a JSON object"):
+        round_end_from_json([1, 2], CLASSIC)
+    assert issubclass(ScoreInputError, ValueError)
+
+
+def test_json_jokers_limited_by_rules():
+    obj = {"out": 0, "hand_finish": False, "hands": ["", "JK JK JK"], "opened": [True, True]}
+    with pytest.raises(ScoreInputError, match="3 copies of JK"):
+        round_end_from_json(obj, CLASSIC)
+    assert round_end_from_json(obj, Rules.preset("qahwa")) == [-30, 90]
