@@ -54,6 +54,12 @@ POLICIES: dict[str, PolicyDef] = {
                         "gives up the Hand once an opponent holds this many cards or fewer (0: never)"),
         ),
     ),
+    "random": PolicyDef(
+        "random", 2,
+        "Plays a uniformly random legal move at each decision (draw source, whether and with which melds "
+        "to open, lay-downs, lay-offs, joker swaps, the discard), from the deal's own random stream; "
+        "exercises the rare corners of the rules.",
+    ),
 }
 
 

@@ -67,6 +67,7 @@ class StudySpec:
     deals: int
     seed: int = 0
     chunk: int = DEFAULT_CHUNK
+    matches: bool = False
 
     def configs(self) -> list[Rules]:
         """One Rules per combination of the varying values (first option varies slowest)."""
@@ -91,6 +92,7 @@ class StudySpec:
             "deals": self.deals,
             "seed": self.seed,
             "chunk": self.chunk,
+            "matches": self.matches,
         }
 
     @classmethod
@@ -103,6 +105,7 @@ class StudySpec:
             deals=d["deals"],
             seed=d.get("seed", 0),
             chunk=d.get("chunk", DEFAULT_CHUNK),
+            matches=d.get("matches", False),
         )
 
 
@@ -114,8 +117,12 @@ def make_spec(
     deals: int = 10000,
     seed: int = 0,
     chunk: int = DEFAULT_CHUNK,
+    matches: bool = False,
 ) -> StudySpec:
     """Check and assemble a :class:`StudySpec`.
+
+    With ``matches`` each of the ``deals`` items is a whole match of ``rules.rounds`` rounds
+    (RULES.md section 7) instead of one independent deal.
 
     ``lineups`` items are line-up strings (``"hold-hand,greedy,greedy,greedy"``), sequences of
     policy names, or a single policy name (every seat plays it).
@@ -159,7 +166,9 @@ def make_spec(
             lu.append(tuple(specs))
     if not lu:
         raise StudyError("no line-up given: use --policy or --lineup")
-    spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk)
+    if matches and any(k == "rounds" for k, _ in vary_items):
+        raise StudyError("cannot vary 'rounds' in a match study: run one study per match length")
+    spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk, bool(matches))
     for r in spec.configs():
         r.validate(players)
     return spec
@@ -200,10 +209,46 @@ def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, see
     return out
 
 
+def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int):
+    """Play matches ``start .. start+n-1`` of one configuration and line-up.
+
+    Returns
+    -------
+    dict of ndarray
+        One row per regular round (``n * rounds`` rows): ``score``, ``flags``, ``turns``,
+        ``void``, ``policy`` (line-up position by relative seat), ``match_win`` /
+        ``match_lose`` (uint8, 255 except on each match's last regular round), ``tiebreaks``
+        (int16, -1 except there) and ``err``.
+    """
+    from ._kernels.engine import play_matches
+    from ._kernels.params import P_ROUNDS
+
+    m = n * int(rv[P_ROUNDS])
+    out = {
+        "score": np.zeros((m, players), np.int32),
+        "flags": np.zeros((m, players), np.uint8),
+        "turns": np.zeros(m, np.int16),
+        "void": np.zeros(m, np.uint8),
+        "policy": np.zeros((m, players), np.int8),
+        "match_win": np.zeros((m, players), np.uint8),
+        "match_lose": np.zeros((m, players), np.uint8),
+        "tiebreaks": np.zeros(m, np.int16),
+        "err": np.zeros(m, np.int8),
+    }
+    play_matches(
+        np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
+        out["score"], out["flags"], out["turns"], out["void"], out["policy"],
+        out["match_win"], out["match_lose"], out["tiebreaks"], out["err"],
+    )
+    out["reshuffles"] = np.zeros(m, np.int8)
+    return out
+
+
 def _work(item):
-    key, rv, pol, pp, players, seed, start, n = item
+    key, rv, pol, pp, players, seed, start, n, matches = item
     t0 = time.perf_counter()
-    res = run_chunk(rv, pol, pp, players, seed, start, n)
+    fn = run_match_chunk if matches else run_chunk
+    res = fn(rv, pol, pp, players, seed, start, n)
     return key, res, time.perf_counter() - t0
 
 
@@ -348,7 +393,8 @@ def run_study(
     ranges = _ranges(spec)
     todo = [i for i in range(len(ranges)) if i not in done]
     ncomb = len(configs) * len(spec.lineups)
-    total_rounds = spec.deals * ncomb
+    per_item = spec.rules.rounds if spec.matches else 1
+    total_rounds = spec.deals * ncomb * per_item
     pending: dict[int, dict] = {}
 
     if per_deal and out is not None:
@@ -359,13 +405,13 @@ def run_study(
             start, n = ranges[ri]
             for c in range(len(configs)):
                 for l in range(len(spec.lineups)):
-                    yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n)
+                    yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches)
 
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=total_rounds, initial=len(done) * 0 + sum(ranges[i][1] for i in done) * ncomb,
+        bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * per_item,
                    unit="round", unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
 
     t_start = time.perf_counter()
@@ -374,18 +420,28 @@ def run_study(
 
     def finish_range(ri):
         start, n = ranges[ri]
-        deal_idx = np.arange(start, start + n, dtype=np.int64)
-        rel = np.arange(P, dtype=np.int64)
-        policy = ((rel[None, :] - deal_idx[:, None]) % P).astype(np.int8)
+        if spec.matches:
+            R = spec.rules.rounds
+            deal_idx = np.arange(start * R, (start + n) * R, dtype=np.int64)
+        else:
+            deal_idx = np.arange(start, start + n, dtype=np.int64)
+            rel = np.arange(P, dtype=np.int64)
+            policy = ((rel[None, :] - deal_idx[:, None]) % P).astype(np.int8)
         blocks = {}
         for (c, l), res in pending.pop(ri).items():
             bad = np.nonzero(res["err"])[0]
             if len(bad):
+                what = "match" if spec.matches else "deal"
+                first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))
                 raise RuntimeError(
-                    f"engine error {int(res['err'][bad[0]])} in deal {start + int(bad[0])} "
+                    f"engine error {int(res['err'][bad[0]])} in {what} {first} "
                     f"(configuration {c}, line-up {l}): please report it"
                 )
-            blocks[(c, l)] = DealBlock(deal_idx, policy, res["score"], res["flags"], res["turns"], res["void"])
+            if spec.matches:
+                blocks[(c, l)] = DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"],
+                                           res["void"], res["match_win"], res["tiebreaks"])
+            else:
+                blocks[(c, l)] = DealBlock(deal_idx, policy, res["score"], res["flags"], res["turns"], res["void"])
             if per_deal and out is not None:
                 _write_per_deal(out, ri, c, l, spec, configs, lineup_names, blocks[(c, l)], res)
         acc.add_chunk(blocks)
@@ -582,6 +638,7 @@ def simulate(
     out=None,
     progress: bool = False,
     force: bool = False,
+    matches: bool = False,
 ):
     """Run a study from Python and return its summary table.
 
@@ -598,6 +655,8 @@ def simulate(
         As for ``handsim simulate``.
     out : path, optional
         When given, write the full outputs there (see :func:`write_outputs`).
+    matches : bool
+        Play ``deals`` whole matches of ``rules.rounds`` rounds instead of independent deals.
 
     Returns
     -------
@@ -605,7 +664,7 @@ def simulate(
         One row per configuration x line-up x policy x seat (see ``README.md``, Outputs).
     """
     base = rules or Rules.preset(preset)
-    spec = make_spec(base, vary, lineups, players, deals, seed, chunk)
+    spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches)
     if out is not None:
         out = prepare_out(out, force=force)
     result = run_study(spec, jobs=jobs, out=out, progress=progress)

@@ -170,8 +170,22 @@ def trace_deal(
     )
     if err:
         raise RuntimeError(f"engine error {int(err)} in deal {deal}")
-    starter = (int(dealer) + 1) % P if rules.starter == "dealer_right" else int(dealer)
-    deck_list = [int(c) for c in deck]
+    starter = _starter(rules, int(dealer), P)
+    by_seat_policy = [None] * P
+    for j, spec in enumerate(specs):
+        by_seat_policy[(starter + (j + deal) % P) % P] = spec.label
+    return _assemble(rules, P, [int(c) for c in deck], int(dealer), by_seat_policy, tr, status, scores, flags,
+                     deal=int(deal), seed=int(seed))
+
+
+def _starter(rules: Rules, dealer: int, P: int) -> int:
+    return (dealer + 1) % P if rules.starter == "dealer_right" else dealer
+
+
+def _assemble(rules, P, deck_list, dealer, policies, tr, status, scores, flags, **extra) -> dict:
+    from ._kernels import state as S
+
+    starter = _starter(rules, dealer, P)
     hs = rules.hand_size
     hands: list[list[str]] = [[] for _ in range(P)]
     k = 0
@@ -184,16 +198,12 @@ def trace_deal(
     turns = sum(1 for e in events if e["type"] == "turn")
     out_seat = next((e["seat"] for e in events if e["type"] == "out"), None)
     is_hand = next((e["hand"] for e in events if e["type"] == "out"), False)
-    by_seat_policy = [None] * P
-    for j, spec in enumerate(specs):
-        by_seat_policy[(starter + (j + deal) % P) % P] = spec.label
-    return {
-        "deal": int(deal),
-        "seed": int(seed),
+    d = dict(extra)
+    d.update({
         "players": P,
         "rules": rules.to_dict(),
-        "policies": by_seat_policy,
-        "dealer": int(dealer),
+        "policies": policies,
+        "dealer": dealer,
         "starter": starter,
         "deck": [format_card(c) for c in deck_list],
         "hands": hands,
@@ -206,4 +216,61 @@ def trace_deal(
             "opened": [bool(flags[s] & 1) for s in range(P)],
             "scores": [int(scores[s]) for s in range(P)],
         },
-    }
+    })
+    return d
+
+
+def play_stacked_deal(rules: Rules, deck, policies, dealer: int = 0, key: int = 0) -> dict:
+    """Play one round from an explicit deck order (hand-built situations for tests).
+
+    Parameters
+    ----------
+    rules : Rules
+    deck : str or sequence of int
+        The full deck order (``104 + rules.jokers`` cards), dealt as in ``docs/design.md``:
+        the starter takes the first ``hand_size + 1`` cards, then each next seat
+        ``hand_size``; the rest is the stock, top first.
+    policies : sequence of str or PolicySpec
+        Policy **by seat** (seat 0 .. P-1).
+    dealer : int
+        Dealer seat (the starter follows from ``rules.starter``).
+    key : int
+        Seeds the stream of reshuffles and random decisions.
+
+    Returns
+    -------
+    dict
+        The deal in the JSON layout of ``docs/design.md``.
+
+    Raises
+    ------
+    handsim.cards.CardError
+        If ``deck`` is not exactly the deck of ``rules`` (every card the right number of times).
+    RuntimeError
+        If the engine reported an internal error.
+    """
+    from ._kernels import engine as E
+    from .cards import CardError, counts_of, parse_cards
+    from .policies import lineup_arrays, parse_lineup
+
+    if isinstance(deck, str) or (len(deck) and isinstance(deck[0], str)):
+        cards = parse_cards(deck, jokers=rules.jokers)
+    else:
+        cards = [int(c) for c in deck]
+    cnt = counts_of(cards)
+    if len(cards) != rules.deck_size or any(cnt[t] != 2 for t in range(52)) or cnt[JOKER] != rules.jokers:
+        raise CardError(f"a stacked deck must hold every card twice and {rules.jokers} joker(s): got {len(cards)} cards")
+    specs = parse_lineup(policies)
+    P = len(specs)
+    pol, pp = lineup_arrays(specs)
+    pol4 = np.zeros(4, np.int64)
+    pp4 = np.zeros((4, pp.shape[1]), np.float64)
+    pol4[:P] = pol
+    pp4[:P] = pp
+    tr, status, scores, flags, err = E.play_stacked(
+        np.asarray(cards, dtype=np.int8), np.int64(dealer), np.uint64(key), np.int64(P), rules.to_vector(), pol4, pp4
+    )
+    if err:
+        raise RuntimeError(f"engine error {int(err)} in a stacked deal")
+    return _assemble(rules, P, cards, int(dealer), [s.label for s in specs], tr, status, scores, flags,
+                     deal=None, seed=None, stacked=True)

@@ -9,7 +9,15 @@ whole matches.  ``play_traced`` replays one deal with the move log switched on.
 import numpy as np
 from numba import njit
 
-from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_STARTER, STARTER_DEALER_RIGHT
+from .params import (
+    PICKUP_MUST_OPEN,
+    P_DISCARD_PICKUP,
+    P_ROUNDS,
+    P_STANDINGS,
+    P_STARTER,
+    STANDINGS_LAST_LOSES,
+    STARTER_DEALER_RIGHT,
+)
 from .policies import begin_turn, choose_draw, play
 from .rng import randbelow, stream_key
 from .state import (
@@ -50,6 +58,7 @@ from .state import (
     go_out,
     go_out_requires_discard,
     log,
+    deal_from_deck,
     new_game,
     seat_policies,
     reset_round,
@@ -246,3 +255,159 @@ def play_traced(seed, i, players, rv, pol, pp):
         pol_seat,
         g.sc[S_ERR],
     )
+
+
+MAX_TIEBREAKS = 50
+
+
+@njit(cache=True)
+def _standings(totals, wins, P, last_loses, out_win, out_lose):
+    """Winner (unique lowest total) and, with ``last_loses``, the loser (RULES.md section 7).
+
+    Returns False when the lowest total is shared (a tie-break round is needed).  The loser is
+    the single highest total; a tie for last goes to the fewest round wins, and a tie on that
+    too makes every seat still tied a loser.
+    """
+    lo = totals[0]
+    for s in range(1, P):
+        if totals[s] < lo:
+            lo = totals[s]
+    nlo = 0
+    for s in range(P):
+        out_win[s] = 0
+        out_lose[s] = 0
+        if totals[s] == lo:
+            nlo += 1
+    if nlo > 1:
+        return False
+    for s in range(P):
+        if totals[s] == lo:
+            out_win[s] = 1
+    if last_loses:
+        hi = totals[0]
+        for s in range(1, P):
+            if totals[s] > hi:
+                hi = totals[s]
+        minw = 1 << 30
+        for s in range(P):
+            if totals[s] == hi and out_win[s] == 0 and wins[s] < minw:
+                minw = wins[s]
+        for s in range(P):
+            if totals[s] == hi and out_win[s] == 0 and wins[s] == minw:
+                out_lose[s] = 1
+    return True
+
+
+@njit(cache=True)
+def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, o_void, o_policy,
+                 o_win, o_lose, o_tiebreaks, o_err):
+    """Play matches ``start .. start+n-1`` (RULES.md section 7).
+
+    A match is ``rounds`` rounds (``rv[P_ROUNDS]``, R); the first dealer is drawn from the
+    stream ``(seed, match, 0)``, the deal moves one seat each round, round ``r`` is shuffled
+    from ``(seed, match, r + 1)``.  While the lowest total is shared after round R, tie-break
+    rounds follow (at most ``MAX_TIEBREAKS``).  Line-up position ``j`` sits at seat
+    ``(j + match) % players`` for the whole match.
+
+    Outputs have one row per *regular* round, ``k * R + r`` (the same rows for every
+    configuration with the same R, so configurations pair up); seats are relative to the
+    round's starter.  ``o_policy`` gives the line-up position in each seat; ``o_win`` /
+    ``o_lose`` (1/0, 255 = no result) and ``o_tiebreaks`` (-1 = no result) are filled on the
+    match's last regular row.  Tie-break rounds count only towards the match result.
+    """
+    R = rv[P_ROUNDS]
+    arr = new_game(players, rv, False)
+    g = arr[0]
+    pol_seat = np.zeros(4, dtype=np.int64)
+    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    totals = np.zeros(4, dtype=np.int64)
+    wins = np.zeros(4, dtype=np.int64)
+    w = np.zeros(4, dtype=np.uint8)
+    lz = np.zeros(4, dtype=np.uint8)
+    last_loses = rv[P_STANDINGS] == STANDINGS_LAST_LOSES
+    o_resh = np.zeros(n * R, dtype=np.int8)
+    for k in range(n):
+        m = start + k
+        st = np.empty(1, dtype=np.uint64)
+        st[0] = stream_key(seed, m, 0)
+        first_dealer = randbelow(st, players)
+        for j in range(players):
+            s = (j + m) % players
+            pol_seat[s] = pol[j]
+            for q in range(N_POLICY_PARAMS):
+                pp_seat[s, q] = pp[j, q]
+        seat_policies(g, pol_seat, pp_seat)
+        totals[:] = 0
+        wins[:] = 0
+        r = 0
+        err = 0
+        while True:
+            dealer = (first_dealer + r) % players
+            play_round(g, dealer, stream_key(seed, m, r + 1))
+            if g.sc[S_ERR] != 0 and err == 0:
+                err = g.sc[S_ERR]
+            for s in range(players):
+                totals[s] += g.scores[s]
+            if g.sc[S_STATUS] == STATUS_OUT:
+                wins[g.sc[S_OUT_SEAT]] += 1
+            if r < R:
+                row = k * R + r
+                _write_deal(g, row, o_score, o_flags, o_turns, o_void, o_resh, o_err)
+                starter = g.sc[S_STARTER]
+                for rel in range(players):
+                    s = (starter + rel) % players
+                    o_policy[row, rel] = (s - m) % players
+                    o_win[row, rel] = 255
+                    o_lose[row, rel] = 255
+                o_tiebreaks[row] = -1
+            r += 1
+            if r >= R and (_standings(totals, wins, players, last_loses, w, lz) or r >= R + MAX_TIEBREAKS):
+                break
+        row = k * R + R - 1
+        starter = (first_dealer + R - 1 + (1 if rv[P_STARTER] == STARTER_DEALER_RIGHT else 0)) % players
+        for rel in range(players):
+            s = (starter + rel) % players
+            o_win[row, rel] = w[s]
+            o_lose[row, rel] = lz[s]
+        o_tiebreaks[row] = r - R
+        o_err[row] = err
+
+
+@njit(cache=True)
+def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
+    """Play one round from an explicit deck order (no shuffle), with the move log on - for
+    hand-built test situations.
+
+    ``deck`` (int8[104 + jokers], card types, dealt as in ``docs/design.md``) replaces the
+    shuffle; ``key`` seeds the stream used by reshuffles and random policies; policies are
+    given by seat.  Returns ``(trace, status, scores int64[4], flags uint8[4], error code)``.
+    """
+    arr = new_game(players, rv, True)
+    g = arr[0]
+    seat_policies(g, pol_seat, pp_seat)
+    reset_round(g, dealer, key)
+    n = g.sc[S_N_DECK]
+    for i in range(n):
+        g.deck[i] = deck[i]
+    deal_from_deck(g)
+    P = g.sc[S_PLAYERS]
+    seat = g.sc[S_STARTER]
+    first = True
+    while g.sc[S_STATUS] == STATUS_PLAYING:
+        if g.sc[S_TURN] >= MAX_TURNS:
+            fail(g, E_TOO_LONG)
+            break
+        play_turn(g, seat, first)
+        first = False
+        seat = (seat + 1) % P
+    flags = np.zeros(4, dtype=np.uint8)
+    for s in range(players):
+        f = 0
+        if g.seat[s, Q_OPENED]:
+            f |= FLAG_OPENED
+        if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
+            f |= FLAG_OUT
+            if g.sc[S_IS_HAND]:
+                f |= FLAG_HAND
+        flags[s] = f
+    return g.tr[: g.sc[S_TR_N]].copy(), g.sc[S_STATUS], g.scores.copy(), flags, g.sc[S_ERR]

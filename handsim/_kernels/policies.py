@@ -14,7 +14,7 @@ Policies are told apart by an integer id (``g.pol[seat]``) and read their parame
 import numpy as np
 from numba import njit
 
-from .arrange import COUNT, COUNT_BONUS, DEAD, OPEN
+from .arrange import COUNT, COUNT_BONUS, DEAD, OPEN, meld_value
 from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_JOKER_SWAP
 from .rng import randbelow
 from .state import (
@@ -24,6 +24,7 @@ from .state import (
     S_N_MELDS,
     S_PLAYERS,
     S_T_OPENED,
+    S_T_TAKEN_MELDED,
     S_TAKEN,
     S_TAKEN_C0,
     card_hand_value,
@@ -36,6 +37,7 @@ from .state import (
     layoff_position,
     may_touch_table,
     meld_size,
+    meld_uses,
     path_uses,
     required_opening,
     swap_joker,
@@ -364,6 +366,201 @@ def hold_play(g, seat):
     return choose_discard(g, seat, g.bestpath, k)
 
 
+# ---------------------------------------------------------------- random
+
+
+@njit(cache=True)
+def _coin(g):
+    return randbelow(g.prng, 2) == 1
+
+
+@njit(cache=True)
+def _leaves_discard(g, seat, rem):
+    """After removing ``rem int8[53]`` from the hand: empty (and going out without a discard is
+    allowed), or some legal discard remains."""
+    left = g.hand_n[seat]
+    for t in range(53):
+        left -= rem[t]
+    if left == 0:
+        return not go_out_requires_discard(g)
+    for t in range(53):
+        c = g.hands[seat, t] - rem[t]
+        if c <= 0:
+            continue
+        if t == g.sc[S_TAKEN] and g.sc[S_TAKEN_C0] == 0 and c == 1:
+            continue
+        return True
+    return False
+
+
+@njit(cache=True)
+def _meld_removal(g, m):
+    g.tmp[:] = 0
+    for t in range(53):
+        u = meld_uses(m, t)
+        if u > 0:
+            g.tmp[t] = u
+
+
+@njit(cache=True)
+def random_choose_draw(g, seat):
+    """Take the top discard with probability 1/2 whenever taking it is legal and completable."""
+    top = top_discard(g)
+    if top < 0:
+        return 0
+    opened = g.seat[seat, Q_OPENED] != 0
+    must_open = g.rv[P_DISCARD_PICKUP] == PICKUP_MUST_OPEN
+    if opened and must_open:
+        return 1 if _coin(g) else 0
+    _pretend_take(g, seat, top)
+    if opened:
+        n = plan_melds(g, seat, DEAD, 1)
+    else:
+        n = plan_melds(g, seat, OPEN, required_opening(g))
+    ok = n > 0 and (must_open or path_uses(g.bestpath, n, top) >= 1)
+    _undo_take(g, seat, top)
+    if ok and _coin(g):
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _swap_rows(path, i, j):
+    for k in range(6):
+        x = path[i, k]
+        path[i, k] = path[j, k]
+        path[j, k] = x
+
+
+@njit(cache=True)
+def random_open(g, seat, forced):
+    """Maybe open (always when ``forced``) with a random subset of the best opening melds that
+    still reaches the required value (and holds the taken card under new_meld_only)."""
+    req = required_opening(g)
+    n = plan_melds(g, seat, OPEN, req)
+    if n <= 0:
+        return
+    if not forced and not _coin(g):
+        return
+    # random order
+    for i in range(n - 1, 0, -1):
+        _swap_rows(g.bestpath, i, randbelow(g.prng, i + 1))
+    ace_low = g.rv[2]
+    take = 0
+    total = 0
+    top = g.sc[S_TAKEN]
+    need_top = top >= 0 and g.rv[P_DISCARD_PICKUP] != PICKUP_MUST_OPEN
+    # chosen melds are moved to the front
+    for i in range(n):
+        pick = _coin(g)
+        if need_top and meld_uses(g.bestpath[i], top) > 0:
+            pick = True
+        if pick:
+            _swap_rows(g.bestpath, i, take)
+            total += meld_value(g.bestpath[take], ace_low)
+            take += 1
+    i = take
+    while total < req and i < n:
+        total += meld_value(g.bestpath[i], ace_low)
+        take += 1
+        i += 1
+    lay_melds(g, seat, g.bestpath, take)
+
+
+@njit(cache=True)
+def random_table_play(g, seat):
+    """Random legal lay-downs, lay-offs and joker swaps, stopping with probability 1/3."""
+    if not may_touch_table(g, seat):
+        return
+    top = g.sc[S_TAKEN]
+    if top >= 0 and g.rv[P_DISCARD_PICKUP] != PICKUP_MUST_OPEN and g.sc[S_T_TAKEN_MELDED] == 0:
+        n = plan_melds(g, seat, DEAD, 1)
+        for i in range(n):
+            if meld_uses(g.bestpath[i], top) > 0:
+                lay_melds(g, seat, g.bestpath[i:], 1)
+                break
+    for _ in range(40):
+        if randbelow(g.prng, 3) == 0:
+            return
+        nm = g.sc[S_N_MELDS]
+        # count the legal actions
+        nlay = 0
+        nswap = 0
+        for t in range(53):
+            if g.hands[seat, t] == 0:
+                continue
+            for k in range(nm):
+                if layoff_position(g, k, t) != -100:
+                    nlay += 1
+                if swap_position(g, k, t) != -100:
+                    nswap += 1
+        nnew = plan_melds(g, seat, DEAD, 1)
+        if nnew < 0:
+            nnew = 0
+        total = nlay + nswap + nnew
+        if total == 0:
+            return
+        a = randbelow(g.prng, total)
+        if a < nnew:
+            _meld_removal(g, g.bestpath[a])
+            if _leaves_discard(g, seat, g.tmp):
+                lay_melds(g, seat, g.bestpath[a:], 1)
+            continue
+        a -= nnew
+        idx = 0
+        found = False
+        for t in range(53):
+            if g.hands[seat, t] == 0:
+                continue
+            for k in range(nm):
+                if layoff_position(g, k, t) != -100:
+                    if idx == a:
+                        g.tmp[:] = 0
+                        g.tmp[t] = 1
+                        if _leaves_discard(g, seat, g.tmp):
+                            lay_off(g, seat, k, t)
+                        found = True
+                        break
+                    idx += 1
+                if swap_position(g, k, t) != -100:
+                    if idx == a:
+                        swap_joker(g, seat, k, t)
+                        found = True
+                        break
+                    idx += 1
+            if found:
+                break
+
+
+@njit(cache=True)
+def random_discard(g, seat):
+    """A uniformly random legal discard (-1 if none)."""
+    n = 0
+    for t in range(53):
+        if g.hands[seat, t] > 0 and discard_is_legal(g, seat, t):
+            n += g.hands[seat, t]
+    if n == 0:
+        return -1
+    a = randbelow(g.prng, n)
+    for t in range(53):
+        if g.hands[seat, t] > 0 and discard_is_legal(g, seat, t):
+            if a < g.hands[seat, t]:
+                return t
+            a -= g.hands[seat, t]
+    return -1
+
+
+@njit(cache=True)
+def random_play(g, seat):
+    if g.seat[seat, Q_OPENED] == 0:
+        random_open(g, seat, g.sc[S_TAKEN] >= 0)
+    if g.seat[seat, Q_OPENED] != 0:
+        random_table_play(g, seat)
+    if g.hand_n[seat] == 0:
+        return -1
+    return random_discard(g, seat)
+
+
 # ---------------------------------------------------------------- dispatch
 
 
@@ -378,6 +575,8 @@ def choose_draw(g, seat):
     p = g.pol[seat]
     if p == HOLD_HAND:
         return hold_choose_draw(g, seat)
+    if p == RANDOM:
+        return random_choose_draw(g, seat)
     return greedy_choose_draw(g, seat)
 
 
@@ -386,4 +585,6 @@ def play(g, seat):
     p = g.pol[seat]
     if p == HOLD_HAND:
         return hold_play(g, seat)
+    if p == RANDOM:
+        return random_play(g, seat)
     return greedy_play(g, seat)

@@ -136,8 +136,10 @@ GAME_DTYPE = np.dtype(
         ("bestpath", np.int32, (MAX_MELDS, 6)),
         ("bp2", np.int32, (MAX_MELDS, 6)),
         ("best", np.int64, (2,)),
+        ("tmp", np.int8, (53,)),  # scratch card counts
         ("F", np.int64, (MAX_DEPTH, 20)),
-        ("rng", np.uint64, (1,)),
+        ("rng", np.uint64, (1,)),  # the deal's stream: shuffle and reshuffles
+        ("prng", np.uint64, (1,)),  # the deal's policy stream: random decisions
         ("scores", np.int64, (4,)),
         ("tr", np.int16, (MAX_EVENTS, EV_WIDTH)),  # move log (used only when tracing)
     ],
@@ -250,6 +252,7 @@ def reset_round(g, dealer, rng_state):
         g.deck[n] = 52
         n += 1
     g.rng[0] = rng_state
+    g.prng[0] = rng_state ^ np.uint64(0xD1B54A32D192ED03)
     shuffle(g.deck, n, g.rng)
     g.sc[S_N_DECK] = n
     g.hands[:, :] = 0
@@ -273,7 +276,18 @@ def reset_round(g, dealer, rng_state):
     else:
         starter = dealer
     g.sc[S_STARTER] = starter
-    hs = rv[P_HAND_SIZE]
+    deal_from_deck(g)
+
+
+@njit(cache=True)
+def deal_from_deck(g):
+    """Deal ``g.deck`` (RULES.md section 3): the starter takes hand_size + 1 cards, then each
+    next seat in playing order hand_size; the rest is the stock, drawn in deck order."""
+    P = g.sc[S_PLAYERS]
+    starter = g.sc[S_STARTER]
+    n = g.sc[S_N_DECK]
+    g.hands[:, :] = 0
+    hs = g.rv[P_HAND_SIZE]
     k = 0
     for i in range(P):
         s = (starter + i) % P

@@ -1,0 +1,224 @@
+"""Shared pieces of the command-line interface: error handling, rule options, table printing.
+
+Only ``click`` and the standard library are imported here at module level, so that
+``handsim --version`` and ``handsim --help`` answer at once; every command imports the
+library (numpy, numba kernels, pandas) inside its function.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterable, Sequence
+
+import click
+
+#: Presets of :data:`handsim.rules.PRESETS`, spelled out so that ``--help`` needs no numpy import
+#: (``tests/test_cli.py`` checks that the two agree).
+PRESET_NAMES = ("classic", "saudi", "qahwa")
+
+#: Library exceptions that mean "bad user input": (module, class name).  They are looked up in
+#: ``sys.modules`` when an error occurs (a module that was never imported raised nothing).
+_USER_ERRORS = (
+    ("handsim.rules", "RulesError"),
+    ("handsim.cards", "CardError"),
+    ("handsim.policies", "PolicyError"),
+    ("handsim.simulate", "StudyError"),
+    ("handsim.scoring", "ScoreInputError"),
+)
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def user_error_types() -> tuple[type, ...]:
+    """The library's input-error classes among the modules imported so far."""
+    out = []
+    for module, name in _USER_ERRORS:
+        mod = sys.modules.get(module)
+        cls = getattr(mod, name, None) if mod is not None else None
+        if isinstance(cls, type):
+            out.append(cls)
+    return tuple(out)
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class Command(click.Command):
+    """A click command that turns the library's input errors into one-line usage errors (exit 2)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ValueError as e:
+            if isinstance(e, user_error_types()):
+                raise click.UsageError(one_line(str(e)), ctx=ctx) from None
+            raise
+
+
+class Group(click.Group):
+    """The ``handsim`` group: every error is printed as one line ``Error: ...`` on stderr.
+
+    Exit codes: 0 success, 1 a negative answer (``check`` found discrepancies, ``meld`` got an
+    illegal meld), 2 bad input, 130 interrupted.
+    """
+
+    command_class = Command
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        args = list(sys.argv[1:] if args is None else args)
+        obj = extra.setdefault("obj", {})
+        if isinstance(obj, dict):
+            obj.setdefault("argv", list(args))
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":  # bare `handsim`: click shows the help
+                e.show()
+                sys.exit(e.exit_code)
+            click.echo(f"Error: {error_text(e)}", err=True)
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
+def error_text(e: click.ClickException) -> str:
+    """One line: the message, and for a usage error where to find help."""
+    msg = one_line(e.format_message())
+    ctx = getattr(e, "ctx", None)
+    if isinstance(e, click.UsageError) and ctx is not None:
+        msg += f" (see '{ctx.command_path} --help')"
+    return msg
+
+
+def command_line(ctx: click.Context) -> str:
+    """The command as typed (shell-quoted), for run.json."""
+    import shlex
+
+    root = ctx.find_root()
+    argv = root.obj.get("argv") if isinstance(root.obj, dict) else None
+    if argv is None:
+        argv = sys.argv[1:]
+    return shlex.join(["handsim", *argv])
+
+
+# ------------------------------------------------------------------------------ rule options
+
+
+def rules_options(f):
+    """``--preset``, ``--rules FILE`` and ``--set KEY=VALUE`` (see :func:`load_rules`)."""
+    f = click.option(
+        "--set", "settings", multiple=True, metavar="KEY=VALUE",
+        help="Override one rule option, e.g. --set joker_penalty=30 (repeatable; see 'handsim rules').",
+    )(f)
+    f = click.option(
+        "--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+        help="Rules from a TOML file (an optional preset = \"name\" plus option keys).",
+    )(f)
+    f = click.option(
+        "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False), default=None,
+        help="Base rules (RULES.md section 9).  [default: classic]",
+    )(f)
+    return f
+
+
+def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str]):
+    """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides.
+
+    Raises
+    ------
+    click.UsageError
+        Both --preset and --rules.
+    handsim.rules.RulesError
+        Unknown options or bad values (turned into a usage error by :class:`Command`).
+    """
+    from handsim.rules import Rules
+
+    if preset and rules_file:
+        raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
+    rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
+    if settings:
+        rules = rules.with_settings(list(settings))
+    return rules
+
+
+def rules_note(rules, base: str = "classic") -> str:
+    """``classic`` or ``classic + joker_penalty=30, jokers=4``."""
+    from handsim.rules import Rules
+
+    ref = Rules.preset(base)
+    diff = rules.differs_from(ref)
+    if not diff:
+        return base
+    return base + " + " + ", ".join(f"{k}={fmt_value(getattr(rules, k))}" for k in diff)
+
+
+def fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+# ------------------------------------------------------------------------------ output helpers
+
+
+def cards_text(cards: Iterable[str], symbols: bool = True) -> str:
+    """Trace cards (``"10H"``) as terminal text (``10♥``)."""
+    from handsim.cards import format_card, parse_card
+
+    return " ".join(format_card(parse_card(c), symbols=symbols) for c in cards)
+
+
+def sorted_cards(cards: Iterable[str]) -> list[str]:
+    """Trace cards in display order (suit, rank, jokers last)."""
+    from handsim.cards import parse_card, sort_key
+
+    return sorted(cards, key=lambda c: sort_key(parse_card(c)))
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Sequence[bool] | None = None) -> str:
+    """A plain aligned text table (numbers right-aligned)."""
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    if right is None:
+        right = [all(_numeric(r[i]) for r in cells[1:]) and len(cells) > 1 for i in range(len(headers))]
+    lines = []
+    for k, r in enumerate(cells):
+        parts = [c.rjust(w) if right[i] else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        lines.append("  ".join(parts).rstrip())
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _numeric(s: str) -> bool:
+    """Whether a cell reads as a number (or an interval ``[lo, hi]``, or ``-``/``nan``)."""
+    s = s.strip().replace(",", "")
+    if s.startswith("[") or s in ("-", "nan"):
+        return True
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False
+
+
+def dump_json(obj: Any) -> str:
+    import json
+
+    return json.dumps(obj, ensure_ascii=False, default=_json_default)
+
+
+def _json_default(o: Any):
+    try:
+        import numpy as np
+
+        if isinstance(o, np.generic):
+            return o.item()
+    except ImportError:  # pragma: no cover
+        pass
+    return str(o)

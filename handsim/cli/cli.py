@@ -1,0 +1,43 @@
+"""The ``handsim`` command group.
+
+Every command lives in its own module and stays thin: parse the options, call the library,
+print or write.  Nothing heavy is imported until a command runs.
+"""
+
+from __future__ import annotations
+
+import click
+
+from handsim import __version__
+
+from . import inspect, rules, simulate
+from ._common import CONTEXT_SETTINGS, Group
+
+
+@click.group(cls=Group, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", "-V", prog_name="handsim", message="%(prog)s %(version)s")
+def handsim():
+    """Monte Carlo strategy simulator for the Gulf rummy game Hand (هاند).
+
+    \b
+    Examples:
+        $ handsim simulate                        # the default study
+        $ handsim simulate --threshold 51 --threshold 71 --policy greedy --deals 50000 --out t1
+        $ handsim show-deal --seed 0 --deal 17
+        $ handsim arrange "QH KH AH 5S 5D 5C"
+        $ handsim rules --preset qahwa
+
+    Exit codes: 0 ok, 1 a negative answer (check found discrepancies, meld is illegal),
+    2 bad input, 130 interrupted.
+    """
+
+
+handsim.add_command(simulate.simulate)
+handsim.add_command(simulate.report)
+handsim.add_command(inspect.show_deal)
+handsim.add_command(inspect.meld)
+handsim.add_command(inspect.arrange)
+handsim.add_command(inspect.score)
+handsim.add_command(inspect.check)
+handsim.add_command(rules.rules)
+handsim.add_command(rules.policies)

@@ -1,0 +1,435 @@
+"""Looking at single hands and deals: ``meld``, ``arrange``, ``score``, ``show-deal`` and ``check``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ._common import Command, cards_text, dump_json, load_rules, rules_note, rules_options, sorted_cards, table
+
+_JSON_HELP = "Print the answer as one JSON object."
+
+
+def _read_cards(tokens, rules) -> list[int]:
+    """Cards given as several arguments or one quoted string (CardError on bad input)."""
+    from handsim.cards import parse_cards
+
+    return parse_cards(" ".join(tokens), jokers=rules.jokers)
+
+
+def _pair_text(card: str, stands_for: str, symbols: bool = True) -> str:
+    """``7♥`` for a natural, ``JK=7♥`` for a joker (trace text cards in)."""
+    if card == "JK":
+        return "JK=" + cards_text([stands_for], symbols)
+    return cards_text([card], symbols)
+
+
+def _pairs_text(pairs, symbols: bool = True) -> str:
+    return " ".join(_pair_text(c, sf, symbols) for c, sf in pairs)
+
+
+# ------------------------------------------------------------------------------ meld
+
+MELD_HELP = """Read cards as one meld: legal or not, run or set, its opening value, what each joker stands for.
+
+When a joker could stand for several cards, the reading worth the most points is shown (a joker
+at a run end takes the high end on a tie).  Exit code 1 when the cards are not a legal meld.
+
+\b
+Examples:
+    $ handsim meld JK 5H 6H
+    $ handsim meld "QS QH JK" --json
+    $ handsim meld "KH AH 2H"          # illegal: K-A-2 wraps
+"""
+
+
+@click.command(cls=Command, name="meld", help=MELD_HELP, short_help="Check one meld.")
+@click.argument("cards", nargs=-1, required=True)
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+@click.pass_context
+def meld(ctx, cards, preset, rules_file, settings, as_json):
+    from handsim.cards import format_card
+    from handsim.melds import interpret_meld
+
+    rules = load_rules(preset, rules_file, settings)
+    m = interpret_meld(_read_cards(cards, rules), rules)
+    pairs = [(format_card(c), format_card(sf)) for c, sf in m.cards]
+    if as_json:
+        click.echo(dump_json({
+            "ok": m.ok, "kind": m.kind, "value": m.value, "reason": m.reason,
+            "cards": [list(p) for p in pairs], "jokers": [format_card(sf) for sf in m.jokers],
+        }))
+    elif m.ok:
+        click.echo(f"{m.kind}: {_pairs_text(pairs)} = {m.value} points")
+        for sf in m.jokers:
+            click.echo(f"  joker stands for {format_card(sf, symbols=True)}")
+    else:
+        click.echo(f"not a meld: {m.reason}")
+    if not m.ok:
+        ctx.exit(1)
+
+
+# ------------------------------------------------------------------------------ arrange
+
+ARRANGE_HELP = """Best arrangement of a hand into melds: the most opening value, and the least deadwood.
+
+Prints max_melded_value (points the melds can reach), min_deadwood (fewest points left outside
+melds: Ace 11, joker joker_penalty), whether the hand can open at the rules' opening_threshold,
+and the melds of both arrangements.
+
+\b
+Examples:
+    $ handsim arrange "QH KH AH 5S 5D 5C"
+    $ handsim arrange QH KH AH 5S 5D 5C JK 9C --set opening_threshold=71 --json
+"""
+
+
+@click.command(cls=Command, name="arrange", help=ARRANGE_HELP, short_help="Best melds of a hand.")
+@click.argument("cards", nargs=-1, required=True)
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+def arrange(cards, preset, rules_file, settings, as_json):
+    from handsim.arrange import arrange as best_arrangement
+    from handsim.cards import format_cards
+
+    rules = load_rules(preset, rules_file, settings)
+    a = best_arrangement(_read_cards(cards, rules), rules)
+    if as_json:
+        click.echo(dump_json(a.to_json()))
+        return
+    click.echo(f"max_melded_value: {a.max_melded_value}")
+    click.echo(f"min_deadwood:     {a.min_deadwood}")
+    verdict = "yes" if a.can_open else "no"
+    click.echo(f"can_open:         {verdict} (opening_threshold {rules.opening_threshold})")
+    for title, melds, left in (
+        (f"most opening value ({a.max_melded_value} points)", a.opening_melds, a.opening_leftover),
+        (f"least deadwood ({a.min_deadwood} points left)", a.deadwood_melds, a.deadwood_leftover),
+    ):
+        click.echo(f"\n{title}:")
+        for m in melds:
+            click.echo(f"  {m.kind:<4} {m.text(symbols=True)}  ({m.value})")
+        if not melds:
+            click.echo("  (no meld)")
+        click.echo(f"  left: {format_cards(left, symbols=True) if left else '-'}")
+
+
+# ------------------------------------------------------------------------------ score
+
+
+def score_reasons(rules, out, hand_finish, hands, opened, scores, void=False) -> list[str]:
+    """Why each seat scored what it did (text; ``hands`` are text cards left by seat)."""
+    from handsim.cards import hand_value, parse_card
+
+    P = len(hands)
+    team = rules.opening_scope == "team" and P == 4
+    reasons = []
+    for seat in range(P):
+        if void or out is None:
+            reasons.append("void round: everyone scores 0")
+            continue
+        if seat == out:
+            reasons.append("went out with a Hand" if hand_finish else "went out")
+            continue
+        if team and seat == (out + 2) % 4:
+            reasons.append(f"partner of seat {out}, who went out")
+            continue
+        cards = sorted_cards(hands[seat])
+        points = sum(hand_value(parse_card(c), rules.joker_penalty) for c in cards)
+        held = f"{cards_text(cards)} = {points}" if cards else "no cards = 0"
+        if opened[seat]:
+            why = f"cards left {held}"
+        elif rules.unopened_penalty == "add":
+            why = f"cards left {held}, never opened +100"
+        else:
+            why = f"never opened: 100 flat (cards left {held})"
+        if hand_finish and rules.hand_doubles_others:
+            why += f"; doubled by seat {out}'s Hand"
+        reasons.append(why)
+    return reasons
+
+
+SCORE_HELP = """Score one round from a JSON description of its end (RULES.md section 6).
+
+FILE (or - for standard input) holds {"out": seat or null, "hand_finish": true/false,
+"hands": ["KS 7H 9D", "", ...], "opened": [true, false, ...]}: the seat that went out (null: a
+void round), whether that was a Hand, the cards left in each hand and who opened, by seat.
+
+\b
+Examples:
+    $ handsim score round.json
+    $ echo '{"out": 1, "hand_finish": false, "hands": ["KS 7H 9D", ""], "opened": [false, true]}' | handsim score - --json
+"""
+
+
+@click.command(cls=Command, name="score", help=SCORE_HELP, short_help="Score a round's end.")
+@click.argument("file", type=click.File("r", encoding="utf-8"), metavar="FILE|-")
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
+def score(file, preset, rules_file, settings, as_json):
+    from handsim.scoring import ScoreInputError, round_end_from_json
+
+    rules = load_rules(preset, rules_file, settings)
+    name = "standard input" if file.name == "<stdin>" else file.name
+    try:
+        obj = json.loads(file.read())
+    except json.JSONDecodeError as e:
+        raise click.UsageError(f"malformed JSON in {name}: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except UnicodeDecodeError:
+        raise click.UsageError(f"{name} is not UTF-8 text") from None
+    try:
+        scores = round_end_from_json(obj, rules)
+    except ScoreInputError as e:
+        raise click.UsageError(f"in {name}: {e}") from None
+    if as_json:
+        click.echo(dump_json({"scores": scores}))
+        return
+    hands = [h.replace(",", " ").split() if isinstance(h, str) else [str(c) for c in h] for h in obj["hands"]]
+    reasons = score_reasons(rules, obj["out"], obj["hand_finish"], hands, obj["opened"], scores)
+    rows = [[seat, s, why] for seat, (s, why) in enumerate(zip(scores, reasons))]
+    click.echo(table(["seat", "score", "why"], rows, right=[True, True, False]))
+
+
+# ------------------------------------------------------------------------------ show-deal
+
+
+class _DealView:
+    """Hands and table while a trace is printed event by event."""
+
+    def __init__(self, trace: dict):
+        from handsim.rules import Rules
+
+        self.trace = trace
+        self.rules = Rules.from_dict(trace["rules"])
+        self.hands: list[list[str]] = [list(h) for h in trace["hands"]]
+        self.table: list[list[tuple[int, int]]] = []  # card types, for handsim.melds
+        self.owner: list[int] = []
+        self.opened = [False] * trace["players"]
+        self.lines: list[str] = []
+        self.seat: int | None = None
+        self.turn_melds = 0  # opening value laid this turn
+        self.opened_at_start = False
+
+    # -- helpers
+    def say(self, text: str) -> None:
+        self.lines.append("  " + text)
+
+    def take(self, seat: int, card: str) -> None:
+        hand = self.hands[seat]
+        if card in hand:
+            hand.remove(card)
+        else:  # the checker's business; keep printing
+            self.say(f"(note: {card} was not in the hand)")
+
+    def meld_text(self, k: int) -> str:
+        from handsim.cards import format_card
+
+        return _pairs_text([(format_card(c), format_card(sf)) for c, sf in self.table[k]])
+
+    def policy(self, seat: int) -> str:
+        pol = self.trace.get("policies") or []
+        return f" ({pol[seat]})" if seat < len(pol) and pol[seat] else ""
+
+    def end_turn(self) -> None:
+        if self.seat is None:
+            return
+        if not self.opened_at_start and self.turn_melds and not self.opened[self.seat]:
+            self.opened[self.seat] = True
+            self.lines.insert(self._last_meld_line + 1, f"  opens with {self.turn_melds} points")
+        hand = sorted_cards(self.hands[self.seat])
+        self.say(f"hand ({len(hand)}): {cards_text(hand) if hand else '-'}")
+        self.seat = None
+
+    # -- events
+    def on_turn(self, ev):
+        self.end_turn()
+        self.seat = ev["seat"]
+        self.turn_melds = 0
+        self.opened_at_start = self.opened[self.seat]
+        self.lines.append(f"Turn {ev['turn']} · seat {self.seat}{self.policy(self.seat)}")
+        self._last_meld_line = len(self.lines) - 1
+
+    def on_draw(self, ev):
+        card = ev["card"]
+        self.hands[ev["seat"]].append(card)
+        where = "from the stock" if ev["source"] == "stock" else "from the discard pile"
+        self.say(f"draws {cards_text([card])} {where}")
+
+    def on_reshuffle(self, ev):
+        self.say(f"the stock is empty: the discard pile, except its top card, becomes the new stock ({len(ev['stock'])} cards)")
+
+    def on_meld(self, ev):
+        from handsim.cards import parse_card
+        from handsim.melds import validate_meld
+
+        pairs = [(parse_card(c), parse_card(sf)) for c, sf in ev["cards"]]
+        for c, _ in ev["cards"]:
+            self.take(ev["seat"], c)
+        check = validate_meld(pairs, self.rules)
+        self.table.append(list(check.cards) if check.ok else pairs)
+        self.owner.append(ev["seat"])
+        self.turn_melds += check.value
+        jokers = [sf for c, sf in ev["cards"] if c == "JK"]
+        extra = "; " + ", ".join(f"joker stands for {cards_text([sf])}" for sf in jokers) if jokers else ""
+        value = f"{check.value} points" if check.ok else f"illegal: {check.reason}"
+        self.say(f"lays down meld #{ev['meld']}: {ev['kind']} {_pairs_text(ev['cards'])} ({value}){extra}")
+        self._last_meld_line = len(self.lines) - 1
+
+    def on_layoff(self, ev):
+        from handsim.cards import parse_card
+        from handsim.melds import can_lay_off
+
+        k, card = ev["meld"], ev["card"]
+        sf = ev.get("stands_for", card)
+        self.take(ev["seat"], card)
+        if 0 <= k < len(self.table):
+            res = can_lay_off(self.table[k], parse_card(card), parse_card(sf), self.rules)
+            self.table[k] = list(res.cards) if res.ok else self.table[k] + [(parse_card(card), parse_card(sf))]
+        what = f"JK (as {cards_text([sf])})" if card == "JK" else cards_text([card])
+        whose = "" if k >= len(self.owner) or self.owner[k] == ev["seat"] else f" of seat {self.owner[k]}"
+        self.say(f"lays off {what} on meld #{k}{whose} -> {self.meld_text(k) if k < len(self.table) else '?'}")
+
+    def on_swap(self, ev):
+        from handsim.cards import JOKER, parse_card
+        from handsim.melds import can_swap
+
+        k, card, sf = ev["meld"], ev["card"], ev["stands_for"]
+        self.take(ev["seat"], card)
+        self.hands[ev["seat"]].append("JK")
+        if 0 <= k < len(self.table):
+            res = can_swap(self.table[k], parse_card(card), self.rules, stands_for=parse_card(sf))
+            if res.ok:
+                self.table[k] = list(res.cards)
+            else:
+                js = [i for i, (c, _) in enumerate(self.table[k]) if c == JOKER]
+                if js:
+                    self.table[k][js[0]] = (parse_card(card), parse_card(card))
+        whose = "" if k >= len(self.owner) or self.owner[k] == ev["seat"] else f" of seat {self.owner[k]}"
+        self.say(f"swaps {cards_text([card])} for the joker standing for {cards_text([sf])} in meld #{k}{whose}; "
+                 f"the joker goes to the hand -> {self.meld_text(k) if k < len(self.table) else '?'}")
+
+    def on_discard(self, ev):
+        self.take(ev["seat"], ev["card"])
+        self.say(f"discards {cards_text([ev['card']])}")
+
+    def on_out(self, ev):
+        self.say("goes out with a HAND (all cards down in one turn)" if ev.get("hand") else "goes out")
+
+    def on_void(self, ev):
+        self.say(f"the stock is empty and no reshuffle is left (max_reshuffles {self.rules.max_reshuffles}): "
+                 "the round is void")
+
+
+def render_deal(trace: dict) -> str:
+    """A trace (docs/design.md layout) as readable text, turn by turn."""
+    view = _DealView(trace)
+    rules, P = view.rules, trace["players"]
+    lines = [
+        f"Deal {trace['deal']}, seed {trace['seed']}: {P} players, rules {rules_note(rules)}; "
+        f"dealer seat {trace['dealer']}, starter seat {trace['starter']}",
+        "",
+        "Dealt:",
+    ]
+    for s, hand in enumerate(trace["hands"]):
+        lines.append(f"  seat {s}{view.policy(s)}, {len(hand)} cards: {cards_text(sorted_cards(hand))}")
+    lines.append("")
+    for ev in trace["events"]:
+        handler = getattr(view, "on_" + str(ev.get("type")), None)
+        if handler is None:
+            view.say(f"(unknown event {ev!r})")
+        else:
+            handler(ev)
+    view.end_turn()
+    lines += view.lines
+    res = trace["result"]
+    lines.append("")
+    if res.get("void"):
+        lines.append(f"Void round after {res['turns']} turns: everyone scores 0.")
+    else:
+        how = "with a Hand" if res.get("hand") else ""
+        lines.append(f"Seat {res['out']} went out {how} after {res['turns']} turns.".replace("  ", " "))
+    reasons = score_reasons(rules, res.get("out"), res.get("hand"), view.hands, res["opened"], res["scores"],
+                            void=bool(res.get("void")))
+    pol = trace.get("policies") or [""] * P
+    rows = [[s, pol[s], sc, why] for s, (sc, why) in enumerate(zip(res["scores"], reasons))]
+    lines.append("")
+    lines.append(table(["seat", "policy", "score", "why"], rows, right=[True, False, True, False]))
+    return "\n".join(lines)
+
+
+SHOW_DEAL_HELP = """Replay one deal of a study with the move log on, and print it turn by turn.
+
+Deal I of a study with seed S is the same deal in every study (common random numbers), so
+this shows exactly what happened there: draws, melds (with what each joker stands for),
+lay-offs, joker swaps, discards, the hand after every turn and the scores with their reasons.
+Line-up positions rotate over the seats from deal to deal, as in 'handsim simulate'.
+
+\b
+Examples:
+    $ handsim show-deal --seed 0 --deal 17
+    $ handsim show-deal --deal 3 --lineup hold-hand,greedy,greedy,greedy --preset qahwa
+    $ handsim show-deal --deal 3 --players 2 --json > deal3.jsonl && handsim check deal3.jsonl
+"""
+
+
+@click.command(cls=Command, name="show-deal", help=SHOW_DEAL_HELP, short_help="Print one deal turn by turn.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="The study's seed.")
+@click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True, help="Deal index.")
+@rules_options
+@click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: greedy]")
+@click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
+@click.option("--players", type=click.IntRange(2, 4), default=None, help="Players.  [default: 4, or the line-up's length]")
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
+def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players, as_json):
+    from handsim.policies import parse_lineup, parse_policy
+    from handsim.trace import trace_deal
+
+    rules = load_rules(preset, rules_file, settings)
+    if policy and lineup:
+        raise click.UsageError("use either --policy or --lineup")
+    if lineup:
+        specs = parse_lineup(lineup)
+        if players is not None and players != len(specs):
+            raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies but --players is {players}",
+                                     param_hint="'--lineup'")
+        if not 2 <= len(specs) <= 4:
+            raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 4",
+                                     param_hint="'--lineup'")
+    else:
+        specs = [parse_policy(policy or "greedy")] * (players or 4)
+    rules.validate(len(specs))
+    trace = trace_deal(rules, specs, deal, seed)
+    click.echo(dump_json(trace) if as_json else render_deal(trace))
+
+
+# ------------------------------------------------------------------------------ check
+
+CHECK_HELP = """Replay recorded deals (JSON lines, e.g. OUT/traces.jsonl of 'handsim simulate --trace N')
+through the pure-Python rules and list every discrepancy.
+
+Exit code 1 when a discrepancy is found.
+
+\b
+Example:
+    $ handsim check results/study-20250101-120000/traces.jsonl
+"""
+
+
+@click.command(cls=Command, name="check", help=CHECK_HELP, short_help="Check recorded deals against the rules.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
+@click.pass_context
+def check(ctx, file):
+    from handsim.checker import check_file
+
+    try:
+        n, problems = check_file(file)
+    except OSError as e:
+        raise click.UsageError(f"cannot read {file}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise click.UsageError(f"{file} is not UTF-8 text (expected JSON lines)") from None
+    for _, message in problems:
+        click.echo(message)
+    click.echo(f"{n} deal{'s' if n != 1 else ''} checked, {len(problems)} discrepanc{'ies' if len(problems) != 1 else 'y'}")
+    if problems:
+        ctx.exit(1)

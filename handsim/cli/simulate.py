@@ -1,0 +1,393 @@
+"""``handsim simulate`` (run a study) and ``handsim report`` (rebuild a study's report)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ._common import Command, command_line, dump_json, fmt_value, load_rules, rules_note, rules_options, table
+
+#: handsim.simulate.DEFAULT_CHUNK (kept here so that --help imports nothing heavy; a test checks it).
+DEFAULT_CHUNK = 2000
+DEFAULT_DEALS = 20000
+#: The default study (no rule or policy option given).
+DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
+
+#: Options that define the rules or line-ups of a study; with none of them the default study runs.
+_STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups")
+#: Options that --resume and --from take from the saved study instead.
+_SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches")
+_FLAG = {
+    "preset": "--preset", "rules_file": "--rules", "settings": "--set", "thresholds": "--threshold",
+    "joker_penalties": "--joker-penalty", "vary": "--vary", "policies": "--policy", "lineups": "--lineup",
+    "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
+}
+
+
+def _given(ctx: click.Context, names) -> list[str]:
+    from click.core import ParameterSource
+
+    out = []
+    for n in names:
+        src = ctx.get_parameter_source(n)
+        if src is not None and src not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+            out.append(n)
+    return out
+
+
+def _parse_vary(items) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for item in items:
+        key, eq, values = item.partition("=")
+        key = key.strip().replace("-", "_")
+        vals = [v.strip() for v in values.split(",")]
+        if not eq or not key or not all(vals):
+            raise click.BadParameter(
+                f"{item!r}: expected KEY=V1,V2,... such as opening_threshold=51,71,91", param_hint="'--vary'"
+            )
+        if key in out:
+            raise click.BadParameter(f"{key} given twice", param_hint="'--vary'")
+        out[key] = vals
+    return out
+
+
+def _saved_spec(folder: Path):
+    """The StudySpec saved in a study folder: run.json's "spec", else the checkpoint's."""
+    from handsim.simulate import CHECKPOINT
+
+    run_json = folder / "run.json"
+    if run_json.exists():
+        d = _read_run_json(run_json)
+        return _spec_from_run(d, run_json)
+    ck = folder / CHECKPOINT
+    if ck.exists():
+        import numpy as np
+
+        try:
+            with np.load(ck, allow_pickle=False) as z:
+                raw = bytes(z["__spec__"])
+            d = json.loads(raw.decode())
+        except (OSError, KeyError, ValueError) as e:
+            raise click.UsageError(f"cannot read the study saved in {ck}: {' '.join(str(e).split())}") from None
+        return _spec_from_run({"spec": d}, ck)
+    raise click.UsageError(f"{folder} is not a study folder: no run.json or {CHECKPOINT} in it")
+
+
+def _spec_from_run(d: dict, where) -> "StudySpec":
+    """The StudySpec of a run.json object (library errors in it propagate as usage errors)."""
+    from handsim.simulate import StudySpec
+
+    if not isinstance(d.get("spec"), dict):
+        raise click.UsageError(f"{where} holds no study \"spec\": it was not written by handsim simulate")
+    try:
+        return StudySpec.from_json(d["spec"])
+    except (KeyError, TypeError, AttributeError) as e:
+        raise click.UsageError(f"{where}: the saved study spec is incomplete or malformed ({type(e).__name__}: {e})") from None
+
+
+def _read_run_json(path: Path) -> dict:
+    try:
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise click.UsageError(f"cannot read {path}: {e.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise click.UsageError(f"malformed JSON in {path}: {e}") from None
+    if not isinstance(d, dict):
+        raise click.UsageError(f"{path}: expected a JSON object (a study's run.json)")
+    return d
+
+
+def _default_out() -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = Path("results") / f"study-{stamp}"
+    k = 2
+    while out.exists():
+        out = Path("results") / f"study-{stamp}-{k}"
+        k += 1
+    return out
+
+
+def _describe(spec, base: str, jobs: int, out: Path) -> str:
+    ncfg = len(spec.configs())
+    nl = len(spec.lineups)
+    matches = getattr(spec, "matches", False)
+    total = spec.deals * ncfg * nl * (spec.rules.rounds if matches else 1)
+    unit = f"matches of {spec.rules.rounds} rounds" if matches else "deals"
+    if spec.vary:
+        varying = " × ".join(f"{k} {'/'.join(fmt_value(v) for v in vals)}" for k, vals in spec.vary)
+        cfg = f"{ncfg} configurations ({varying})"
+    else:
+        cfg = "1 configuration"
+    lineups = " | ".join(_short_lineup([s.label for s in lu]) for lu in spec.lineups)
+    return (f"Simulating {cfg} × {nl} line-up{'s' if nl != 1 else ''} ({lineups}) × {spec.deals:,} {unit} "
+            f"= {total:,} rounds; rules {rules_note(spec.rules, base)}; {spec.players} players, seed {spec.seed}, "
+            f"{jobs} job{'s' if jobs != 1 else ''} -> {out}")
+
+
+def _short_lineup(labels: list[str]) -> str:
+    """``greedy×4``, ``hold-hand,greedy×3``: runs of one policy shortened."""
+    parts: list[list] = []
+    for lab in labels:
+        if parts and parts[-1][0] == lab:
+            parts[-1][1] += 1
+        else:
+            parts.append([lab, 1])
+    return ",".join(lab if n == 1 else f"{lab}×{n}" for lab, n in parts)
+
+
+def _trace_deals(seed: int, deals: int, n: int) -> list[int]:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    return sorted(int(x) for x in rng.choice(deals, n, replace=False))
+
+
+def _write_traces(spec, out: Path, n: int) -> tuple[Path, int]:
+    """``n`` sampled deals per configuration × line-up, as JSON lines in ``out/traces.jsonl``."""
+    from handsim.simulate import _atomic_write
+    from handsim.trace import trace_deal
+
+    deals = _trace_deals(spec.seed, spec.deals, n)
+    lines = []
+    for rules in spec.configs():
+        for lineup in spec.lineups:
+            for d in deals:
+                lines.append(dump_json(trace_deal(rules, list(lineup), d, spec.seed, players=spec.players)))
+    path = out / "traces.jsonl"
+    _atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    return path, len(lines)
+
+
+def _fmt(x, digits: int) -> str:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "-"
+    if x != x:  # nan
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def summary_table(summary, varying, matches: bool = False) -> str:
+    """The seat "all" rows of a summary, compactly."""
+    from handsim.policies import split_lineup
+
+    rows = summary[summary["seat"].astype(str) == "all"]
+    headers = list(varying) + ["lineup", "policy", "rounds", "mean_score", "95% CI", "p_out", "p_hand",
+                               "p_unopened", "mean_turns"] + (["match_win_rate"] if matches else [])
+    body = []
+    for _, r in rows.iterrows():
+        body.append([fmt_value(r[k]) for k in varying] + [
+            _short_lineup(split_lineup(str(r["lineup"]))),
+            r["policy"], f"{int(r['rounds']):,}", _fmt(r["mean_score"], 2),
+            f"[{_fmt(r['ci95_low'], 2)}, {_fmt(r['ci95_high'], 2)}]",
+            _fmt(r["p_out"], 3), _fmt(r["p_hand"], 3), _fmt(r["p_unopened"], 3), _fmt(r["mean_turns"], 1),
+        ] + ([_fmt(r.get("match_win_rate"), 3)] if matches else []))
+    return table(headers, body)
+
+
+SIMULATE_HELP = """Run a study: every combination of the varying rule options × every line-up, on the same deals.
+
+Without any rule or policy option it runs the default study: classic rules, opening_threshold
+51/71/91 × joker_penalty 15/30, line-ups "greedy at every seat" and "hold-hand,greedy,...",
+20000 deals.  Otherwise what is not given defaults to: preset classic, nothing varying, greedy at
+every seat.  Results (summary.csv, summary.parquet, paired.csv, report.md with figures, run.json,
+checkpoint.npz) go to --out (default: a new folder results/study-YYYYmmdd-HHMMSS).
+
+\b
+Examples:
+    $ handsim simulate
+    $ handsim simulate --threshold 51 --threshold 71 --policy greedy --policy hold-hand:bail_turn=8 --deals 50000
+    $ handsim simulate --preset qahwa --vary max_reshuffles=1,3 --lineup hold-hand,greedy,greedy,greedy --out q1
+    $ handsim simulate --resume q1
+
+\b
+Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --resume continues).
+"""
+
+
+@click.command(cls=Command, name="simulate", help=SIMULATE_HELP, short_help="Run a study of rules and policies.")
+@rules_options
+@click.option("--threshold", "thresholds", type=int, multiple=True, metavar="N",
+              help="opening_threshold value to compare (repeatable).")
+@click.option("--joker-penalty", "joker_penalties", type=int, multiple=True, metavar="N",
+              help="joker_penalty value to compare (repeatable).")
+@click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
+              help="Any rule option and the values to compare, e.g. --vary discard_pickup=must_open,new_meld_only (repeatable).")
+@click.option("--policy", "policies", multiple=True, metavar="POLICY",
+              help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 (repeatable; see 'handsim policies').")
+@click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
+              help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
+@click.option("--players", type=click.IntRange(2, 4), default=4,
+              help="Players (seats).  [default: the length of the first --lineup, else 4]")
+@click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
+              help="Deals per configuration and line-up.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Seed of the deals.")
+@click.option("--matches", is_flag=True,
+              help="Play whole matches (RULES.md section 7): each of --deals is a match of 'rounds' rounds.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
+              help="Deals per work item (results do not depend on it).")
+@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Output folder (must be new or empty).  [default: results/study-YYYYmmdd-HHMMSS]")
+@click.option("--force", is_flag=True, help="Replace an existing non-empty --out folder.")
+@click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help="Continue an interrupted study in DIR (with its saved arguments).")
+@click.option("--from", "from_run", type=click.Path(exists=True), default=None, metavar="RUN_JSON",
+              help="Run again exactly the study described by a run.json (or a study folder).")
+@click.option("--per-deal", is_flag=True, help="Also write every deal's rows (Parquet, OUT/per_deal/).")
+@click.option("--trace", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Write N sampled deals per configuration × line-up to OUT/traces.jsonl (see 'handsim check').")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.pass_context
+def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, lineups, players,
+             deals, seed, matches, jobs, chunk, out, force, resume, from_run, per_deal, trace, progress, quiet):
+    from handsim.simulate import make_spec, prepare_out, run_study, write_outputs
+
+    # ---- what to run
+    base = preset or "classic"
+    if resume and from_run:
+        raise click.UsageError("use either --resume or --from")
+    if resume or from_run:
+        clash = _given(ctx, _SAVED_OPTIONS)
+        if clash:
+            opts = ", ".join(_FLAG[n] for n in clash)
+            which = "--resume" if resume else "--from"
+            raise click.UsageError(f"{which} runs the saved study as it was: drop {opts}")
+    if resume:
+        if force:
+            raise click.UsageError("--force and --resume exclude each other")
+        if out is not None and Path(out).resolve() != Path(resume).resolve():
+            raise click.UsageError("--resume DIR continues in DIR: drop --out")
+        out = Path(resume)
+        spec = _saved_spec(out)
+        per_deal = per_deal or (out / "per_deal").is_dir()
+    elif from_run:
+        src = Path(from_run)
+        if src.is_dir():
+            src = src / "run.json"
+            if not src.exists():
+                raise click.UsageError(f"--from {from_run}: no run.json in that folder")
+        spec = _spec_from_run(_read_run_json(src), src)
+    else:
+        from handsim.policies import parse_lineup, parse_policy
+
+        if not _given(ctx, _STUDY_OPTIONS):
+            rules = load_rules(None, None, ())
+            vary_map = dict(DEFAULT_VARY)
+            greedy, hold = parse_policy("greedy"), parse_policy("hold-hand")
+            lineup_list = [[greedy] * players, [hold] + [greedy] * (players - 1)]
+        else:
+            rules = load_rules(preset, rules_file, settings)
+            vary_map = {}
+            if thresholds:
+                vary_map["opening_threshold"] = list(thresholds)
+            if joker_penalties:
+                vary_map["joker_penalty"] = list(joker_penalties)
+            for k, vals in _parse_vary(vary).items():
+                if k in vary_map:
+                    flag = "--threshold" if k == "opening_threshold" else "--joker-penalty"
+                    raise click.UsageError(f"{k} is varied twice: by {flag} and by --vary")
+                vary_map[k] = vals
+            seat_lineups = [parse_lineup(text) for text in lineups]
+            if seat_lineups and not _given(ctx, ["players"]):
+                players = len(seat_lineups[0])  # the first --lineup sets the number of players
+            lineup_list = [[parse_policy(p)] * players for p in policies] + seat_lineups
+            if not lineup_list:
+                lineup_list = [[parse_policy("greedy")] * players]
+        extra = {"matches": True} if matches else {}
+        spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, **extra)
+
+    if trace and getattr(spec, "matches", False):
+        raise click.UsageError("--trace samples single deals: it does not work with --matches")
+    if trace > spec.deals:
+        raise click.BadParameter(f"{trace} is more than the {spec.deals} deals of the study", param_hint="'--trace'")
+
+    # ---- where
+    if out is None:
+        out = _default_out()
+    out = prepare_out(out, resume=bool(resume), force=force)
+    n_jobs = jobs or os.cpu_count() or 1
+    if progress is None:
+        progress = (not quiet) and sys.stderr.isatty()
+    if not quiet:
+        click.echo(_describe(spec, base if not (resume or from_run) else "classic", n_jobs, out))
+
+    # ---- run
+    try:
+        result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume))
+        write_outputs(result, out, command=command_line(ctx))
+        traces = _write_traces(spec, out, trace) if trace else None
+    except KeyboardInterrupt:
+        click.echo(f"\nInterrupted: partial results are checkpointed in {out}; "
+                   f"'handsim simulate --resume {out}' continues.", err=True)
+        ctx.exit(130)
+
+    if quiet:
+        return
+    click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
+    info = result.run_info
+    click.echo(f"Results: {out}/ (report.md, summary.csv, summary.parquet, paired.csv, run.json)")
+    if traces:
+        click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")
+    rps = info.get("rounds_per_s")
+    speed = f"{rps:,.0f} rounds/s" if rps else "no rounds played now"
+    click.echo(f"Speed: {speed} ({info.get('rounds_played', 0):,} rounds, {info.get('seconds', 0):.1f} s, "
+               f"{n_jobs} job{'s' if n_jobs != 1 else ''})")
+
+
+REPORT_HELP = """Rebuild report.md, the tables and the figures of a study folder from its checkpoint.
+
+Works on a finished study and on an interrupted one (the report then covers the deals finished
+so far).
+
+\b
+Example:
+    $ handsim report results/study-20250101-120000
+"""
+
+
+@click.command(cls=Command, name="report", help=REPORT_HELP, short_help="Rebuild a study's report.")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False), metavar="DIR")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def report(folder, quiet):
+    import numpy as np
+
+    from handsim.report import write_report
+    from handsim.simulate import CHECKPOINT
+    from handsim.stats import StudyAccumulator
+
+    out = Path(folder)
+    ck = out / CHECKPOINT
+    if not ck.is_file():
+        raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
+    try:
+        with np.load(ck, allow_pickle=False) as z:
+            state = {k: z[k] for k in z.files}
+        acc = StudyAccumulator.from_state({k: v for k, v in state.items() if not k.startswith("__")})
+    except (OSError, ValueError, KeyError) as e:
+        raise click.UsageError(f"cannot read {ck}: {' '.join(str(e).split())}") from None
+    run_json = out / "run.json"
+    if run_json.exists():
+        info = _read_run_json(run_json)
+    else:
+        info = {}
+        if "__spec__" in state:
+            try:
+                spec = json.loads(bytes(state["__spec__"]).decode())
+                info = {"spec": spec, "players": spec.get("players"), "deals": spec.get("deals"),
+                        "seed": spec.get("seed"), "rules": spec.get("rules")}
+            except ValueError:
+                pass
+        info["title"] = "Hand (هاند) strategy study (interrupted: partial results)"
+    path = write_report(out, acc.summary(), acc.paired(), acc.histograms(), info, versus=acc.versus())
+    if not quiet:
+        rounds = int(np.asarray(state["__rounds__"]).reshape(-1)[0]) if "__rounds__" in state else 0
+        click.echo(f"Report: {path}" + (f" ({rounds:,} rounds)" if rounds else ""))
