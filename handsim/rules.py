@@ -186,9 +186,11 @@ class Rules(_Rules):
         ------
         RulesError
         """
-        if self.max_jokers_per_meld > max(self.jokers, 1):
-            # harmless, but clamp semantics would surprise: allow "no limit" as jokers count
-            pass
+        if self.opening_scope == "team":
+            raise RulesError(
+                "opening_scope=team needs 2 v 2 partnership play, which this version does not simulate yet: "
+                "allowed opening_scope=player"
+            )
         if players is not None:
             deck = 104 + self.jokers
             need = players * self.hand_size + 1 + 1  # deal, the starter's extra card, one stock card

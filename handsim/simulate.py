@@ -27,7 +27,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import __version__
-from .policies import PolicySpec, lineup_arrays, lineup_label, parse_lineup, parse_policy
+from .policies import PolicySpec, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
 from .rules import PARAM_BY_NAME, Rules, RulesError
 
 CHECKPOINT = "checkpoint.npz"
@@ -156,8 +156,10 @@ def make_spec(
             rules = rules.replace(**{k: vals[0]})
     lu = []
     for item in lineups:
-        if isinstance(item, str) and "," not in item:
-            specs = [parse_policy(item)] * players
+        if isinstance(item, PolicySpec):
+            specs = [item] * players
+        elif isinstance(item, str) and len(split_lineup(item)) == 1:
+            specs = [parse_policy(item)] * players  # one policy (maybe with k=v,k=v): every seat
         else:
             specs = parse_lineup(item)
         if len(specs) != players:
@@ -177,10 +179,10 @@ def make_spec(
 # ------------------------------------------------------------------------------ work items
 
 
-def _warm_up() -> None:
-    """Compile (or load from cache) the kernels once, before worker processes fork."""
-    run_chunk(Rules.preset("classic").to_vector(), *lineup_arrays([parse_policy("greedy")] * 2), 2, 0, 0, 1)
-    run_chunk(Rules.preset("classic").to_vector(), *lineup_arrays([parse_policy("hold-hand")] * 2), 2, 0, 0, 1)
+def _warm_up(matches: bool = False) -> None:
+    """Compile (or load from cache) the kernel once, before the clock starts and workers fork."""
+    fn = run_match_chunk if matches else run_chunk
+    fn(Rules.preset("classic", rounds=1).to_vector(), *lineup_arrays([parse_policy("greedy")] * 2), 2, 0, 0, 1)
 
 
 def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int):
@@ -414,6 +416,7 @@ def run_study(
         bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * per_item,
                    unit="round", unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
 
+    _warm_up(spec.matches)  # compile (or load) before the clock starts and before workers fork
     t_start = time.perf_counter()
     last_ck = t_start
     rounds_now = 0
@@ -468,7 +471,6 @@ def run_study(
                 key, res, _ = _work(item)
                 accept(key, res)
         else:
-            _warm_up()
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint) as ex:
                 it = items()

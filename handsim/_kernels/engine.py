@@ -72,6 +72,16 @@ FLAG_HAND = 4
 
 
 @njit(cache=True)
+def keep_alive(arr):
+    """A use of the game array after the last use of its record ``g = arr[0]``.
+
+    numba frees a local array after its *last use*; a record taken from it does not keep it
+    alive, so every function that works through ``g`` calls this at its end.
+    """
+    return arr.shape[0]
+
+
+@njit(cache=True)
 def play_turn(g, seat, first):
     """One turn of ``seat`` (RULES.md section 3): draw (not on the starter's first turn),
     the policy's melds / lay-offs / swaps, the discard; ends the round when the hand empties."""
@@ -219,6 +229,7 @@ def play_deals(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, 
         seat_policies(g, pol_seat, pp_seat)
         play_round(g, dealer, key)
         _write_deal(g, k, o_score, o_flags, o_turns, o_void, o_resh, o_err)
+    keep_alive(arr)
 
 
 @njit(cache=True)
@@ -245,16 +256,13 @@ def play_traced(seed, i, players, rv, pol, pp):
             if g.sc[S_IS_HAND]:
                 f |= FLAG_HAND
         flags[s] = f
-    return (
-        g.tr[: g.sc[S_TR_N]].copy(),
-        g.deck[: g.sc[S_N_DECK]].copy(),
-        dealer,
-        g.sc[S_STATUS],
-        g.scores.copy(),
-        flags,
-        pol_seat,
-        g.sc[S_ERR],
-    )
+    tr = g.tr[: g.sc[S_TR_N]].copy()
+    deck = g.deck[: g.sc[S_N_DECK]].copy()
+    status = g.sc[S_STATUS]
+    scores = g.scores.copy()
+    err = g.sc[S_ERR]
+    keep_alive(arr)
+    return tr, deck, dealer, status, scores, flags, pol_seat, err
 
 
 MAX_TIEBREAKS = 50
@@ -371,6 +379,7 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
             o_lose[row, rel] = lz[s]
         o_tiebreaks[row] = r - R
         o_err[row] = err
+    keep_alive(arr)
 
 
 @njit(cache=True)
@@ -410,4 +419,9 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
             if g.sc[S_IS_HAND]:
                 f |= FLAG_HAND
         flags[s] = f
-    return g.tr[: g.sc[S_TR_N]].copy(), g.sc[S_STATUS], g.scores.copy(), flags, g.sc[S_ERR]
+    tr = g.tr[: g.sc[S_TR_N]].copy()
+    status = g.sc[S_STATUS]
+    scores = g.scores.copy()
+    err = g.sc[S_ERR]
+    keep_alive(arr)
+    return tr, status, scores, flags, err

@@ -418,6 +418,14 @@ def random_choose_draw(g, seat):
     else:
         n = plan_melds(g, seat, OPEN, required_opening(g))
     ok = n > 0 and (must_open or path_uses(g.bestpath, n, top) >= 1)
+    if ok and not opened:
+        # the full opening must leave a legal discard (or go out), since the taken card may
+        # be the only card left and it cannot be discarded
+        g.tmp[:] = 0
+        for i in range(n):
+            for t in range(53):
+                g.tmp[t] += meld_uses(g.bestpath[i], t)
+        ok = _leaves_discard(g, seat, g.tmp)
     _undo_take(g, seat, top)
     if ok and _coin(g):
         return 1
@@ -464,6 +472,12 @@ def random_open(g, seat, forced):
         total += meld_value(g.bestpath[i], ace_low)
         take += 1
         i += 1
+    g.tmp[:] = 0
+    for i in range(take):
+        for t in range(53):
+            g.tmp[t] += meld_uses(g.bestpath[i], t)
+    if not _leaves_discard(g, seat, g.tmp):
+        take = n  # the whole opening leaves a legal discard (checked when the card was taken)
     lay_melds(g, seat, g.bestpath, take)
 
 

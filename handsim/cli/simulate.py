@@ -21,11 +21,12 @@ DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
 #: Options that define the rules or line-ups of a study; with none of them the default study runs.
 _STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups")
 #: Options that --resume and --from take from the saved study instead.
-_SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches")
+_SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds")
 _FLAG = {
     "preset": "--preset", "rules_file": "--rules", "settings": "--set", "thresholds": "--threshold",
     "joker_penalties": "--joker-penalty", "vary": "--vary", "policies": "--policy", "lineups": "--lineup",
     "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
+    "rounds": "--rounds",
 }
 
 
@@ -230,6 +231,8 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Seed of the deals.")
 @click.option("--matches", is_flag=True,
               help="Play whole matches (RULES.md section 7): each of --deals is a match of 'rounds' rounds.")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
               help="Deals per work item (results do not depend on it).")
@@ -248,7 +251,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.pass_context
 def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, lineups, players,
-             deals, seed, matches, jobs, chunk, out, force, resume, from_run, per_deal, trace, progress, quiet):
+             deals, seed, matches, rounds, jobs, chunk, out, force, resume, from_run, per_deal, trace, progress, quiet):
     from handsim.simulate import make_spec, prepare_out, run_study, write_outputs
 
     # ---- what to run
@@ -302,6 +305,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             lineup_list = [[parse_policy(p)] * players for p in policies] + seat_lineups
             if not lineup_list:
                 lineup_list = [[parse_policy("greedy")] * players]
+        if rounds is not None:
+            matches = True
+            rules = rules.replace(rounds=rounds)
         extra = {"matches": True} if matches else {}
         spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, **extra)
 
@@ -326,8 +332,10 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         write_outputs(result, out, command=command_line(ctx))
         traces = _write_traces(spec, out, trace) if trace else None
     except KeyboardInterrupt:
+        import shlex
+
         click.echo(f"\nInterrupted: partial results are checkpointed in {out}; "
-                   f"'handsim simulate --resume {out}' continues.", err=True)
+                   f"'handsim simulate --resume {shlex.quote(str(out))}' continues.", err=True)
         ctx.exit(130)
 
     if quiet:
@@ -338,7 +346,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     if traces:
         click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")
     rps = info.get("rounds_per_s")
-    speed = f"{rps:,.0f} rounds/s" if rps else "no rounds played now"
+    speed = (f"{rps:,.0f} rounds/s" if rps >= 100 else f"{rps:.1f} rounds/s") if rps else "no rounds played now"
     click.echo(f"Speed: {speed} ({info.get('rounds_played', 0):,} rounds, {info.get('seconds', 0):.1f} s, "
                f"{n_jobs} job{'s' if n_jobs != 1 else ''})")
 

@@ -1,0 +1,755 @@
+"""The command-line interface (handsim/cli): outputs worked out by hand, one-line errors, study runs.
+
+Most tests use click's CliRunner; a few run the real program (``python -m handsim``) in a
+subprocess.  Simulations are kept to tens of deals with ``--jobs 1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from handsim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def run(runner, *args, input=None):
+    return runner.invoke(cli, [str(a) for a in args], input=input, catch_exceptions=True)
+
+
+def assert_ok(result):
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 0, result.output
+
+
+def assert_usage_error(result, *fragments):
+    """Exit code 2, exactly one line on stderr starting with 'Error:', naming the problem."""
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: ")
+    for frag in fragments:
+        assert frag in lines[0], (frag, lines[0])
+    return lines[0]
+
+
+def handsim_subprocess(*args, cwd=None, timeout=900):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "handsim", *map(str, args)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+# ------------------------------------------------------------------------------ the real program
+
+
+def test_version_is_fast_subprocess():
+    t0 = time.perf_counter()
+    p = handsim_subprocess("--version", timeout=60)
+    elapsed = time.perf_counter() - t0
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "handsim 0.1.0"
+    assert elapsed < 1.0, f"handsim --version took {elapsed:.2f} s"
+
+
+def test_cli_import_and_help_import_nothing_heavy():
+    code = (
+        "import sys\n"
+        "from handsim.cli import cli\n"
+        "for cmd in ['simulate', 'meld', 'arrange', 'score', 'show-deal', 'check', 'report', 'rules', 'policies']:\n"
+        "    cli.main([cmd, '--help'], standalone_mode=False)\n"
+        "heavy = ['numba', 'pandas', 'matplotlib', 'numpy', 'scipy', 'handsim._kernels', 'handsim.simulate']\n"
+        "print('HEAVY', [m for m in heavy if m in sys.modules])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "HEAVY []" in p.stdout
+
+
+def test_tiny_study_subprocess(tmp_path):
+    p = handsim_subprocess("simulate", "--deals", 40, "--policy", "greedy", "--players", 2, "--jobs", 1,
+                           "--out", "tmp", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    out = tmp_path / "tmp"
+    for name in ("summary.csv", "summary.parquet", "paired.csv", "report.md", "run.json", "checkpoint.npz"):
+        assert (out / name).is_file(), name
+    # the one-line announcement, the summary table, the folder and the speed
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("Simulating 1 configuration × 1 line-up (greedy×2) × 40 deals = 40 rounds")
+    assert "mean_score" in p.stdout and "95% CI" in p.stdout and "p_unopened" in p.stdout
+    assert "rounds/s" in p.stdout and "tmp" in p.stdout
+
+    summary = pd.read_csv(out / "summary.csv")
+    allrow = summary[summary["seat"].astype(str) == "all"].iloc[0]
+    assert allrow["lineup"] == "greedy,greedy" and allrow["policy"] == "greedy"
+    assert allrow["rounds"] == 80 and allrow["deals"] == 40
+    # two seats: every non-void deal has exactly one player out, so p_out = (1 - void_rate) / 2
+    assert allrow["p_out"] == pytest.approx((1 - allrow["void_rate"]) / 2)
+    assert allrow["ci95_low"] < allrow["mean_score"] < allrow["ci95_high"]
+    assert pd.read_parquet(out / "summary.parquet").equals(pd.read_parquet(out / "summary.parquet"))
+
+    # the same study through the library gives the same numbers (deals depend on (seed, i) only)
+    from handsim.simulate import simulate
+
+    lib = simulate(lineups=["greedy"], players=2, deals=40, seed=0, jobs=1)
+    lib_all = lib[lib["seat"].astype(str) == "all"].iloc[0]
+    assert lib_all["mean_score"] == pytest.approx(allrow["mean_score"])
+    assert lib_all["p_unopened"] == pytest.approx(allrow["p_unopened"])
+
+    info = json.loads((out / "run.json").read_text())
+    assert info["command"] == "handsim simulate --deals 40 --policy greedy --players 2 --jobs 1 --out tmp"
+    assert info["spec"]["players"] == 2 and info["spec"]["deals"] == 40 and info["spec"]["lineups"] == ["greedy,greedy"]
+
+    # an existing --out is refused: exit 2, one line, no traceback
+    again = handsim_subprocess("simulate", "--deals", 40, "--policy", "greedy", "--players", 2, "--jobs", 1,
+                               "--out", "tmp", cwd=tmp_path)
+    assert again.returncode == 2
+    assert "Traceback" not in again.stderr
+    err = [line for line in again.stderr.splitlines() if line.strip()]
+    assert len(err) == 1 and err[0].startswith("Error: ") and "already exists" in err[0]
+    assert again.stdout == ""
+
+
+# ------------------------------------------------------------------------------ bad input
+
+
+@pytest.fixture
+def files(tmp_path):
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text('preset = "qahwa"\njoker_penalty = \n')
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text('{"out": 2, "hands": ')
+    good_toml = tmp_path / "good.toml"
+    good_toml.write_text('preset = "qahwa"\njoker_penalty = 20\n')
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    return {"bad_toml": bad_toml, "bad_json": bad_json, "good_toml": good_toml, "empty": empty,
+            "missing": tmp_path / "missing.jsonl"}
+
+
+BAD_INPUTS = [
+    (["arrange", "--preset", "nope", "5H 6H 7H"], ["--preset", "'nope' is not one of", "classic"]),
+    (["simulate", "--preset", "nope"], ["--preset", "'nope'"]),
+    (["arrange", "--set", "nope=1", "5H 6H 7H"], ["unknown rule 'nope'", "joker_penalty"]),
+    (["simulate", "--set", "nope=1"], ["unknown rule 'nope'"]),
+    (["simulate", "--set", "joker_penalty"], ["expected key=value"]),
+    (["meld", "--set", "joker_penalty=-1", "5H 6H 7H"], ["'-1'", "joker_penalty", "from 0 to 200"]),
+    (["simulate", "--set", "joker_penalty=-1"], ["joker_penalty"]),
+    (["simulate", "--players", "5"], ["--players", "5"]),
+    (["show-deal", "--players", "1"], ["--players"]),
+    (["simulate", "--deals", "0"], ["--deals", "0"]),
+    (["simulate", "--jobs", "0"], ["--jobs", "0"]),
+    (["simulate", "--chunk", "0"], ["--chunk"]),
+    (["simulate", "--deals", "x"], ["--deals", "'x'"]),
+    (["meld", "5X"], ["bad card '5X'", "S,H,D,C"]),
+    (["meld", "77H", "5H", "6H"], ["bad card '77H'"]),
+    (["arrange", "JKK 5H"], ["bad card 'JKK'"]),
+    (["meld", "9H", "9H", "9H"], ["9H appears 3 times", "2 copies"]),
+    (["arrange", "9H 9H 9H 2C"], ["9H appears 3 times"]),
+    (["meld", "JK JK JK 5H"], ["JK appears 3 times", "2 joker"]),
+    (["meld", ""], ["no cards given"]),
+    (["arrange", " "], ["no cards given"]),
+    (["meld"], ["Missing argument"]),
+    (["simulate", "--rules", "{bad_toml}"], ["malformed TOML", "bad.toml"]),
+    (["arrange", "--rules", "{bad_toml}", "5H 6H 7H"], ["malformed TOML"]),
+    (["simulate", "--rules", "{missing}"], ["--rules", "does not exist"]),
+    (["simulate", "--preset", "saudi", "--rules", "{good_toml}"], ["either --preset or --rules"]),
+    (["score", "{bad_json}"], ["malformed JSON", "bad.json"]),
+    (["score", "{missing}"], ["FILE|-", "No such file"]),
+    (["simulate", "--policy", "nope"], ["unknown policy 'nope'", "greedy"]),
+    (["show-deal", "--policy", "nope"], ["unknown policy 'nope'"]),
+    (["simulate", "--policy", "hold-hand:bail_turn=x"], ["'x'", "bail_turn", "from 1 to 1000"]),
+    (["simulate", "--policy", "hold-hand:nope=3"], ["unknown parameter 'nope'", "bail_turn"]),
+    (["simulate", "--policy", "greedy:bail_turn=3"], ["unknown parameter 'bail_turn'"]),
+    (["simulate", "--lineup", "greedy,greedy,greedy", "--players", "4"], ["has 3 policies", "4 players"]),
+    (["simulate", "--lineup", "greedy,,greedy"], ["empty policy"]),
+    (["simulate", "--vary", "opening_threshold"], ["--vary", "KEY=V1,V2"]),
+    (["simulate", "--vary", "opening_threshold=51,"], ["--vary"]),
+    (["simulate", "--vary", "nope=1,2"], ["unknown rule 'nope'"]),
+    (["simulate", "--vary", "joker_swap=true,maybe"], ["'maybe'", "joker_swap", "true or false"]),
+    (["simulate", "--threshold", "51", "--vary", "opening_threshold=71,91"], ["varied twice"]),
+    (["simulate", "--threshold", "0"], ["opening_threshold", "from 1 to 500"]),
+    (["simulate", "--threshold", "x"], ["--threshold", "'x'"]),
+    (["simulate", "--deals", "10", "--trace", "11", "--policy", "greedy"], ["--trace", "more than the 10 deals"]),
+    (["simulate", "--resume", "{empty}"], ["not a study folder"]),
+    (["simulate", "--resume", "{empty}", "--threshold", "51"], ["drop --threshold"]),
+    (["simulate", "--resume", "{empty}", "--from", "{empty}"], ["either --resume or --from"]),
+    (["simulate", "--from", "{bad_json}"], ["malformed JSON"]),
+    (["simulate", "--from", "{empty}"], ["no run.json"]),
+    (["simulate", "--from", "{good_toml}"], ["malformed JSON"]),
+    (["show-deal", "--policy", "greedy", "--lineup", "greedy,greedy"], ["either --policy or --lineup"]),
+    (["show-deal", "--lineup", "greedy,greedy,greedy", "--players", "2"], ["--lineup", "3 policies"]),
+    (["show-deal", "--deal", "-1"], ["--deal"]),
+    (["report", "{empty}"], ["not a study folder", "checkpoint.npz"]),
+    (["report", "{missing}"], ["does not exist"]),
+    (["check", "{missing}"], ["does not exist"]),
+    (["rules", "--preset", "russian"], ["--preset", "'russian'"]),
+    (["simulate", "--nope"], ["No such option", "--nope"]),
+]
+
+
+@pytest.mark.parametrize("args, fragments", BAD_INPUTS, ids=[" ".join(a) for a, _ in BAD_INPUTS])
+def test_bad_input_is_one_line_exit_2(runner, files, args, fragments):
+    args = [a.format(**files) for a in args]
+    assert_usage_error(run(runner, *args), *fragments)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ('{"out": 5, "hand_finish": false, "hands": ["KS", ""], "opened": [true, true]}', "out"),
+    ('{"out": 1, "hand_finish": false, "hands": ["KS 5X", ""], "opened": [true, true]}', "bad card '5X'"),
+    ('{"out": 1, "hands": ["KS", ""], "opened": [true, true]}', "missing field 'hand_finish'"),
+    ('[1, 2]', "expected a JSON object"),
+    ('{"out": 1, "hand_finish": false, "hands": ["KS", ""], "opened": [true, true]', "malformed JSON"),
+    ('', "malformed JSON in standard input"),
+])
+def test_score_bad_stdin(runner, text, fragment):
+    assert_usage_error(run(runner, "score", "-", input=text), fragment)
+
+
+def test_library_bug_is_not_disguised_as_usage_error(runner, monkeypatch):
+    """A plain ValueError from the library is a bug: it propagates (exit 1), not a usage error."""
+    import handsim.melds
+
+    def broken(cards, rules):
+        raise ValueError("internal")
+
+    monkeypatch.setattr(handsim.melds, "interpret_meld", broken)
+    result = run(runner, "meld", "5H 6H 7H")
+    assert result.exit_code == 1
+    assert isinstance(result.exception, ValueError)
+
+
+def test_cli_constants_match_the_library():
+    from handsim.cli._common import PRESET_NAMES
+    from handsim.cli.simulate import DEFAULT_CHUNK
+    from handsim.rules import PRESETS
+    from handsim.simulate import DEFAULT_CHUNK as LIB_CHUNK
+
+    assert PRESET_NAMES == tuple(PRESETS)
+    assert DEFAULT_CHUNK == LIB_CHUNK
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
+                                 "policies"])
+def test_every_command_has_help_with_an_example(runner, cmd):
+    result = run(runner, cmd, "--help")
+    assert_ok(result)
+    assert "Example" in result.output and f"$ handsim {cmd}" in result.output
+
+
+def test_version_and_group_help(runner):
+    assert run(runner, "--version").output.strip() == "handsim 0.1.0"
+    result = run(runner, "--help")
+    assert_ok(result)
+    for cmd in ("simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules", "policies"):
+        assert cmd in result.output
+
+
+# ------------------------------------------------------------------------------ meld
+
+
+def meld_json(runner, *args):
+    result = run(runner, "meld", *args, "--json")
+    return result, json.loads(result.stdout)
+
+
+def test_meld_run_with_joker(runner):
+    # 5H 6H + joker: 4H-5H-6H (15) or 5H-6H-7H (18); the higher reading wins: the joker is 7H
+    result, d = meld_json(runner, "JK 5H 6H")
+    assert_ok(result)
+    assert d == {"ok": True, "kind": "run", "value": 18, "reason": "",
+                 "cards": [["5H", "5H"], ["6H", "6H"], ["JK", "7H"]], "jokers": ["7H"]}
+    text = run(runner, "meld", "JK", "5H", "6H")
+    assert_ok(text)
+    assert "run: 5♥ 6♥ JK=7♥ = 18 points" in text.output
+    assert "joker stands for 7♥" in text.output
+
+
+def test_meld_cards_as_one_string_or_several_arguments(runner):
+    assert meld_json(runner, "QS QH JK")[1] == meld_json(runner, "QS", "QH", "JK")[1]
+
+
+def test_meld_set_with_joker(runner):
+    # Q Q Q = 30 points; spades and hearts present, the joker takes the first missing suit (D)
+    _, d = meld_json(runner, "QS QH JK")
+    assert (d["ok"], d["kind"], d["value"], d["jokers"]) == (True, "set", 30, ["QD"])
+
+
+@pytest.mark.parametrize("cards, kind, value", [
+    ("AH 2H 3H", "run", 1 + 2 + 3),          # Ace low counts ace_low_value = 1
+    ("QH KH AH", "run", 10 + 10 + 11),       # Ace high counts 11
+    ("9C 10C JC QC", "run", 9 + 10 + 10 + 10),
+    ("AS AH AD AC", "set", 44),
+    ("7s 7h 7d", "set", 21),                 # lower case is read too
+])
+def test_meld_values(runner, cards, kind, value):
+    result, d = meld_json(runner, cards)
+    assert_ok(result)
+    assert (d["ok"], d["kind"], d["value"]) == (True, kind, value)
+
+
+def test_meld_ace_low_value_is_a_rule(runner):
+    _, d = meld_json(runner, "AH 2H 3H", "--set", "ace_low_value=11")
+    assert d["value"] == 11 + 2 + 3
+
+
+@pytest.mark.parametrize("cards, reason", [
+    ("KH AH 2H", "K-A-2"),
+    ("9H 9H 9S", "two 9H"),
+    ("5H 6H", "at least 3 cards"),
+    ("JK JK 5H", "max_jokers_per_meld is 1"),
+    ("5H 6S 7D", "neither a set"),
+])
+def test_meld_illegal_exit_1(runner, cards, reason):
+    result, d = meld_json(runner, cards)
+    assert result.exit_code == 1
+    assert d["ok"] is False and reason in d["reason"]
+    text = run(runner, "meld", cards)
+    assert text.exit_code == 1 and text.output.startswith("not a meld: ") and reason in text.output
+
+
+def test_meld_two_jokers_allowed_in_qahwa(runner):
+    result, d = meld_json(runner, "JK JK 5H", "--preset", "qahwa")
+    assert_ok(result)
+    # best reading: 5H JK=6H JK=7H = 18
+    assert d["value"] == 18 and d["jokers"] == ["6H", "7H"]
+
+
+# ------------------------------------------------------------------------------ arrange
+
+
+def test_arrange_text(runner):
+    result = run(runner, "arrange", "QH KH AH 5S 5D 5C")
+    assert_ok(result)
+    out = result.output
+    # Q-K-A of hearts = 10 + 10 + 11 = 31, three fives = 15: 46 melded, nothing left
+    assert "max_melded_value: 46" in out
+    assert "min_deadwood:     0" in out
+    assert "can_open:         no (opening_threshold 51)" in out
+    assert "Q♥ K♥ A♥  (31)" in out and "5♠ 5♦ 5♣  (15)" in out
+
+
+@pytest.mark.parametrize("cards, extra, melded, deadwood, can_open", [
+    ("QH KH AH 5S 5D 5C", [], 46, 0, False),
+    ("QH KH AH 5S 5D 5C", ["--set", "opening_threshold=46"], 46, 0, True),
+    ("KS KH KD 7C 2D", [], 30, 7 + 2, False),
+    ("KS KH KD KC 9H", [], 40, 9, False),
+    # set of kings with the joker (30) + A-2-3 of spades low (6); nothing left
+    ("AS 2S 3S JK KD KC", [], 36, 0, False),
+    # one joker per meld (classic): no meld; each joker left in hand counts joker_penalty 15
+    ("JK JK 5H 9C", [], 0, 15 + 15 + 5 + 9, False),
+    # qahwa allows both jokers in one meld: 9C JK=10C JK=JC (29) beats 5H JK=6H JK=7H (18); 5H left
+    ("JK JK 5H 9C", ["--preset", "qahwa"], 29, 5, False),
+    ("9C 10C JC QC KC 9S 9H 9D 4H 4D 4S", [], 49 + 27 + 12, 0, True),
+])
+def test_arrange_values(runner, cards, extra, melded, deadwood, can_open):
+    result = run(runner, "arrange", cards, *extra, "--json")
+    assert_ok(result)
+    d = json.loads(result.stdout)
+    assert (d["max_melded_value"], d["min_deadwood"], d["can_open"]) == (melded, deadwood, can_open)
+    assert sum(m["value"] for m in d["opening"]["melds"]) == melded
+
+
+def test_arrange_joker_penalty_from_rules_file(runner, files):
+    # qahwa preset with joker_penalty = 20 from the file: no meld in JK 5H 9C 2D, so 20 + 5 + 9 + 2
+    result = run(runner, "arrange", "--rules", files["good_toml"], "JK 5H 9C 2D", "--json")
+    assert_ok(result)
+    d = json.loads(result.stdout)
+    assert d["min_deadwood"] == 36 and d["max_melded_value"] == 0
+    result = run(runner, "arrange", "--rules", files["good_toml"], "--set", "joker_penalty=0", "JK 5H 9C 2D", "--json")
+    assert json.loads(result.stdout)["min_deadwood"] == 16
+
+
+# ------------------------------------------------------------------------------ score
+
+ROUND = {"out": 2, "hand_finish": False, "hands": ["KS 7H 9D", "AS JK 2C", "", "QH 10C"],
+         "opened": [True, True, True, False]}
+
+
+def test_score_json_from_file(runner, tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(ROUND))
+    result = run(runner, "score", path, "--json")
+    assert_ok(result)
+    # KS 7H 9D = 26; AS JK 2C = 11 + 15 + 2 = 28; out -30; QH 10C = 20 + 100 never opened
+    assert json.loads(result.stdout) == {"scores": [26, 28, -30, 120]}
+
+
+def test_score_stdin_and_table(runner):
+    result = run(runner, "score", "-", input=json.dumps(ROUND))
+    assert_ok(result)
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["seat", "score", "why"]
+    assert lines[2].split()[:2] == ["0", "26"] and "K♠ 7♥ 9♦ = 26" in lines[2]
+    assert lines[4].split()[:2] == ["2", "-30"] and "went out" in lines[4]
+    assert lines[5].split()[:2] == ["3", "120"] and "never opened +100" in lines[5]
+
+
+def test_score_qahwa_rules(runner):
+    # qahwa: joker 30, unopened pays a flat 100
+    result = run(runner, "score", "-", "--preset", "qahwa", "--json", input=json.dumps(ROUND))
+    assert json.loads(result.stdout) == {"scores": [26, 11 + 30 + 2, -30, 100]}
+
+
+def test_score_hand_doubles(runner):
+    obj = {"out": 0, "hand_finish": True, "hands": ["", "KS 7H 9D", "3C 4C"], "opened": [True, False, True]}
+    result = run(runner, "score", "-", "--json", input=json.dumps(obj))
+    # (26 + 100) * 2 = 252; (3 + 4) * 2 = 14
+    assert json.loads(result.stdout) == {"scores": [-60, 252, 14]}
+    text = run(runner, "score", "-", input=json.dumps(obj))
+    assert "doubled by seat 0's Hand" in text.output and "went out with a Hand" in text.output
+
+
+def test_score_void_round(runner):
+    obj = {"out": None, "hand_finish": False, "hands": ["KS", "7H 9D"], "opened": [False, True]}
+    assert json.loads(run(runner, "score", "-", "--json", input=json.dumps(obj)).stdout) == {"scores": [0, 0]}
+
+
+# ------------------------------------------------------------------------------ rules, policies
+
+
+def test_rules_lists_every_option(runner):
+    from handsim.rules import PARAMS, PRESETS
+
+    result = run(runner, "rules")
+    assert_ok(result)
+    for p in PARAMS:
+        assert p.name in result.output
+    for name in PRESETS:
+        assert name in result.output
+    assert "§4" in result.output and "allowed: an integer from 1 to 500" in result.output
+
+
+def test_rules_preset_values(runner):
+    result = run(runner, "rules", "--preset", "qahwa")
+    assert_ok(result)
+    line = next(l for l in result.output.splitlines() if l.strip().startswith("joker_penalty "))
+    assert "30*" in line
+    line = next(l for l in result.output.splitlines() if l.strip().startswith("opening_threshold "))
+    assert "51 " in line and "*" not in line
+
+
+def test_rules_markdown(runner):
+    from handsim.rules import PARAMS
+
+    result = run(runner, "rules", "--preset", "saudi", "--markdown")
+    assert_ok(result)
+    rows = [l for l in result.output.splitlines() if l.startswith("| `")]
+    assert len([r for r in rows if r.count("|") == 7]) == len(PARAMS)
+    assert "| `opening_rule` | `ascending` | `fixed` |" in result.output
+
+
+def test_policies(runner):
+    from handsim.policies import POLICIES
+
+    result = run(runner, "policies")
+    assert_ok(result)
+    for name, d in POLICIES.items():
+        assert name in result.output
+        for p in d.params:
+            assert p.name in result.output
+    assert "bail_turn            default 10, 1..1000" in result.output
+
+
+# ------------------------------------------------------------------------------ show-deal, check
+
+
+def replay_scores(trace):
+    """Scores from the hands the text view tracked: checks show-deal's bookkeeping."""
+    from handsim.cards import parse_cards
+    from handsim.cli.inspect import _DealView
+    from handsim.rules import Rules
+    from handsim.scoring import score_round
+
+    view = _DealView(trace)
+    for ev in trace["events"]:
+        getattr(view, "on_" + ev["type"])(ev)
+    res = trace["result"]
+    if res["void"]:
+        return [0] * trace["players"]
+    hands = [parse_cards(h, allow_empty=True) for h in view.hands]
+    return score_round(Rules.from_dict(trace["rules"]), res["out"], res["hand"], hands, res["opened"])
+
+
+@pytest.fixture(scope="module")
+def deal_traces():
+    """A few real deals as show-deal --json prints them."""
+    runner = CliRunner()
+    traces = []
+    for args in (["--deal", "3", "--players", "2"], ["--deal", "5", "--lineup", "hold-hand,greedy,greedy,greedy"],
+                 ["--deal", "0", "--preset", "qahwa", "--players", "3"], ["--deal", "7", "--seed", "11"]):
+        result = run(runner, "show-deal", *args, "--json")
+        assert_ok(result)
+        assert len(result.stdout.strip().splitlines()) == 1
+        traces.append((args, json.loads(result.stdout)))
+    return traces
+
+
+def test_show_deal_json(deal_traces):
+    args, t = deal_traces[0]
+    assert t["deal"] == 3 and t["seed"] == 0 and t["players"] == 2
+    assert t["policies"] == ["greedy", "greedy"]
+    assert len(t["hands"][t["starter"]]) == 15 and len(t["hands"][1 - t["starter"]]) == 14
+    assert sorted(t["deck"]) == sorted([f"{r}{s}" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                                              "K"] for s in "SHDC"] * 2 + ["JK", "JK"])
+    _, t3 = deal_traces[2]
+    assert t3["rules"]["jokers"] == 4 and t3["players"] == 3
+    _, t2 = deal_traces[1]
+    assert sorted(t2["policies"]) == ["greedy", "greedy", "greedy", "hold-hand"]
+
+
+def test_show_deal_tracks_hands_to_the_scores(deal_traces):
+    for args, t in deal_traces:
+        assert replay_scores(t) == t["result"]["scores"], args
+
+
+def test_show_deal_text(runner, deal_traces):
+    for args, t in deal_traces:
+        result = run(runner, "show-deal", *args)
+        assert_ok(result)
+        out = result.output
+        assert out.startswith(f"Deal {t['deal']}, seed {t['seed']}: {t['players']} players")
+        n_turns = sum(1 for e in t["events"] if e["type"] == "turn")
+        assert out.count("\nTurn ") == n_turns
+        # one line per draw, meld and discard
+        assert out.count("from the stock") == sum(1 for e in t["events"] if e.get("source") == "stock")
+        assert out.count(" discards ") == sum(1 for e in t["events"] if e["type"] == "discard")
+        assert out.count("lays down meld #") == sum(1 for e in t["events"] if e["type"] == "meld")
+        assert "10H" not in out and "♥" in out  # suits as symbols
+        # the final table: one row per seat with the trace's scores
+        rows = out.rstrip().splitlines()[-t["players"]:]
+        for seat, row in enumerate(rows):
+            cells = row.split()
+            assert int(cells[0]) == seat and int(cells[2]) == t["result"]["scores"][seat]
+        res = t["result"]
+        if not res["void"]:
+            assert "went out" in rows[res["out"]]
+
+
+def test_check_clean_and_corrupted(runner, tmp_path, deal_traces):
+    path = tmp_path / "deals.jsonl"
+    path.write_text("".join(json.dumps(t) + "\n" for _, t in deal_traces))
+    result = run(runner, "check", path)
+    assert_ok(result)
+    assert result.output.strip().splitlines()[-1] == f"{len(deal_traces)} deals checked, 0 discrepancies"
+
+    bad = json.loads(json.dumps(deal_traces[0][1]))
+    bad["result"]["scores"][0] += 1
+    path.write_text(json.dumps(bad) + "\n")
+    result = run(runner, "check", path)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[-1] == "1 deal checked, 1 discrepancy"
+    assert lines[0].startswith("deal 3") and "scores" in lines[0]
+
+
+# ------------------------------------------------------------------------------ simulate (in process)
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A small study: two thresholds × one line-up, traces and per-deal rows."""
+    tmp = tmp_path_factory.mktemp("study")
+    out = tmp / "s"
+    runner = CliRunner()
+    result = run(runner, "simulate", "--deals", 20, "--threshold", 51, "--threshold", 71,
+                 "--lineup", "hold-hand:bail_turn=8,greedy", "--jobs", 1, "--chunk", 10, "--trace", 2,
+                 "--per-deal", "--seed", 5, "--out", out)
+    assert_ok(result)
+    return out, result
+
+
+def test_study_outputs(study):
+    out, result = study
+    lines = result.output.splitlines()
+    assert lines[0] == ("Simulating 2 configurations (opening_threshold 51/71) × 1 line-up "
+                        f"(hold-hand:bail_turn=8,greedy) × 20 deals = 40 rounds; rules classic; 2 players, seed 5, "
+                        f"1 job -> {out}")
+    summary = pd.read_csv(out / "summary.csv")
+    allrows = summary[summary["seat"].astype(str) == "all"]
+    assert sorted(allrows["opening_threshold"].unique()) == [51, 71]
+    assert set(allrows["policy"]) == {"hold-hand:bail_turn=8", "greedy"}
+    assert (allrows["rounds"] == 20).all()  # each policy holds one of the two seats in each of 20 deals
+    # the printed table shows the same rows
+    table_rows = [l for l in lines if l.split()[:1] in (["51"], ["71"])]
+    assert len(table_rows) == len(allrows) == 4
+    for line in table_rows:
+        t, lineup, policy = line.split()[:3]
+        row = allrows[(allrows["opening_threshold"] == int(t)) & (allrows["policy"] == policy)].iloc[0]
+        assert f"{row['mean_score']:.2f}" in line and f"{row['p_out']:.3f}" in line
+    assert list((out / "per_deal").glob("part-*.parquet"))
+    info = json.loads((out / "run.json").read_text())
+    assert info["spec"]["vary"] == {"opening_threshold": [51, 71]}
+    assert "--trace 2" in info["command"]
+
+
+def test_study_traces_are_the_sampled_deals(runner, study):
+    out, _ = study
+    lines = (out / "traces.jsonl").read_text().splitlines()
+    assert len(lines) == 2 * 1 * 2  # configurations × line-ups × N
+    want = sorted(int(x) for x in np.random.default_rng(5).choice(20, 2, replace=False))
+    traces = [json.loads(l) for l in lines]
+    assert [t["deal"] for t in traces] == want * 2
+    assert [t["rules"]["opening_threshold"] for t in traces] == [51, 51, 71, 71]
+    assert all(t["seed"] == 5 for t in traces)
+    result = run(runner, "check", out / "traces.jsonl")
+    assert_ok(result)
+    assert result.output.strip().endswith("4 deals checked, 0 discrepancies")
+
+
+def test_from_reruns_the_same_study(runner, study, tmp_path):
+    out, _ = study
+    result = run(runner, "simulate", "--from", out / "run.json", "--jobs", 1, "--out", tmp_path / "again", "-q")
+    assert_ok(result)
+    assert result.output == ""
+    a = pd.read_csv(out / "summary.csv")
+    b = pd.read_csv(tmp_path / "again" / "summary.csv")
+    pd.testing.assert_frame_equal(a, b)
+    assert_usage_error(run(runner, "simulate", "--from", out / "run.json", "--deals", 5), "drop --deals")
+
+
+def test_resume_from_checkpoint_only(runner, study, tmp_path):
+    import shutil
+
+    out, _ = study
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    want = pd.read_csv(copy / "summary.csv")
+    (copy / "run.json").unlink()
+    (copy / "summary.csv").unlink()
+    result = run(runner, "simulate", "--resume", copy, "--jobs", 1)
+    assert_ok(result)
+    pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), want)
+    info = json.loads((copy / "run.json").read_text())
+    assert info["command"].startswith("handsim simulate --resume")
+    assert_usage_error(run(runner, "simulate", "--resume", copy, "--force"), "--force")
+
+
+def test_report_regenerates(runner, study, tmp_path):
+    import shutil
+
+    out, _ = study
+    copy = tmp_path / "r"
+    shutil.copytree(out, copy)
+    (copy / "report.md").unlink()
+    (copy / "summary.csv").unlink()
+    result = run(runner, "report", copy)
+    assert_ok(result)
+    assert (copy / "report.md").is_file() and (copy / "summary.csv").is_file()
+    assert result.output.startswith(f"Report: {copy / 'report.md'}")
+    pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(out / "summary.csv"))
+    # a damaged checkpoint is a one-line error
+    (copy / "checkpoint.npz").write_bytes(b"not a zip file")
+    assert_usage_error(run(runner, "report", copy), "cannot read", "checkpoint.npz")
+
+
+def test_force_replaces_out(runner, tmp_path):
+    out = tmp_path / "f"
+    out.mkdir()
+    (out / "old.txt").write_text("x")
+    assert_usage_error(run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 5, "--jobs", 1,
+                           "--out", out), "already exists", "--force")
+    result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 5, "--jobs", 1, "--out", out,
+                 "--force", "-q")
+    assert_ok(result)
+    assert not (out / "old.txt").exists() and (out / "summary.csv").is_file()
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
+    """No rule or policy option: the default study; Ctrl-C: exit 130 with the resume hint."""
+    import handsim.simulate
+
+    seen = {}
+
+    def fake_run_study(spec, **kw):
+        seen["spec"], seen["kw"] = spec, kw
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.chdir(tmp_path)
+    result = run(runner, "simulate", "--jobs", 1)
+    assert result.exit_code == 130
+    spec = seen["spec"]
+    assert spec.vary == (("opening_threshold", (51, 71, 91)), ("joker_penalty", (15, 30)))
+    assert [",".join(s.label for s in lu) for lu in spec.lineups] == [
+        "greedy,greedy,greedy,greedy", "hold-hand,greedy,greedy,greedy"]
+    assert (spec.players, spec.deals, spec.seed) == (4, 20000, 0)
+    assert spec.rules.to_dict() == __import__("handsim.rules").rules.Rules.preset("classic").to_dict()
+    out = seen["kw"]["out"]
+    assert out.parent == Path("results") and out.name.startswith("study-") and out.is_dir()
+    assert result.stdout.startswith("Simulating 6 configurations (opening_threshold 51/71/91 × joker_penalty 15/30)"
+                                    " × 2 line-ups")
+    assert "20,000 deals = 240,000 rounds" in result.stdout
+    err = result.stderr.strip()
+    assert err.startswith("Interrupted: partial results are checkpointed in results/study-")
+    assert f"'handsim simulate --resume {out}' continues" in err and "Traceback" not in result.output
+
+
+def test_options_other_than_study_keep_default_study(runner, tmp_path, monkeypatch):
+    import handsim.simulate
+
+    seen = {}
+
+    def fake_run_study(spec, **kw):
+        seen["spec"] = spec
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    result = run(runner, "simulate", "--players", 3, "--deals", 100, "--out", tmp_path / "o")
+    assert result.exit_code == 130
+    assert len(seen["spec"].configs()) == 6 and seen["spec"].players == 3 and seen["spec"].deals == 100
+    # any rule or policy option: only what is given, greedy at every seat
+    result = run(runner, "simulate", "--set", "jokers=4", "--vary", "discard_pickup=must_open,new_meld_only",
+                 "--policy", "hold-hand:bail_turn=8,bail_opponent_cards=3", "--out", tmp_path / "p")
+    assert result.exit_code == 130
+    spec = seen["spec"]
+    assert spec.rules.jokers == 4 and spec.vary == (("discard_pickup", ("must_open", "new_meld_only")),)
+    assert [s.label for s in spec.lineups[0]] == ["hold-hand:bail_turn=8,bail_opponent_cards=3"] * 4
+    # --lineup sets the number of players
+    result = run(runner, "simulate", "--lineup", "hold-hand,greedy,greedy", "--policy", "greedy",
+                 "--out", tmp_path / "q")
+    assert result.exit_code == 130 and seen["spec"].players == 3
+    assert [len(lu) for lu in seen["spec"].lineups] == [3, 3]
+
+
+def test_matches(runner, tmp_path):
+    import inspect
+
+    from handsim.simulate import make_spec
+
+    if "matches" not in inspect.signature(make_spec).parameters:
+        pytest.skip("the library has no match studies")
+    out = tmp_path / "m"
+    result = run(runner, "simulate", "--matches", "--deals", 4, "--set", "rounds=3", "--policy", "greedy",
+                 "--players", 2, "--jobs", 1, "--out", out)
+    assert_ok(result)
+    assert result.output.splitlines()[0].startswith(
+        "Simulating 1 configuration × 1 line-up (greedy×2) × 4 matches of 3 rounds = 12 rounds")
+    assert "match_win_rate" in result.output
+    summary = pd.read_csv(out / "summary.csv")
+    allrow = summary[summary["seat"].astype(str) == "all"].iloc[0]
+    assert allrow["rounds"] == 4 * 3 * 2
+    assert json.loads((out / "run.json").read_text())["spec"]["matches"] is True
+    assert_usage_error(run(runner, "simulate", "--matches", "--trace", 1, "--deals", 4), "--trace", "--matches")
