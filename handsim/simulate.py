@@ -335,7 +335,7 @@ def run_study(
     progress: bool = False,
     per_deal: bool = False,
     resume: bool = False,
-    checkpoint_every: float = 10.0,
+    checkpoint_every: float | None = None,
     executor: str = "process",
 ) -> StudyResult:
     """Play a study and return its accumulated statistics.
@@ -354,8 +354,9 @@ def run_study(
         Also write every deal's rows to ``out/per_deal/part-*.parquet``.
     resume : bool
         Continue from ``out/checkpoint.npz`` (same spec required).
-    checkpoint_every : float
-        Seconds between checkpoints (one is always written at the end or on interruption).
+    checkpoint_every : float, optional
+        Seconds between checkpoints (one is always written at the end or on interruption);
+        default ``$HANDSIM_CHECKPOINT_EVERY`` or 10.
     executor : {"process", "inline"}
         ``inline`` runs chunks in this process (used when ``jobs == 1``).
 
@@ -374,6 +375,8 @@ def run_study(
     from .stats import DealBlock, StudyAccumulator
 
     jobs = jobs or os.cpu_count() or 1
+    if checkpoint_every is None:
+        checkpoint_every = float(os.environ.get("HANDSIM_CHECKPOINT_EVERY", "10"))
     configs = spec.configs()
     rvs = [r.to_vector() for r in configs]
     lus = [lineup_arrays(list(l)) for l in spec.lineups]
