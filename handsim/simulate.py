@@ -337,6 +337,7 @@ def run_study(
     resume: bool = False,
     checkpoint_every: float | None = None,
     executor: str = "process",
+    scheduler: str | None = None,
 ) -> StudyResult:
     """Play a study and return its accumulated statistics.
 
@@ -357,8 +358,13 @@ def run_study(
     checkpoint_every : float, optional
         Seconds between checkpoints (one is always written at the end or on interruption);
         default ``$HANDSIM_CHECKPOINT_EVERY`` or 10.
-    executor : {"process", "inline"}
-        ``inline`` runs chunks in this process (used when ``jobs == 1``).
+    executor : {"process", "inline", "dask"}
+        ``process``: a local pool of ``jobs`` worker processes; ``inline``: this process (also
+        used when ``jobs == 1``); ``dask``: a dask.distributed cluster (``scheduler``, or a local
+        cluster of ``jobs`` processes) - every worker needs handsim installed
+        (``pip install "handsim[cluster]"``).
+    scheduler : str, optional
+        Address of a dask.distributed scheduler (implies ``executor="dask"``).
 
     Returns
     -------
@@ -469,7 +475,9 @@ def run_study(
 
     interrupted = False
     try:
-        if jobs <= 1 or executor == "inline" or len(todo) * ncomb <= 1:
+        if executor == "dask" or scheduler:
+            _run_dask(items(), accept, jobs, scheduler)
+        elif jobs <= 1 or executor == "inline" or len(todo) * ncomb <= 1:
             for item in items():
                 key, res, _ = _work(item)
                 accept(key, res)
@@ -516,6 +524,34 @@ def run_study(
         "machine": f"{platform.machine()} {os.cpu_count()} cores",
     }
     return StudyResult(spec, acc, run_info, out)
+
+
+def _run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
+    """Run the work items on a dask.distributed cluster, keeping a bounded number in flight."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise StudyError("the dask executor needs dask.distributed: pip install \"handsim[cluster]\"") from None
+    if scheduler:
+        client = Client(scheduler)
+        cluster = None
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        width = max(2 * len(client.scheduler_info().get("workers", {})), 2 * jobs)
+        futures = [client.submit(_work, item, pure=False) for item in itertools.islice(items, width)]
+        pending = as_completed(futures)
+        for f in pending:
+            key, res, _ = f.result()
+            accept(key, res)
+            nxt = next(items, None)
+            if nxt is not None:
+                pending.add(client.submit(_work, nxt, pure=False))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _ignore_sigint():

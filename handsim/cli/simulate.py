@@ -234,6 +234,9 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 @click.option("--rounds", type=click.IntRange(min=1), default=None, metavar="N",
               help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
+                   "handsim installed (pip install \"handsim[cluster]\").  Results are the same as locally.")
 @click.option("--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
               help="Deals per work item (results do not depend on it).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
@@ -251,7 +254,8 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.pass_context
 def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, lineups, players,
-             deals, seed, matches, rounds, jobs, chunk, out, force, resume, from_run, per_deal, trace, progress, quiet):
+             deals, seed, matches, rounds, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
+             quiet):
     from handsim.simulate import make_spec, prepare_out, run_study, write_outputs
 
     # ---- what to run
@@ -328,7 +332,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     # ---- run
     try:
-        result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume))
+        result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
+                           scheduler=scheduler)
         write_outputs(result, out, command=command_line(ctx))
         traces = _write_traces(spec, out, trace) if trace else None
     except KeyboardInterrupt:

@@ -1,0 +1,44 @@
+"""A short version of scripts/fuzz.py: random and scripted line-ups under every preset and every
+rule option of RULES.md sections 1-6, every deal replayed through the pure-Python checker."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("fuzz", Path(__file__).parent.parent / "scripts" / "fuzz.py")
+fuzz = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz)
+
+
+def test_fuzz_cases_cover_every_option_value():
+    from handsim.rules import PARAMS, Rules
+
+    seen = {p.name: set() for p in PARAMS}
+    for preset, ov, players, lineup in fuzz.cases():
+        r = Rules.preset(preset, **ov)
+        for p in PARAMS:
+            seen[p.name].add(getattr(r, p.name))
+    for p in PARAMS:
+        if p.kind in ("bool", "choice") and p.name not in ("opening_scope", "standings"):
+            allowed = {True, False} if p.kind == "bool" else set(p.choices)
+            assert seen[p.name] == allowed, p.name
+    assert {51, 71, 91} <= seen["opening_threshold"]
+    assert {15, 30} <= seen["joker_penalty"]
+    assert {0, 1, 3} <= seen["max_reshuffles"]
+    assert {1, 3, 4} <= seen["max_jokers_per_meld"]
+
+
+@pytest.mark.parametrize("first", [0, 331])
+def test_short_fuzz_has_no_discrepancy(first):
+    n = len(fuzz.cases())  # one deal of every case
+    counts, failures = fuzz._check((7, first, n))
+    assert counts["deals"] == n
+    assert failures == [], failures[0]["problems"][:3]
+
+
+@pytest.mark.slow
+def test_longer_fuzz_has_no_discrepancy():
+    counts, failures = fuzz._check((11, 0, 5000))
+    assert counts["deals"] == 5000
+    assert failures == [], failures[0]["problems"][:3]
