@@ -13,16 +13,16 @@ varying every series is a single point.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import math
 import os
-import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from ._io import atomic_write
 import pandas as pd
 
 __all__ = [
@@ -421,19 +421,7 @@ def plot_paired(paired: pd.DataFrame, ax=None, *, metric: str = "score", lineup:
 # files
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file in the same folder, then ``os.replace`` it onto ``path``."""
-    tmp = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
-    try:
-        with open(tmp, "xb") as f:  # ordinary permissions (umask), unlike mkstemp's 0600
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+_atomic_write_bytes = atomic_write
 
 
 def _save_figure(fig, path: Path) -> None:

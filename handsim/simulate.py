@@ -18,7 +18,6 @@ import os
 import platform
 import signal
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import __version__
+from ._io import atomic_write
 from .policies import PolicySpec, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
 from .rules import PARAM_BY_NAME, Rules, RulesError
 
@@ -275,19 +275,7 @@ class StudyResult:
         return self.accumulator.paired()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+_atomic_write = atomic_write
 
 
 def _save_checkpoint(out: Path, acc, done: set[int], spec: StudySpec, rounds: int, seconds: float) -> None:

@@ -22,6 +22,7 @@ from .policies import begin_turn, choose_draw, play
 from .rng import randbelow, stream_key
 from .state import (
     E_EMPTY_NO_DISCARD,
+    E_TRACE_FULL,
     E_NEW_MELD_ONLY,
     E_TOO_LONG,
     E_TOOK_WITHOUT_OPENING,
@@ -35,6 +36,7 @@ from .state import (
     S_ERR,
     S_N_DECK,
     S_TR_N,
+    S_TR_OVER,
     S_PLAYERS,
     S_RESHUF,
     S_STARTER,
@@ -168,20 +170,26 @@ def _deal_setup(seed, i, players, rv, pol, pp, rotate, pol_seat, pp_seat):
 
 
 @njit(cache=True)
+def seat_flags(g, s):
+    """Outcome bits of seat ``s``: FLAG_OPENED, FLAG_OUT, FLAG_HAND."""
+    f = 0
+    if g.seat[s, Q_OPENED]:
+        f |= FLAG_OPENED
+    if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
+        f |= FLAG_OUT
+        if g.sc[S_IS_HAND]:
+            f |= FLAG_HAND
+    return f
+
+
+@njit(cache=True)
 def _write_deal(g, k, o_score, o_flags, o_turns, o_void, o_resh, o_err):
     P = g.sc[S_PLAYERS]
     starter = g.sc[S_STARTER]
     for rel in range(P):
         s = (starter + rel) % P
         o_score[k, rel] = g.scores[s]
-        f = 0
-        if g.seat[s, Q_OPENED]:
-            f |= FLAG_OPENED
-        if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
-            f |= FLAG_OUT
-            if g.sc[S_IS_HAND]:
-                f |= FLAG_HAND
-        o_flags[k, rel] = f
+        o_flags[k, rel] = seat_flags(g, s)
     o_turns[k] = g.sc[S_TURN]
     o_void[k] = 1 if g.sc[S_STATUS] == STATUS_VOID else 0
     o_resh[k] = g.sc[S_RESHUF]
@@ -248,19 +256,14 @@ def play_traced(seed, i, players, rv, pol, pp):
     play_round(g, dealer, key)
     flags = np.zeros(4, dtype=np.uint8)
     for s in range(players):
-        f = 0
-        if g.seat[s, Q_OPENED]:
-            f |= FLAG_OPENED
-        if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
-            f |= FLAG_OUT
-            if g.sc[S_IS_HAND]:
-                f |= FLAG_HAND
-        flags[s] = f
+        flags[s] = seat_flags(g, s)
     tr = g.tr[: g.sc[S_TR_N]].copy()
     deck = g.deck[: g.sc[S_N_DECK]].copy()
     status = g.sc[S_STATUS]
     scores = g.scores.copy()
     err = g.sc[S_ERR]
+    if err == 0 and g.sc[S_TR_OVER] != 0:
+        err = E_TRACE_FULL
     keep_alive(arr)
     return tr, deck, dealer, status, scores, flags, pol_seat, err
 
@@ -411,17 +414,12 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
         seat = (seat + 1) % P
     flags = np.zeros(4, dtype=np.uint8)
     for s in range(players):
-        f = 0
-        if g.seat[s, Q_OPENED]:
-            f |= FLAG_OPENED
-        if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:
-            f |= FLAG_OUT
-            if g.sc[S_IS_HAND]:
-                f |= FLAG_HAND
-        flags[s] = f
+        flags[s] = seat_flags(g, s)
     tr = g.tr[: g.sc[S_TR_N]].copy()
     status = g.sc[S_STATUS]
     scores = g.scores.copy()
     err = g.sc[S_ERR]
+    if err == 0 and g.sc[S_TR_OVER] != 0:
+        err = E_TRACE_FULL
     keep_alive(arr)
     return tr, status, scores, flags, err

@@ -44,9 +44,9 @@ from .params import (
 from .rng import randbelow, shuffle
 
 MAX_TABLE = 48
-MAX_EVENTS = 6144
+MAX_EVENTS = 40000  # enough for MAX_TURNS turns of three rows plus melds and reshuffles
 EV_WIDTH = 24
-MAX_TURNS = 3000
+MAX_TURNS = 12000  # above the longest legal round: 101 stock runs of at most ~108 turns
 N_POLICY_PARAMS = 8
 
 EV_TURN = 1
@@ -111,6 +111,7 @@ E_BAD_OPENING = 5
 E_TOO_LONG = 6
 E_TABLE_FULL = 7
 E_BAD_MELD = 8
+E_TRACE_FULL = 9
 
 from .params import N_PARAMS
 
