@@ -82,10 +82,11 @@ def decode_events(tr: np.ndarray) -> list[dict]:
 
     events: list[dict] = []
     table = _TableView()
+    rows = tr.tolist()
     i = 0
-    n = len(tr)
+    n = len(rows)
     while i < n:
-        row = [int(x) for x in tr[i]]
+        row = rows[i]
         et, seat = row[0], row[1]
         i += 1
         if et == S.EV_TURN:
@@ -113,9 +114,9 @@ def decode_events(tr: np.ndarray) -> list[dict]:
         elif et == S.EV_RESHUFFLE:
             m = row[2]
             cards: list[str] = []
-            while len(cards) < m and i < n and tr[i][0] == S.EV_CARDS:
-                k = int(tr[i][1])
-                cards.extend(format_card(int(c)) for c in tr[i][2 : 2 + k])
+            while len(cards) < m and i < n and rows[i][0] == S.EV_CARDS:
+                k = rows[i][1]
+                cards.extend(format_card(c) for c in rows[i][2 : 2 + k])
                 i += 1
             events.append({"type": "reshuffle", "stock": cards})
         elif et == S.EV_OUT:
