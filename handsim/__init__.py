@@ -14,7 +14,8 @@ def __getattr__(name):
 
         return Rules
     if name == "simulate":
-        from .simulate import simulate
+        import importlib
 
-        return simulate
+        # the module is callable: handsim.simulate(...) runs a study (see handsim.simulate.simulate)
+        return importlib.import_module(".simulate", __name__)
     raise AttributeError(f"module 'handsim' has no attribute {name!r}")

@@ -200,14 +200,19 @@ def _check_run(pairs: tuple[Pair, ...], rules) -> MeldCheck:
     twice = _first_duplicate(sf for _, sf in pairs)
     if twice is not None:
         return _illegal(_twice(twice, "run"))
-    # Only one Ace now; try it low, then high (at most one of the two can be consecutive).
+    # Only one Ace now; try it low, then high.  Both can be consecutive only for 13 cards
+    # (A..K or 2..A): then the order given decides - an Ace listed first is low, else high
+    # (a run is listed in position order, and the high reading is worth more).
     readings = _ace_readings(ranks)
-    for positions in readings:
-        if max(positions) - min(positions) + 1 == len(positions):
-            order = sorted(range(len(pairs)), key=lambda i: positions[i])
-            lo, hi = min(positions), max(positions)
-            value = sum(position_value(p, rules) for p in positions)
-            return MeldCheck(ok=True, kind="run", value=value, cards=tuple(pairs[i] for i in order), lo=lo, hi=hi)
+    fits = [pos for pos in readings if max(pos) - min(pos) + 1 == len(pos)]
+    if len(fits) == 2 and rank_of(pairs[0][1]) != 1:
+        fits = fits[1:]
+    if fits:
+        positions = fits[0]
+        order = sorted(range(len(pairs)), key=lambda i: positions[i])
+        lo, hi = min(positions), max(positions)
+        value = sum(position_value(p, rules) for p in positions)
+        return MeldCheck(ok=True, kind="run", value=value, cards=tuple(pairs[i] for i in order), lo=lo, hi=hi)
     if _fits_around_the_ace(ranks, 0):
         return _illegal(_wraps(format_pairs(pairs)))
     # Report the gaps of the reading with the fewest missing cards.

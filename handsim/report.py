@@ -425,8 +425,13 @@ _atomic_write_bytes = atomic_write
 
 
 def _save_figure(fig, path: Path) -> None:
+    import warnings
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
+    with warnings.catch_warnings():
+        # small studies can leave a panel too narrow for constrained layout; the figure is still drawn
+        warnings.filterwarnings("ignore", message="constrained_layout not applied")
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     _atomic_write_bytes(path, buf.getvalue())
 
 

@@ -19,6 +19,7 @@ import platform
 import signal
 import sys
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -419,6 +420,7 @@ def run_study(
     rounds_now = 0
 
     def finish_range(ri):
+        nonlocal rounds_now
         start, n = ranges[ri]
         if spec.matches:
             R = spec.rules.rounds
@@ -446,12 +448,12 @@ def run_study(
                 _write_per_deal(out, ri, c, l, spec, configs, lineup_names, blocks[(c, l)], res)
         acc.add_chunk(blocks)
         done.add(ri)
+        rounds_now += n * ncomb * per_item  # only finished ranges count (a resume redoes the rest)
 
     def accept(key, res):
-        nonlocal rounds_now, last_ck
+        nonlocal last_ck
         ri, c, l = key
         pending.setdefault(ri, {})[(c, l)] = res
-        rounds_now += len(res["turns"])
         if bar is not None:
             bar.update(len(res["turns"]))
         if len(pending[ri]) == ncomb:
@@ -700,3 +702,14 @@ def simulate(
     if out is not None:
         write_outputs(result, out)
     return result.summary
+
+
+class _CallableModule(types.ModuleType):
+    """``handsim.simulate`` is both this module (``make_spec``, ``run_study``, ...) and, called,
+    the :func:`simulate` function: ``handsim.simulate(...)`` works whichever was imported first."""
+
+    def __call__(self, *args, **kwargs):
+        return simulate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -242,3 +242,28 @@ def test_lay_off_on_a_set_moves_a_joker_to_a_free_suit():
     assert "at most 4 cards" in can_lay_off(pairs("9H 9D 9C JK=9S"), parse_card("9S"), None, CLASSIC).reason
     # a joker laid off must stand for the set's rank
     assert not can_lay_off(nines, JOKER, parse_card("8C"), QAHWA).ok
+
+
+def test_thirteen_card_run_with_an_ace_reads_by_order_and_interprets_high():
+    from handsim.cards import parse_cards
+    from handsim.melds import interpret_meld, validate_meld
+    from handsim.rules import Rules
+
+    r = Rules.preset("classic")
+    # 2..K + A high: 2+3+...+10 = 54, J Q K = 30, A high 11 -> 95; A low: 1 + 54 + 30 = 85
+    high = parse_cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
+    assert interpret_meld(high, r).value == 95
+    assert validate_meld([(c, c) for c in high], r).value == 95
+    low = parse_cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH")
+    assert validate_meld([(c, c) for c in low], r).value == 85
+    assert interpret_meld(low, r).value == 95  # the best reading of the same cards
+
+
+def test_handsim_simulate_is_callable_and_a_module_in_any_order():
+    import handsim
+
+    assert callable(handsim.simulate)
+    assert callable(handsim.simulate.make_spec)
+    from handsim.simulate import simulate
+
+    assert callable(simulate)

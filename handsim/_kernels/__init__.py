@@ -38,3 +38,12 @@ def _configure_cache() -> None:
 
 
 _configure_cache()
+
+
+def is_compiled(name: str = "play_deals") -> bool:
+    """Whether the engine driver ``name`` is already in the compilation cache (a first run compiles
+    it, which takes about a minute)."""
+    import numba
+
+    base = Path(numba.config.CACHE_DIR)
+    return any(base.glob(f"**/engine.{name}-*.nbi"))

@@ -236,7 +236,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
-                   "handsim installed (pip install \"handsim[cluster]\").  Results are the same as locally.")
+                   "handsim installed with its cluster extra (pip install -e \".[cluster]\" in a checkout).  Results are the same as locally.")
 @click.option("--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
               help="Deals per work item (results do not depend on it).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
@@ -332,6 +332,10 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     # ---- run
     try:
+        from handsim._kernels import is_compiled
+
+        if not quiet and not is_compiled("play_matches" if getattr(spec, "matches", False) else "play_deals"):
+            click.echo("Compiling the simulation engine (once, about a minute; cached afterwards)...", err=True)
         result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                            scheduler=scheduler)
         write_outputs(result, out, command=command_line(ctx))
