@@ -133,9 +133,8 @@ def play_turn(g, seat, first):
 
 
 @njit(cache=True)
-def play_round(g, dealer, key):
-    """Deal from stream state ``key`` and play the round to its end; returns the status."""
-    reset_round(g, dealer, key)
+def play_dealt_round(g):
+    """Play a dealt round to its end, the starter first; returns the status."""
     P = g.sc[S_PLAYERS]
     seat = g.sc[S_STARTER]
     first = True
@@ -147,6 +146,13 @@ def play_round(g, dealer, key):
         first = False
         seat = (seat + 1) % P
     return g.sc[S_STATUS]
+
+
+@njit(cache=True)
+def play_round(g, dealer, key):
+    """Deal from stream state ``key`` and play the round to its end; returns the status."""
+    reset_round(g, dealer, key)
+    return play_dealt_round(g)
 
 
 @njit(cache=True)
@@ -402,16 +408,7 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
     for i in range(n):
         g.deck[i] = deck[i]
     deal_from_deck(g)
-    P = g.sc[S_PLAYERS]
-    seat = g.sc[S_STARTER]
-    first = True
-    while g.sc[S_STATUS] == STATUS_PLAYING:
-        if g.sc[S_TURN] >= MAX_TURNS:
-            fail(g, E_TOO_LONG)
-            break
-        play_turn(g, seat, first)
-        first = False
-        seat = (seat + 1) % P
+    play_dealt_round(g)
     flags = np.zeros(4, dtype=np.uint8)
     for s in range(players):
         flags[s] = seat_flags(g, s)
