@@ -594,6 +594,8 @@ def prepare_out(out, *, resume: bool = False, force: bool = False) -> Path:
     StudyError
         The folder exists (and is not being resumed), or cannot be created / written.
     """
+    if not str(out).strip():
+        raise StudyError("--out is empty: give the name of a new folder")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise StudyError(f"--out {out} exists and is not a folder")
@@ -604,6 +606,8 @@ def prepare_out(out, *, resume: bool = False, force: bool = False) -> Path:
     if out.exists() and any(out.iterdir()):
         if not force:
             raise StudyError(f"--out {out} already exists and is not empty: choose a new folder, or --resume it, or pass --force to replace it")
+        if not ((out / "run.json").exists() or (out / CHECKPOINT).exists()):
+            raise StudyError(f"--force replaces only a study folder (one holding run.json or checkpoint.npz): {out} is not one")
         import shutil
 
         shutil.rmtree(out)

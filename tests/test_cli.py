@@ -665,6 +665,7 @@ def test_force_replaces_out(runner, tmp_path):
     out = tmp_path / "f"
     out.mkdir()
     (out / "old.txt").write_text("x")
+    (out / "run.json").write_text("{}")  # an earlier study: --force may replace it (and only such a folder)
     assert_usage_error(run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 5, "--jobs", 1,
                            "--out", out), "already exists", "--force")
     result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 5, "--jobs", 1, "--out", out,
@@ -753,3 +754,20 @@ def test_matches(runner, tmp_path):
     assert allrow["rounds"] == 4 * 3 * 2
     assert json.loads((out / "run.json").read_text())["spec"]["matches"] is True
     assert_usage_error(run(runner, "simulate", "--matches", "--trace", 1, "--deals", 4), "--trace", "--matches")
+
+
+def test_force_never_deletes_a_folder_that_is_not_a_study(tmp_path):
+    from click.testing import CliRunner
+
+    from handsim.cli import cli
+
+    keep = tmp_path / "precious"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    r = CliRunner().invoke(cli, ["simulate", "--policy", "greedy", "--deals", "5", "--jobs", "1", "-q",
+                                 "--out", str(keep), "--force"])
+    assert r.exit_code == 2 and "not one" in r.output
+    assert (keep / "notes.txt").read_text() == "mine"
+    r = CliRunner().invoke(cli, ["simulate", "--policy", "greedy", "--deals", "5", "--jobs", "1", "-q",
+                                 "--out", "", "--force"])
+    assert r.exit_code == 2 and "--out is empty" in r.output
