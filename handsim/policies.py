@@ -41,7 +41,14 @@ POLICIES: dict[str, PolicyDef] = {
         "greedy", 0,
         "Opens as soon as the hand reaches the required value, lays down and lays off everything it "
         "can, takes the discard when it helps (unopened: only when it can then open with it), "
-        "discards its highest-value card that is in no meld (ties: fewest meld partners) and keeps jokers.",
+        "discards its highest-value card that is in no meld (ties: fewest meld partners) and keeps jokers. "
+        "Team option (2 v 2): with support_hand=1, once it has laid down it does not go out while its "
+        "partner is a hold-hand player still playing for a Hand (nothing laid, not bailed): it keeps two "
+        "cards back so that the partner's Hand, which doubles both opponents, can still come.",
+        (
+            PolicyParam("support_hand", 0, 0, 1,
+                        "2 v 2 only: 1 = hold back from going out while the hold-hand partner plays for a Hand"),
+        ),
     ),
     "hold-hand": PolicyDef(
         "hold-hand", 1,

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._io import atomic_write
+from .rules import PARAMS
 import pandas as pd
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "plot_rate",
     "plot_round_length",
     "plot_paired",
+    "plot_final_totals",
     "write_report",
 ]
 
@@ -417,6 +419,80 @@ def plot_paired(paired: pd.DataFrame, ax=None, *, metric: str = "score", lineup:
     return Drawn(ax, drawn)
 
 
+def _nice_width(span: float, bins: int = 40) -> int:
+    """A bin width of 1, 2 or 5 times a power of ten giving about ``bins`` bins over ``span``."""
+    raw = max(span / bins, 1.0)
+    p = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * p >= raw:
+            return int(m * p)
+    return int(10 * p)
+
+
+def plot_final_totals(total: pd.DataFrame, ax=None, *, lineup: str | None = None,
+                      team_total: pd.DataFrame | None = None) -> Drawn:
+    """Distribution of final match totals (share of matches per bin of points), one line per policy.
+
+    Parameters
+    ----------
+    total : pandas.DataFrame
+        ``histograms()["total"]`` (columns: varying options, ``lineup``, ``policy``, ``total``,
+        ``count``).
+    ax : matplotlib.axes.Axes, optional
+    lineup : str, optional
+        Keep one line-up.
+    team_total : pandas.DataFrame, optional
+        ``histograms()["team_total"]``: team totals drawn dashed, one line per team.
+
+    Returns
+    -------
+    Drawn
+        ``artists`` maps each series label to its ``Line2D``.
+    """
+    ax = _axes(ax)
+    frames = []
+    for df, kind in ((total, "policy"), (team_total, "team")):
+        if df is None or not len(df):
+            continue
+        if lineup is not None:
+            df = df[df["lineup"] == lineup]
+        if len(df):
+            frames.append((df, kind))
+    drawn: dict[str, Any] = {}
+    if not frames:
+        ax.text(0.5, 0.5, "no matches", ha="center", va="center", transform=ax.transAxes)
+        return Drawn(ax, drawn)
+    lo = min(int(df["total"].min()) for df, _ in frames)
+    hi = max(int(df["total"].max()) for df, _ in frames)
+    width = _nice_width(hi - lo)
+    for df, kind in frames:
+        varying = [v for v in _varying(df) if _nunique(df, v) > 1]
+        keys = varying + (["lineup"] if _nunique(df, "lineup") > 1 else []) + (["team"] if kind == "team" else [])
+        keys += ["policy"]
+        for key, g in df.groupby(keys, sort=False, dropna=False):
+            key = key if isinstance(key, tuple) else (key,)
+            parts = [("" if k in ("lineup", "policy", "team") else k,
+                      _lineup_text(v) if k == "lineup" else v) for k, v in zip(keys, key)]
+            if kind == "team":  # "team A (hold-hand & greedy): team total"
+                parts = parts[:-2] + [("", f"{key[-2]} ({key[-1]}): team total")]
+            label = _series_label(parts)
+            t = np.asarray(g["total"], dtype=np.int64)
+            c = np.asarray(g["count"], dtype=float)
+            b = np.floor_divide(t, width)
+            edges_idx = np.arange(b.min(), b.max() + 1)
+            share = np.zeros(len(edges_idx))
+            np.add.at(share, b - b.min(), c)
+            share /= c.sum()
+            centres = (edges_idx + 0.5) * width
+            (line,) = ax.step(centres, share, where="mid", label=label, linestyle="--" if kind == "team" else "-")
+            drawn[label] = line
+    ax.set_xlabel(f"final match total (points, bins of {width})")
+    ax.set_ylabel("share of matches")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return Drawn(ax, drawn)
+
+
 # ----------------------------------------------------------------------------------------------
 # files
 
@@ -598,7 +674,7 @@ def _round_findings(summary: pd.DataFrame, options: list[str]) -> list[str]:
     return out
 
 
-def _match_findings(summary: pd.DataFrame, options: list[str]) -> list[str]:
+def _match_findings(summary: pd.DataFrame, options: list[str], losses: bool = False) -> list[str]:
     allrows = summary[(summary["seat"] == "all") & (summary["matches"] > 0)] if len(summary) else summary
     if not len(allrows):
         return []
@@ -607,9 +683,249 @@ def _match_findings(summary: pd.DataFrame, options: list[str]) -> list[str]:
         ctx = f"line-up {_lineup_text(row['lineup'])}"
         if options:
             ctx += "; " + _config_text(row, options)
+        lose = ""
+        if losses and "match_lose_rate" in row:
+            lose = (f" and loses {_pct(row['match_lose_rate'])} "
+                    f"(95% CI {_pct(row['match_lose_rate_ci95_low'])} to {_pct(row['match_lose_rate_ci95_high'])})")
+        total = ""
+        if not _isnan(row.get("mean_final_total")):
+            total = (f"; its final total averages {_fmt(row['mean_final_total'])} points "
+                     f"(95% CI {_ci_text(row['final_total_ci95_low'], row['final_total_ci95_high'])})")
         out.append(f"- {row['policy']} wins {_pct(row['match_win_rate'])} of its matches "
-                   f"(95% CI {_pct(row['match_win_rate_ci95_low'])} to {_pct(row['match_win_rate_ci95_high'])}). [{ctx}]")
+                   f"(95% CI {_pct(row['match_win_rate_ci95_low'])} to {_pct(row['match_win_rate_ci95_high'])})"
+                   f"{lose}{total}. [{ctx}]")
+    if "tiebreak_rate" in allrows.columns:
+        for row in allrows.drop_duplicates(subset=options + ["lineup"]).to_dict("records"):
+            ctx = f"line-up {_lineup_text(row['lineup'])}"
+            if options:
+                ctx += "; " + _config_text(row, options)
+            parts = []
+            if not _isnan(row["tiebreak_rate"]):
+                parts.append(f"{_pct(row['tiebreak_rate'])} of matches needed a tie-break round (95% CI "
+                             f"{_pct(row['tiebreak_rate_ci95_low'])} to {_pct(row['tiebreak_rate_ci95_high'])})")
+            if not _isnan(row["hand_decided_rate"]):
+                parts.append(f"a single Hand decided {_pct(row['hand_decided_rate'])} (95% CI "
+                             f"{_pct(row['hand_decided_rate_ci95_low'])} to {_pct(row['hand_decided_rate_ci95_high'])})")
+            if parts:
+                out.append(f"- {'; '.join(parts)}. [{ctx}]")
     out.append("")
+    return out
+
+
+def _isnan(x: Any) -> bool:
+    return x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x))
+
+
+def _is_team(seat: pd.Series) -> pd.Series:
+    return seat.astype(str).str.startswith("team")
+
+
+def _has_matches(summary: pd.DataFrame) -> bool:
+    return bool(len(summary)) and "matches" in summary.columns and bool((summary["matches"] > 0).any())
+
+
+def _shows_losses(summary: pd.DataFrame, run_info: Mapping[str, Any]) -> bool:
+    """Whether matches have a loser: ``standings = last_loses`` (or any loss observed)."""
+    rules = run_info.get("rules") if isinstance(run_info, Mapping) else None
+    if isinstance(rules, Mapping) and rules.get("standings") == "last_loses":
+        return True
+    return "match_lose_rate" in summary.columns and bool((summary["match_lose_rate"].fillna(0) > 0).any())
+
+
+def _rate_ci(r: Mapping[str, Any], col: str) -> str:
+    return f"{_pct(r[col])} ({_pct(r[col + '_ci95_low'])}–{_pct(r[col + '_ci95_high'])})"
+
+
+def _quantiles_from_histograms(histograms: Mapping[str, pd.DataFrame] | None) -> pd.DataFrame:
+    """Quantiles of final totals from ``histograms()["total"]`` / ``["team_total"]`` (as
+    :meth:`~handsim.stats.StudyAccumulator.total_quantiles`), for callers that pass no table."""
+    from .stats import QUANTILES, _hist_quantiles
+
+    rows = []
+    options: list[str] = []
+    for key, seat_col in (("total", None), ("team_total", "team")):
+        df = (histograms or {}).get(key)
+        if df is None or not len(df):
+            continue
+        options = _varying(df)
+        keys = options + ["lineup"] + ([seat_col] if seat_col else []) + ["policy"]
+        for k, g in df.groupby(keys, sort=False, dropna=False):
+            k = k if isinstance(k, tuple) else (k,)
+            g = g.sort_values("total")
+            values, counts = g["total"].to_numpy(np.int64), g["count"].to_numpy(np.int64)
+            n = int(counts.sum())
+            row = dict(zip(keys, k))
+            row["seat"] = row.pop(seat_col) if seat_col else "all"
+            row.update(matches=n, mean_final_total=float((values * counts).sum()) / n, min=int(values[0]))
+            row.update(zip([f"p{round(100 * q)}" for q in QUANTILES], _hist_quantiles(values, counts, QUANTILES)))
+            row["max"] = int(values[-1])
+            rows.append(row)
+    if not rows:
+        return pd.DataFrame()
+    cols = options + ["lineup", "policy", "seat", "matches", "mean_final_total", "min", "p10", "p25", "p50", "p75",
+                      "p90", "max"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _matches_section(summary: pd.DataFrame, totals: pd.DataFrame, options: list[str], losses: bool,
+                     teams: bool = False) -> list[str]:
+    """The "Matches" section: match outcomes per policy, tie-breaks, Hands, final totals."""
+    rows = summary[(summary["seat"] == "all") & (summary["matches"] > 0)]
+    out = ["## Matches", "",
+           "Each simulated item is a whole match (RULES.md §7): the lowest cumulative total wins"
+           + (" (in 2 v 2, the team with the lower sum; both partners win)" if teams else "")
+           + ("; with `standings = last_loses` the single highest total loses and everyone else is neutral"
+              if losses else "") + ". A tie for the lowest total is broken by extra rounds. Rates are shares of "
+           "matches with Wilson 95% CIs (for a policy holding several seats, the match is the unit: the CI "
+           "uses the policy's share per match).", ""]
+    headers = options + ["line-up", "policy", "matches", "P(won match)"]
+    if losses:
+        headers += ["P(lost match)", "P(neither)"]
+    headers += ["mean final total (95% CI)"]
+    body = []
+    # matches per configuration and line-up: every player of a match is counted once over the policies
+    players = max(1, len({s for s in summary["seat"].astype(str) if s.isdigit()}))
+    n_matches = rows.groupby(options + ["lineup"], sort=False, dropna=False)["matches"].transform("sum") // players
+    for r, m in zip(rows.to_dict("records"), n_matches.tolist()):
+        line = [_value_text(r[o]) for o in options] + [_lineup_text(r["lineup"]), r["policy"],
+                                                          f"{int(m):,}", _rate_ci(r, "match_win_rate")]
+        if losses:
+            line += [_rate_ci(r, "match_lose_rate"), _rate_ci(r, "match_neutral_rate")]
+        line.append(f"{_fmt(r['mean_final_total'])} ({_ci_text(r['final_total_ci95_low'], r['final_total_ci95_high'])})")
+        body.append(line)
+    out += ["### Who wins", "", _md_table(headers, body), ""]
+    groups = rows.drop_duplicates(subset=options + ["lineup"])
+    body = []
+    for r in groups.to_dict("records"):
+        body.append([_value_text(r[o]) for o in options] + [
+            _lineup_text(r["lineup"]), _fmt(r["mean_tiebreaks"], 2), _rate_ci(r, "tiebreak_rate"),
+            _rate_ci(r, "hand_decided_rate")])
+    out += ["### Tie-breaks and Hands", "",
+            "*Tie-break share*: matches that needed at least one extra round. *Decided by a Hand*: matches in which "
+            "some round was won with a Hand and, without that round, a different player (team) would have won or "
+            "the lowest total would have been tied.", "",
+            _md_table(options + ["line-up", "tie-break rounds per match", "tie-break share (95% CI)",
+                                 "decided by a Hand (95% CI)"], body), ""]
+    if totals is not None and len(totals):
+        body = []
+        for r in totals.to_dict("records"):
+            who = r["policy"] if r["seat"] == "all" else f"{r['seat']}: {r['policy']}"
+            body.append([_value_text(r[o]) for o in options] + [
+                _lineup_text(r["lineup"]), who, f"{int(r['matches']):,}", _fmt(r["mean_final_total"])]
+                + [_fmt(r[c], 0) for c in ("min", "p10", "p25", "p50", "p75", "p90", "max")])
+        out += ["### Final totals", "",
+                "Distribution of the final match totals (points, tie-break rounds included, lower is better) over "
+                "every player-match of a policy" + (" and, for teams, of the team totals" if
+                                                      (totals["seat"] != "all").any() else "")
+                + ": 10% of matches ended at or below p10, half at or below the median p50, and so on.", "",
+                _md_table(options + ["line-up", "policy", "matches", "mean", "min", "p10", "p25", "median", "p75",
+                                     "p90", "max"], body), ""]
+    return out
+
+
+def _team_table(summary: pd.DataFrame, options: list[str]) -> str:
+    rows = summary[_is_team(summary["seat"])]
+    has_match = _has_matches(rows)
+    headers = options + ["line-up", "team", "policies", "deals", "team score per round (95% CI)", "P(team went out)",
+                         "P(team Hand)", "P(unopened)"]
+    if has_match:
+        headers += ["P(won match)", "mean final team total (95% CI)"]
+    body = []
+    for r in rows.to_dict("records"):
+        line = [_value_text(r[o]) for o in options] + [
+            _lineup_text(r["lineup"]), r["seat"].replace("team ", ""), r["policy"], f"{int(r['deals']):,}",
+            f"{_fmt(r['mean_score'])} ({_ci_text(r['ci95_low'], r['ci95_high'])})",
+            _rate_ci(r, "p_out"), _rate_ci(r, "p_hand"), _rate_ci(r, "p_unopened")]
+        if has_match:
+            line += [_rate_ci(r, "match_win_rate") if r["matches"] > 0 else "–",
+                     f"{_fmt(r['mean_final_total'])} ({_ci_text(r['final_total_ci95_low'], r['final_total_ci95_high'])})"
+                     if r["matches"] > 0 else "–"]
+        body.append(line)
+    return _md_table(headers, body)
+
+
+def _lineup_change(r: Mapping[str, Any]) -> str:
+    return f"position {int(r['position'])}: `{r['policy_a']}` instead of `{r['policy_b']}`"
+
+
+def _lineups_table(lineups: pd.DataFrame, options: list[str]) -> str:
+    has_team = bool((lineups["team"].astype(str) != "").any())
+    has_match = bool((lineups["matches"] > 0).any())
+    headers = options + ["line-up", "change", "deals", "Δ score of that player (95% CI)"]
+    if has_team:
+        headers += ["team", "Δ team score (95% CI)"]
+    if has_match:
+        headers += ["matches", "Δ final total (95% CI)"] + (["Δ final team total (95% CI)"] if has_team else []) + [
+            "Δ P(won match), pp (95% CI)"]
+    body = []
+    for r in lineups.to_dict("records"):
+        line = [_value_text(r[o]) for o in options] + [
+            _lineup_text(r["lineup_a"]), _lineup_change(r), f"{int(r['deals']):,}",
+            f"{_signed(r['mean_diff'])} ({_ci_text(r['ci95_low'], r['ci95_high'], _signed)})"]
+        if has_team:
+            line += [r["team"] or "–",
+                     f"{_signed(r['team_diff'])} ({_ci_text(r['team_diff_ci95_low'], r['team_diff_ci95_high'], _signed)})"
+                     if r["team"] else "–"]
+        if has_match:
+            line += [f"{int(r['matches']):,}",
+                     f"{_signed(r['total_diff'])} ({_ci_text(r['total_diff_ci95_low'], r['total_diff_ci95_high'], _signed)})"]
+            if has_team:
+                line.append(f"{_signed(r['team_total_diff'])} ({_ci_text(r['team_total_diff_ci95_low'], r['team_total_diff_ci95_high'], _signed)})"
+                            if r["team"] else "–")
+            line.append(f"{_pp(r['match_win_diff'])} ({_ci_text(100 * r['match_win_diff_ci95_low'], 100 * r['match_win_diff_ci95_high'], _signed)})")
+        body.append(line)
+    return _md_table(headers, body)
+
+
+def _lineup_findings(lineups: pd.DataFrame | None, options: list[str]) -> list[str]:
+    if lineups is None or not len(lineups):
+        return []
+    out = ["### Line-ups that differ in one position", ""]
+    for r in lineups.to_dict("records"):
+        ctx = f"line-up {_lineup_text(r['lineup_a'])} against {_lineup_text(r['lineup_b'])}"
+        if options:
+            ctx += "; " + _config_text(r, options)
+        sig = _significance(r["ci95_low"], r["ci95_high"])
+        text = (f"- At position {int(r['position'])}, `{r['policy_a']}` instead of `{r['policy_b']}` "
+                f"changes that player's mean score per round by {_signed(r['mean_diff'])} points "
+                f"(95% CI {_ci_text(r['ci95_low'], r['ci95_high'], _signed)}; {int(r['deals']):,} paired deals)"
+                f"{'' if sig == 'significant' else ' — ' + sig}")
+        if r["team"]:
+            tsig = _significance(r["team_diff_ci95_low"], r["team_diff_ci95_high"])
+            text += (f"; {r['team']}'s score per round by {_signed(r['team_diff'])} "
+                     f"(95% CI {_ci_text(r['team_diff_ci95_low'], r['team_diff_ci95_high'], _signed)})"
+                     f"{'' if tsig == 'significant' else ' — ' + tsig}")
+        if r["matches"] > 0:
+            wsig = _significance(r["match_win_diff_ci95_low"], r["match_win_diff_ci95_high"])
+            text += (f"; the chance of winning the match by {_pp(r['match_win_diff'])} percentage points "
+                     f"(95% CI {_ci_text(100 * r['match_win_diff_ci95_low'], 100 * r['match_win_diff_ci95_high'], _signed)})"
+                     f"{'' if wsig == 'significant' else ' — ' + wsig}")
+        out.append(text + f". Lower scores are better. [{ctx}]")
+    out.append("")
+    return out
+
+
+def _lineups_section(lineups: pd.DataFrame, options: list[str], level: str = "##") -> list[str]:
+    return [f"{level} Line-ups compared", "",
+            "Line-ups that differ in exactly one position play the same deals (same shuffles, same dealer), so the "
+            "change at that position is measured deal by deal (match by match for match results): Δ = the line-up "
+            "shown (with the first policy at that position) minus the same line-up with the second policy there, "
+            "with a paired 95% CI. Negative Δ in score or total means the first policy helps (lower is better); "
+            "positive Δ P(won match) means it helps. Full table: `lineups.csv`.", "",
+            _lineups_table(lineups, options), ""]
+
+
+def _partnership_section(summary: pd.DataFrame, lineups: pd.DataFrame | None, options: list[str]) -> list[str]:
+    out = ["## Partnership (2 v 2)", "",
+           "Partners sit opposite: line-up positions 1 & 3 form **team A**, positions 2 & 4 **team B**. The partner "
+           "of the player who goes out scores 0 for the round; a team's score is the sum of its two players "
+           "(lower is better), and the team with the lower total wins the match. The unit is the deal (the match "
+           "for match results): *P(team went out)* is the share of deals in which either partner went out, "
+           "*P(team Hand)* in which one of them went out with a Hand, *P(unopened)* the share of the team's "
+           "player-rounds without an opening.", "",
+           _team_table(summary, options), ""]
+    if lineups is not None and len(lineups):
+        out += _lineups_section(lineups, options, "###")
     return out
 
 
@@ -687,7 +1003,10 @@ def _run_section(summary: pd.DataFrame, run_info: Mapping[str, Any], options: li
     if isinstance(rules, Mapping) and rules:
         out.append("**All rule options** (the varying ones take each value listed above):")
         out.append("")
-        rows = [(f"`{k}`", "*varies*" if k in options else _value_text(v)) for k, v in rules.items()]
+        # in the order of RULES.md (run.json keeps its keys sorted); unknown names last
+        order = {p.name: i for i, p in enumerate(PARAMS)}
+        items = sorted(rules.items(), key=lambda kv: order.get(kv[0], len(order)))
+        rows = [(f"`{k}`", "*varies*" if k in options else _value_text(v)) for k, v in items]
         out.append(_md_table(["option", "value"], rows))
         out.append("")
     if lineups:
@@ -714,10 +1033,11 @@ _HOW_TO_READ = """## How to read this report
 - **Score** is the points a player gets for one round (RULES.md §6): the value of the cards left in hand,
   plus 100 for a player who never opened; −30 for going out, −60 for a Hand (which may double the others).
   **Lower is better.** Void rounds (the stock ran out too often) score 0 for everyone and are included.
-- **95% CI** is a 95% confidence interval. For a policy over all its seats ("all") the unit is the deal:
-  when a policy holds several seats of a line-up, their mean score in a deal is one observation, so the
-  interval stays honest. Proportions (P(went out), P(Hand), P(unopened), P(won match)) use Wilson
-  intervals over player-rounds.
+- **95% CI** is a 95% confidence interval. For a policy over all its seats ("all") the unit is the deal
+  (the match for match results): when a policy holds several seats of a line-up, its mean over them in a
+  deal is one observation, so the interval stays honest. Proportions (P(went out), P(Hand), P(unopened),
+  P(won match)) use Wilson intervals when there is one observation per unit (one seat, or a policy in one
+  seat), otherwise a t interval over the per-deal (per-match) shares.
 - **P(unopened)** is the share of player-rounds in which the player never laid down an opening.
 - **Paired differences** compare two configurations that differ in one rule option, deal by deal, on the
   same deals; they are much more precise than comparing the two means separately. A difference whose
@@ -804,7 +1124,8 @@ def _grid(n: int, ncols: int, w: float, h: float):
 
 
 def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histograms: Mapping[str, pd.DataFrame],
-                 run_info: Mapping[str, Any], *, versus: pd.DataFrame | None = None) -> Path:
+                 run_info: Mapping[str, Any], *, versus: pd.DataFrame | None = None,
+                 lineup_pairs: pd.DataFrame | None = None, totals: pd.DataFrame | None = None) -> Path:
     """Write PNG figures, CSV tables and ``report.md`` into ``out_dir``.
 
     Every file is written atomically (a temporary file in ``out_dir``, then ``os.replace``).
@@ -816,7 +1137,8 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     summary, paired : pandas.DataFrame
         From :class:`handsim.stats.StudyAccumulator`.
     histograms : dict
-        From :meth:`~handsim.stats.StudyAccumulator.histograms` (``"turns"`` is used).
+        From :meth:`~handsim.stats.StudyAccumulator.histograms` (``"turns"``, ``"total"`` and
+        ``"team_total"`` are used).
     run_info : dict
         What was run; every key is optional.  Known keys: ``title``, ``players``, ``deals`` (per
         configuration and line-up), ``seed``, ``preset``, ``rules`` (option -> value of the base
@@ -826,6 +1148,12 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     versus : pandas.DataFrame, optional
         :meth:`~handsim.stats.StudyAccumulator.versus`; without it, policies are compared from the
         summary with an unpaired (conservative) interval.
+    lineup_pairs : pandas.DataFrame, optional
+        :meth:`~handsim.stats.StudyAccumulator.lineup_pairs` (line-ups that differ in one
+        position); written to ``lineups.csv`` and reported when not empty.
+    totals : pandas.DataFrame, optional
+        :meth:`~handsim.stats.StudyAccumulator.total_quantiles`; without it, computed from
+        ``histograms["total"]`` / ``["team_total"]``.
 
     Returns
     -------
@@ -834,13 +1162,24 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
 
     Notes
     -----
-    Files written: ``report.md``, ``summary.csv``, ``paired.csv``, ``versus.csv``, ``mean_score.png``,
-    ``rates.png``, ``round_length.png``, ``paired.png`` (the figures only when there is data).
+    Files written: ``report.md``, ``summary.csv``, ``paired.csv``, ``versus.csv``, ``lineups.csv``
+    (when ``lineup_pairs`` is given), ``totals.csv`` (when matches were played), ``mean_score.png``,
+    ``rates.png``, ``round_length.png``, ``paired.png``, ``final_totals.png`` (the figures only
+    when there is data).  Summary rows of teams (``seat`` = ``"team A"`` / ``"team B"``) appear
+    in a "Partnership" section, not in the per-policy tables.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     options = _varying(summary)
     title = str(run_info.get("title", "Hand (هاند) strategy study"))
+    full = summary
+    has_teams = bool(len(summary)) and bool(_is_team(summary["seat"]).any())
+    if has_teams:  # team rows have their own section; the per-policy tables and plots keep to players
+        summary = summary[~_is_team(summary["seat"])].reset_index(drop=True)
+    has_match = _has_matches(summary)
+    losses = has_match and _shows_losses(summary, run_info)
+    if totals is None:
+        totals = _quantiles_from_histograms(histograms)
     allrows = summary[summary["seat"] == "all"] if len(summary) else summary
     lineups = list(dict.fromkeys(allrows["lineup"].tolist())) if len(allrows) else []
     paired_ci = versus is not None
@@ -885,9 +1224,25 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
                         "Change in mean score per round when one rule option changes (95% CIs on the same deals). "
                         "Filled: significant; hollow: the interval includes 0."))
 
-    _atomic_write_bytes(out / "summary.csv", summary.to_csv(index=False).encode("utf-8"))
+    total_hist = histograms.get("total") if histograms else None
+    team_hist = histograms.get("team_total") if histograms else None
+    total_figure = None
+    if total_hist is not None and len(total_hist):
+        tl = list(dict.fromkeys(total_hist["lineup"].tolist()))
+        fig, axes = _grid(len(tl), 2, 6.4, 4.0)
+        for ax, lu in zip(axes, tl):
+            plot_final_totals(total_hist, ax, lineup=lu, team_total=team_hist)
+            ax.set_title(_lineup_text(lu), fontsize="medium")
+        _save_figure(fig, out / "final_totals.png")
+        total_figure = "final_totals.png"
+
+    _atomic_write_bytes(out / "summary.csv", full.to_csv(index=False).encode("utf-8"))
     _atomic_write_bytes(out / "paired.csv", paired.to_csv(index=False).encode("utf-8"))
     _atomic_write_bytes(out / "versus.csv", versus.to_csv(index=False).encode("utf-8"))
+    if lineup_pairs is not None:
+        _atomic_write_bytes(out / "lineups.csv", lineup_pairs.to_csv(index=False).encode("utf-8"))
+    if totals is not None and len(totals):
+        _atomic_write_bytes(out / "totals.csv", totals.to_csv(index=False).encode("utf-8"))
 
     md: list[str] = [f"# {title}", ""]
     md += _run_section(summary, run_info, options)
@@ -898,8 +1253,19 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
         findings += _paired_findings(summary, paired, options)
         findings += _versus_findings(versus, options, paired_ci)
         findings += _round_findings(summary, options)
-        findings += _match_findings(summary, options)
+        findings += _match_findings(summary, options, losses)
+        findings += _lineup_findings(lineup_pairs, options)
     md += findings or ["No results yet.", ""]
+    if has_match:
+        md += _matches_section(summary, totals, options, losses, has_teams)
+        if total_figure:
+            md += ["### Distribution of final totals", "", f"![Final match totals]({total_figure})", "",
+                   "Share of matches per bin of final total (points, lower is better), one line per policy "
+                   "(all its seats)" + ("; dashed: team totals" if has_teams else "") + ".", ""]
+    if has_teams:
+        md += _partnership_section(full, lineup_pairs, options)
+    elif lineup_pairs is not None and len(lineup_pairs):
+        md += _lineups_section(lineup_pairs, options)
     if len(summary):
         md += ["## Tables", "", "### Mean score and outcomes, all seats of each policy", "",
                _main_table(summary, options), "",
@@ -918,7 +1284,12 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     md += ["## Files", "",
            "- `summary.csv`: every statistic per configuration, line-up, policy and seat.",
            "- `paired.csv`: every paired difference between configurations.",
-           "- `versus.csv`: policies compared within a line-up.", ""]
+           "- `versus.csv`: policies compared within a line-up."]
+    if lineup_pairs is not None:
+        md.append("- `lineups.csv`: line-ups that differ in one position, compared deal by deal (and match by match).")
+    if totals is not None and len(totals):
+        md.append("- `totals.csv`: quantiles of the final match totals per policy" + (" and team." if has_teams else "."))
+    md.append("")
     path = out / "report.md"
     _atomic_write_bytes(path, "\n".join(md).encode("utf-8"))
     return path

@@ -10,6 +10,8 @@ table in the docs (:func:`rules_table_markdown`).
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 import tomllib
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +21,35 @@ import numpy as np
 
 class RulesError(ValueError):
     """An unknown option, a value outside its allowed range, or an unplayable combination."""
+
+
+#: An integer as text (``--set``, ``--vary``): ASCII digits only, so that ``int()``'s wider
+#: reading (``"٤"``, ``"1_000"``) is refused.
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _toml_value_text(value: Any) -> str:
+    """A TOML value named by its TOML type, e.g. ``the string "4"``, for an error message."""
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the float {value!r}"
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        return f"the string {text if len(text) <= 60 else text[:57] + '...'}"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return f"the date/time {value}"
 
 
 @dataclass(frozen=True)
@@ -55,7 +86,7 @@ class Param:
         RulesError
             Naming the option and what is allowed.
         """
-        bad = RulesError(f"invalid value {value!r} for rule '{self.name}': allowed {self.allowed()}")
+        bad = RulesError(f"invalid value {_shown(value)} for rule '{self.name}': allowed {self.allowed()}")
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
@@ -73,9 +104,12 @@ class Param:
         if isinstance(value, bool):
             raise bad
         if isinstance(value, str):
+            text = value.strip()
+            if not _INT_TEXT.fullmatch(text):
+                raise bad
             try:
-                value = int(value.strip())
-            except ValueError:
+                value = int(text)
+            except ValueError:  # more digits than int() reads
                 raise bad from None
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -85,6 +119,27 @@ class Param:
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
             raise bad
         return value
+
+    def check_toml(self, value: Any, where: Any) -> None:
+        """Check that a value read from a TOML file has this option's TOML type.
+
+        TOML has its own integers and booleans, so ``jokers = "4"``, ``jokers = 4.0`` and
+        ``joker_swap = "true"`` are refused there (text is for ``--set``); a choice is a string.
+
+        Raises
+        ------
+        RulesError
+            Naming the option, the file, the type expected and the value found.
+        """
+        if self.kind == "int":
+            ok, kind, example = isinstance(value, int) and not isinstance(value, bool), "integer", str(self.default)
+        elif self.kind == "bool":
+            ok, kind, example = isinstance(value, bool), "boolean", str(self.default).lower()
+        else:
+            ok, kind, example = isinstance(value, str), "string", json.dumps(self.default)
+        if not ok:
+            raise RulesError(f"rule '{self.name}' in {where} must be a TOML {kind} such as {self.name} = {example}, "
+                             f"not {_toml_value_text(value)} (allowed {self.allowed()})")
 
 
 PARAMS: tuple[Param, ...] = (
@@ -101,7 +156,7 @@ PARAMS: tuple[Param, ...] = (
           "must_open: an unopened player who takes the top discard must open that turn; "
           "new_meld_only: the top discard may only be taken into a new meld at once.",
           choices=("must_open", "new_meld_only")),
-    Param("max_reshuffles", "int", 3, "3", "Times the discard pile may become the new stock; one more run-out voids the round.", lo=0, hi=100),
+    Param("max_reshuffles", "int", 3, "3", "Times the discard pile may become the new stock; one more run-out voids the round (at most 30, so that every round ends within the engine's 12,000-turn cap).", lo=0, hi=30),
     Param("opening_threshold", "int", 51, "4", "Points the melds of a first lay-down must reach (51, 71, 91).", lo=1, hi=500),
     Param("opening_rule", "choice", "fixed", "4",
           "fixed: every opening needs opening_threshold; ascending (Saudi): each opening must beat "
@@ -117,6 +172,8 @@ PARAMS: tuple[Param, ...] = (
     Param("hand_min_new_meld_cards", "int", 0, "6", "Fewest cards a Hand must put into new melds (QA: 14).", lo=0, hi=30),
     Param("hand_doubles_others", "bool", True, "6", "Whether a Hand doubles every other player's score for the round."),
     Param("rounds", "int", 9, "7", "Rounds in a match (3, 5, 7 or 9; any positive number works).", lo=1, hi=1000),
+    Param("partnership", "bool", False, "7",
+          "Whether four players play 2 v 2, partners sitting opposite (--players 2v2 and the partnership preset).",),
     Param("standings", "choice", "lowest_wins", "7",
           "lowest_wins, or last_loses (3-4 players: one winner, one loser, the rest neutral).",
           choices=("lowest_wins", "last_loses")),
@@ -140,6 +197,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "rounds": 5,
         "starter": "dealer",
     },
+    "partnership": {"partnership": True},
 }
 
 
@@ -186,11 +244,17 @@ class Rules(_Rules):
         ------
         RulesError
         """
-        if self.opening_scope == "team":
-            raise RulesError(
-                "opening_scope=team needs 2 v 2 partnership play, which this version does not simulate yet: "
-                "allowed opening_scope=player"
-            )
+        if self.opening_scope == "team" and not self.partnership:
+            raise RulesError("opening_scope=team needs partnership=true (2 v 2 play, --players 2v2): "
+                             "allowed opening_scope=player for single players")
+        if self.partnership and self.standings == "last_loses":
+            raise RulesError("standings=last_loses is for 3 or 4 single players, not 2 v 2: "
+                             "allowed standings=lowest_wins with partnership=true")
+        if players is not None and self.partnership and players != 4:
+            raise RulesError(f"partnership=true needs 4 players (2 v 2), not {players}")
+        if players is not None and self.standings == "last_loses" and players < 3:
+            raise RulesError(f"standings=last_loses needs 3 or 4 players, not {players}: "
+                             "allowed standings=lowest_wins with 2 players")
         if players is not None:
             deck = 104 + self.jokers
             need = players * self.hand_size + 1 + 1  # deal, the starter's extra card, one stock card
@@ -241,6 +305,8 @@ class Rules(_Rules):
                 data = tomllib.load(f)
         except OSError as e:
             raise RulesError(f"cannot read rules file {path}: {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise RulesError(f"rules file {path} is not UTF-8 text (byte {e.start}): a TOML file must be UTF-8") from None
         except tomllib.TOMLDecodeError as e:
             raise RulesError(f"malformed TOML in {path}: {e}") from None
         if "rules" in data and isinstance(data["rules"], dict):
@@ -254,7 +320,10 @@ class Rules(_Rules):
             body = dict(data)
         preset = body.pop("preset", "classic")
         if not isinstance(preset, str):
-            raise RulesError(f"invalid preset {preset!r} in {path}: allowed {', '.join(PRESETS)}")
+            raise RulesError(f"invalid preset {_shown(preset)} in {path}: allowed {', '.join(PRESETS)}")
+        for k, v in body.items():
+            if k in PARAM_BY_NAME:  # unknown keys: from_dict names them
+                PARAM_BY_NAME[k].check_toml(v, path)
         return cls.preset(preset, **body)
 
     def replace(self, **changes) -> "Rules":

@@ -10,6 +10,7 @@ run keeps what it finished (``resume=True`` continues it).
 
 from __future__ import annotations
 
+import collections.abc
 import concurrent.futures as cf
 import itertools
 import json
@@ -87,7 +88,9 @@ class StudySpec:
     def to_json(self) -> dict:
         return {
             "rules": self.rules.to_dict(),
-            "vary": {k: list(v) for k, v in self.vary},
+            # a list of [name, values] pairs: JSON objects are written with sorted keys, which would
+            # reorder the configurations (the first option varies slowest) on --resume / --from
+            "vary": [[k, list(v)] for k, v in self.vary],
             "lineups": [lineup_label(list(l)) for l in self.lineups],
             "players": self.players,
             "deals": self.deals,
@@ -110,9 +113,22 @@ class StudySpec:
         )
 
 
+#: Most deals (or matches) per configuration and line-up: a study's size is checked before anything
+#: is allocated (``--deals``; ``handsim.cli.simulate`` repeats the three bounds, a test checks them).
+MAX_DEALS = 10**12
+#: Most deals per work item (``--chunk``): one item's result arrays are allocated at once.
+MAX_CHUNK = 10**6
+#: Most work items (chunks of deals) in a study: the driver keeps one entry per chunk.
+MAX_CHUNKS = 10**6
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def make_spec(
     rules: Rules | None = None,
-    vary: Mapping[str, Sequence] | None = None,
+    vary: Mapping[str, Sequence] | Sequence[tuple[str, Sequence]] | None = None,
     lineups: Sequence = ("greedy",),
     players: int = 4,
     deals: int = 10000,
@@ -131,19 +147,31 @@ def make_spec(
     Raises
     ------
     RulesError, handsim.policies.PolicyError, StudyError
-        Unknown options or values, a line-up of the wrong length, bad sizes.
+        Unknown options or values, a line-up of the wrong length, bad sizes: ``deals`` from 1
+        to :data:`MAX_DEALS` (10^12), ``chunk`` from 1 to :data:`MAX_CHUNK` (10^6), and at most
+        :data:`MAX_CHUNKS` (10^6) chunks.
     """
     rules = rules or Rules.preset("classic")
-    if not isinstance(players, int) or not 2 <= players <= 4:
-        raise StudyError(f"invalid players {players!r}: allowed 2, 3 or 4")
-    if not isinstance(deals, int) or deals <= 0:
-        raise StudyError(f"invalid deals {deals!r}: allowed an integer >= 1")
-    if not isinstance(chunk, int) or chunk <= 0:
-        raise StudyError(f"invalid chunk size {chunk!r}: allowed an integer >= 1")
-    if not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise StudyError(f"invalid seed {seed!r}: allowed an integer from 0 to 2**63-1")
+    if not _is_int(players) or not 2 <= players <= 4:
+        raise StudyError(f"invalid players {repr(players):.40}: allowed 2, 3 or 4")
+    if not _is_int(deals) or not 1 <= deals <= MAX_DEALS:
+        raise StudyError(f"invalid deals {repr(deals):.40}: allowed 1..10^12")
+    if not _is_int(chunk) or not 1 <= chunk <= MAX_CHUNK:
+        raise StudyError(f"invalid chunk size {repr(chunk):.40}: allowed 1..10^6")
+    n_chunks = -(-deals // chunk)
+    if n_chunks > MAX_CHUNKS:
+        raise StudyError(f"{deals:,} deals in chunks of {chunk:,} make {n_chunks:,} work items: allowed at most "
+                         f"{MAX_CHUNKS:,}: use a chunk (--chunk) of at least {-(-deals // MAX_CHUNKS):,} deals")
+    if not _is_int(seed) or not 0 <= seed < 2**63:
+        raise StudyError(f"invalid seed {repr(seed):.40}: allowed an integer from 0 to 2**63-1")
     vary_items = []
-    for k, values in (vary or {}).items():
+    pairs = (vary or {}).items() if isinstance(vary, Mapping) or not vary else vary
+    for item in pairs:
+        if not isinstance(item, (list, tuple)) or len(item) != 2 or not isinstance(item[0], str):
+            raise StudyError(f"invalid vary item {repr(item):.60}: expected (option name, list of values)")
+        k, values = item
+        if k in (x for x, _ in vary_items):
+            raise StudyError(f"{k!r} is varied twice")
         if k not in PARAM_BY_NAME:
             raise RulesError(f"unknown rule {k!r}: allowed {', '.join(PARAM_BY_NAME)}")
         vals = []
@@ -219,9 +247,11 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
     -------
     dict of ndarray
         One row per regular round (``n * rounds`` rows): ``score``, ``flags``, ``turns``,
-        ``void``, ``policy`` (line-up position by relative seat), ``match_win`` /
-        ``match_lose`` (uint8, 255 except on each match's last regular round), ``tiebreaks``
-        (int16, -1 except there) and ``err``.
+        ``void``, ``reshuffles``, ``policy`` (line-up position by relative seat), ``match_win``
+        / ``match_lose`` (uint8, 255 except on each match's last regular round), ``tiebreaks``
+        (int16, -1 except there), ``total`` (int32 ``[rows, P]``, each seat's final match total
+        in points, on the last regular round, 0 elsewhere), ``hand_decided`` (uint8, 1 when a
+        single Hand decided the match, 255 except on the last regular round) and ``err``.
     """
     from ._kernels.engine import play_matches
     from ._kernels.params import P_ROUNDS
@@ -236,14 +266,16 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
         "match_win": np.zeros((m, players), np.uint8),
         "match_lose": np.zeros((m, players), np.uint8),
         "tiebreaks": np.zeros(m, np.int16),
+        "total": np.zeros((m, players), np.int32),
+        "hand_decided": np.zeros(m, np.uint8),
+        "reshuffles": np.zeros(m, np.int8),
         "err": np.zeros(m, np.int8),
     }
     play_matches(
         np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
-        out["score"], out["flags"], out["turns"], out["void"], out["policy"],
-        out["match_win"], out["match_lose"], out["tiebreaks"], out["err"],
+        out["score"], out["flags"], out["turns"], out["void"], out["reshuffles"], out["policy"],
+        out["match_win"], out["match_lose"], out["tiebreaks"], out["total"], out["hand_decided"], out["err"],
     )
-    out["reshuffles"] = np.zeros(m, np.int8)
     return out
 
 
@@ -309,12 +341,38 @@ def _load_checkpoint(out: Path, spec: StudySpec):
     done = set(int(x) for x in state.pop("__done__"))
     rounds = int(state.pop("__rounds__")[0])
     seconds = float(state.pop("__seconds__")[0])
-    acc = StudyAccumulator.from_state(state)
+    try:
+        acc = StudyAccumulator.from_state(state)
+    except ValueError as e:  # e.g. a checkpoint of an older handsim (another state format)
+        raise StudyError(f"cannot resume from checkpoint {path}: {e}") from None
     return acc, done, rounds, seconds
 
 
-def _ranges(spec: StudySpec) -> list[tuple[int, int]]:
-    return [(s, min(spec.chunk, spec.deals - s)) for s in range(0, spec.deals, spec.chunk)]
+class _ChunkRanges(collections.abc.Sequence):
+    """``(start, n)`` of each chunk of ``deals`` deals cut every ``chunk``, worked out on demand
+    (a list of them all would be as long as the study is large)."""
+
+    def __init__(self, deals: int, chunk: int):
+        self.deals, self.chunk = deals, chunk
+
+    def __len__(self) -> int:
+        return -(-self.deals // self.chunk)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"chunk {i} of {n}")
+        start = i * self.chunk
+        return start, min(self.chunk, self.deals - start)
+
+
+def _ranges(spec: StudySpec) -> Sequence[tuple[int, int]]:
+    """``(start, n)`` of every chunk of the study's deals, in order (a lazy sequence)."""
+    return _ChunkRanges(spec.deals, spec.chunk)
 
 
 def run_study(
@@ -388,7 +446,8 @@ def run_study(
         if loaded is not None:
             acc, done, rounds_before, seconds_before = loaded
     if acc is None:
-        acc = StudyAccumulator(spec.config_dicts(), lineup_names, P, spec.varying())
+        acc = StudyAccumulator(spec.config_dicts(), lineup_names, P, spec.varying(),
+                               teams=[bool(getattr(r, "partnership", False)) for r in configs])
 
     ranges = _ranges(spec)
     todo = [i for i in range(len(ranges)) if i not in done]
@@ -441,7 +500,8 @@ def run_study(
                 )
             if spec.matches:
                 blocks[(c, l)] = DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"],
-                                           res["void"], res["match_win"], res["tiebreaks"])
+                                           res["void"], res["match_win"], res["tiebreaks"], res["match_lose"],
+                                           res["total"], res["hand_decided"])
             else:
                 blocks[(c, l)] = DealBlock(deal_idx, policy, res["score"], res["flags"], res["turns"], res["void"])
             if per_deal and out is not None:
@@ -516,14 +576,71 @@ def run_study(
     return StudyResult(spec, acc, run_info, out)
 
 
+#: Address schemes of dask.distributed (``tcp://`` when none is given).
+_SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc", "ucx")
+
+
+def check_scheduler(address: str, timeout: float = 5.0) -> None:
+    """Check a dask.distributed scheduler address (``[scheme://]host:port``) and that something
+    accepts a connection there, within ``timeout`` seconds, without importing dask.
+
+    Raises
+    ------
+    StudyError
+        A malformed address, an unknown host, or nothing listening (one line naming the address).
+    """
+    text = str(address).strip()
+    hint = "give the address of a running dask scheduler, e.g. tcp://scheduler-host:8786"
+    if not text:
+        raise StudyError(f"the scheduler address is empty: {hint}")
+    scheme, sep, loc = text.partition("://")
+    scheme = scheme.lower() if sep else "tcp"
+    loc = loc if sep else text
+    if scheme not in _SCHEDULER_SCHEMES:
+        raise StudyError(f"scheduler address {text!r}: unknown scheme {scheme + '://'!r}: allowed "
+                         + ", ".join(s + "://" for s in _SCHEDULER_SCHEMES))
+    if scheme in ("inproc", "ucx"):
+        return  # not plain TCP: dask checks these itself
+    if loc.startswith("["):  # IPv6: [::1]:8786
+        host, _, rest = loc[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _, port = loc.rpartition(":")
+        if ":" in host:
+            host = ""  # an IPv6 address without brackets
+    if not host or any(c.isspace() or c in "/[]@" for c in host):
+        raise StudyError(f"scheduler address {text!r}: expected [scheme://]host:port (IPv6 as [::1]:8786): {hint}")
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise StudyError(f"scheduler address {text!r}: the port must be a number from 1 to 65535: {hint}")
+    import socket
+
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except socket.gaierror:
+        raise StudyError(f"scheduler address {text!r}: unknown host {host!r}: {hint}") from None
+    except ConnectionRefusedError:
+        raise StudyError(f"scheduler address {text!r}: nothing listens on {host} port {port}: {hint}") from None
+    except TimeoutError:
+        raise StudyError(f"scheduler address {text!r}: no answer from {host} port {port} in {timeout:g} s: {hint}") from None
+    except (OSError, UnicodeError) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        raise StudyError(f"scheduler address {text!r}: cannot connect to {host} port {port} ({why}): {hint}") from None
+
+
 def _run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
     """Run the work items on a dask.distributed cluster, keeping a bounded number in flight."""
+    if scheduler:
+        check_scheduler(scheduler)  # fails fast, with one line, before dask tries for 30 s
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise StudyError("the dask executor needs dask.distributed: pip install \"handsim[cluster]\"") from None
     if scheduler:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError) as e:  # TimeoutError is an OSError
+            raise StudyError(f"cannot connect to the dask scheduler at {scheduler!r}: {' '.join(str(e).split())}") from None
         cluster = None
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
@@ -622,8 +739,10 @@ def prepare_out(out, *, resume: bool = False, force: bool = False) -> Path:
 
 
 def write_outputs(result: StudyResult, out, command: str | None = None, title: str | None = None) -> Path:
-    """Write ``summary.csv``, ``summary.parquet``, ``paired.csv``, ``report.md`` with figures and
-    ``run.json`` into ``out`` (each file written atomically).
+    """Write ``summary.csv``, ``summary.parquet``, ``paired.csv``, ``versus.csv``, ``lineups.csv``
+    (line-ups that differ in one position, compared on the same deals), ``totals.csv`` (quantiles
+    of the final match totals, match studies), ``report.md`` with figures and ``run.json`` into
+    ``out`` (each file written atomically).
 
     Returns
     -------
@@ -647,7 +766,8 @@ def write_outputs(result: StudyResult, out, command: str | None = None, title: s
     buf = io.BytesIO()
     summary.to_parquet(buf, index=False)
     _atomic_write(out / "summary.parquet", buf.getvalue())
-    path = write_report(out, summary, paired, acc.histograms(), info, versus=acc.versus())
+    path = write_report(out, summary, paired, acc.histograms(), info, versus=acc.versus(),
+                        lineup_pairs=acc.lineup_pairs(), totals=acc.total_quantiles())
     _atomic_write(out / "summary.csv", summary.to_csv(index=False).encode())
     _atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
     return path

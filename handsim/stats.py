@@ -9,24 +9,45 @@ checkpoints are exact (:meth:`StudyAccumulator.state`, :meth:`StudyAccumulator.f
 chunks may be added or merged in any order with byte-identical results
 (:meth:`StudyAccumulator.merge`).  Floats appear only in the DataFrames returned by
 :meth:`StudyAccumulator.summary`, :meth:`StudyAccumulator.paired`,
-:meth:`StudyAccumulator.versus` and :meth:`StudyAccumulator.histograms`.
+:meth:`StudyAccumulator.versus`, :meth:`StudyAccumulator.lineup_pairs`,
+:meth:`StudyAccumulator.total_quantiles` and :meth:`StudyAccumulator.histograms`.
 
 Seats in a block are *relative*: seat 0 is the starter (RULES.md section 3: the player with the
 extra card), seat 1 plays next, and so on.  Scores are points for one round, lower is better
 (RULES.md section 6).
 
+In a *match* study (RULES.md section 7) every row is one regular round of a match and the
+match's result (``match_win``, ``match_lose``, ``tiebreaks``, ``total``, ``hand_decided``) sits
+on the row of its last regular round.  In a *partnership* (2 v 2, ``teams``) study line-up
+positions 1 & 3 form team A and positions 2 & 4 team B (1-based, as line-ups are written;
+partners sit opposite).
+
 Statistical units
 -----------------
-* Per seat (``seat`` = ``"0"`` .. ``"P-1"``): one observation per round in which the policy sat in
-  that seat.  Mean score with a Student-t 95% interval; proportions with Wilson 95% intervals.
-* ``seat == "all"``: the unit is the *deal*.  When a policy holds ``k`` seats of a line-up, the
-  observation of a deal is the mean of its ``k`` scores, so the t interval of the mean score is
-  honest although the ``k`` scores of one deal are dependent.  Proportions (``p_out`` ...) pool
-  the ``k * deals`` player-rounds in a Wilson interval.
+* Per seat (``seat`` = ``"0"`` .. ``"P-1"``): one observation per round (or, for the match
+  columns, per match) in which the policy sat in that seat.  Means with a Student-t 95%
+  interval; proportions with Wilson 95% intervals.
+* ``seat == "all"``: the unit is the *deal* (for the match columns, the *match*).  When a
+  policy holds ``k`` seats of a line-up, the observation of a deal (match) is the mean of its
+  ``k`` outcomes, so the intervals stay honest although the ``k`` outcomes of one deal are
+  dependent: Student-t intervals over the per-deal (per-match) means, for the mean score, the
+  mean final total *and* the proportions (``p_out`` ... ``match_win_rate`` ...).  With
+  ``k == 1`` a proportion gets the Wilson interval (the unit holds one Bernoulli outcome).  A
+  t interval of a proportion is clipped to [0, 1]; when every unit has the same outcome (all 0 or
+  all 1) the Wilson interval over the units is used instead of an empty interval.
+* Team rows (``seat`` = ``"team A"`` / ``"team B"``, partnership studies): the unit is the deal
+  (match); a team's score is the sum of its two players' scores.
 * Paired differences (:meth:`StudyAccumulator.paired`): for two configurations that differ in one
   option, the per-deal difference of a policy's mean score over the *same* deals, t interval.
 * Policy contrasts (:meth:`StudyAccumulator.versus`): within one configuration and line-up, the
   per-deal difference between two policies' mean scores, t interval.
+* Line-up contrasts (:meth:`StudyAccumulator.lineup_pairs`): for two line-ups that differ in
+  one position, the per-deal (per-match for match results) difference of that position's score
+  on the same deals (first line-up minus second), t interval.
+
+The rounds of a match study are treated as independent units for the per-round columns (every
+round is shuffled from its own random stream; this holds while policies do not react to the
+match standings); the match columns use the match as the unit.
 """
 
 from __future__ import annotations
@@ -50,6 +71,8 @@ __all__ = [
     "MATCH_NONE",
     "TIEBREAK_NONE",
     "CONFIDENCE",
+    "QUANTILES",
+    "TEAMS",
 ]
 
 #: ``flags`` bit: the player opened (laid down a first meld) in the round (RULES.md section 4).
@@ -58,24 +81,46 @@ FLAG_OPENED = 1
 FLAG_OUT = 2
 #: ``flags`` bit: the player went out with a Hand (RULES.md section 6).
 FLAG_HAND = 4
-#: ``match_win`` value meaning "this row carries no match result" (e.g. not the last round of a match).
+#: ``match_win`` / ``match_lose`` / ``hand_decided`` value meaning "this row carries no match
+#: result" (e.g. not the last round of a match).
 MATCH_NONE = 255
 #: ``tiebreaks`` value meaning "this row carries no match result".
 TIEBREAK_NONE = -1
 #: Level of every interval.
 CONFIDENCE = 0.95
+#: Quantiles of the final match totals (:meth:`StudyAccumulator.total_quantiles`).
+QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
+#: Team labels (``seat`` column of team rows) and their line-up positions (0-based).
+TEAMS = (("team A", (0, 2)), ("team B", (1, 3)))
 
-_STATE_FORMAT = 1
+_STATE_FORMAT = 2
 
 # per (config, line-up, policy, seat) counters, last axis of ``_seat``
-_S_ROUNDS, _S_SCORE, _S_SCORE2, _S_OUT, _S_HAND, _S_UNOPENED, _S_TURNS, _S_VOID, _S_MATCHES, _S_WINS = range(10)
-_NS = 10
-# per (config, line-up, policy) deal-level sums, last axis of ``_pool``
-_P_DEALS, _P_TSUM, _P_TSUM2 = range(3)
-_NP = 3
-# per (config, line-up), last axis of ``_cl``
-_C_DEALS, _C_TURNS, _C_VOID, _C_TB_N, _C_TB_SUM = range(5)
-_NC = 5
+(_S_ROUNDS, _S_SCORE, _S_SCORE2, _S_OUT, _S_HAND, _S_UNOPENED, _S_TURNS, _S_VOID, _S_MATCHES, _S_WINS,
+ _S_LMATCHES, _S_LOSSES, _S_TMATCHES, _S_TOTAL, _S_TOTAL2, _S_NEUTRAL) = range(16)
+_NS = 16
+# per (config, line-up, policy) unit-level sums (sum over the policy's k seats per deal / match),
+# last axis of ``_pool``: deals, score sum and sum of squares, squares of the went-out / Hand /
+# unopened counts; matches with a win result, wins and squares; with a lose result, losses,
+# squares, neutral count and squares; matches with totals, totals and squares
+(_P_DEALS, _P_TSUM, _P_TSUM2, _P_OUT2, _P_HAND2, _P_UNOP2, _P_M, _P_W, _P_W2, _P_LM, _P_L, _P_L2, _P_N, _P_N2,
+ _P_TM, _P_TOT, _P_TOT2) = range(17)
+_NP = 17
+# per (config, line-up), last axis of ``_cl``: deals, turns, void rounds, matches with a tie-break
+# count, tie-break rounds, matches with >= 1 tie-break round, matches with a hand_decided flag, of
+# which decided by a Hand
+_C_DEALS, _C_TURNS, _C_VOID, _C_TB_N, _C_TB_SUM, _C_TB_POS, _C_HD_N, _C_HD_SUM = range(8)
+_NC = 8
+# per (config, line-up, team), last axis of ``_team``
+(_T_DEALS, _T_SUM, _T_SUM2, _T_OUT, _T_HAND, _T_UNOP, _T_UNOP2, _T_M, _T_W, _T_LM, _T_L, _T_TM, _T_TOT,
+ _T_TOT2, _T_N) = range(15)
+_NT = 15
+# per (config, line-up pair): deals, position score diff (sum, squares), team score diff (sum,
+# squares); matches with totals, total diff, squares, team total diff, squares; matches with a
+# win result, win diff, squares; with a lose result, lose diff, squares
+(_LP_N, _LP_S, _LP_S2, _LP_TS, _LP_TS2, _LP_M, _LP_TOT, _LP_TOT2, _LP_TTOT, _LP_TTOT2, _LP_WM, _LP_W, _LP_W2,
+ _LP_LM, _LP_L, _LP_L2) = range(16)
+_NLP = 16
 # paired metrics: per-deal sums over the policy's seats of score / went out / Hand / unopened
 _METRICS = ("score", "p_out", "p_hand", "p_unopened")
 _NM = len(_METRICS)
@@ -107,10 +152,20 @@ class DealBlock(NamedTuple):
         1 if the round was void (RULES.md section 3), else 0.
     match_win : ndarray(uint8, shape=(n, P)) or None
         1 if the player won the match, 0 if not, :data:`MATCH_NONE` (255) if the row carries no
-        match result.  ``None`` when no matches were played.
+        match result (a row is either all 255 or a result).  ``None`` when no matches were played.
     tiebreaks : ndarray(int16, shape=(n,)) or None
         Extra rounds played to break a tie for the lowest total (RULES.md section 7), or
         :data:`TIEBREAK_NONE` (-1) if the row carries no match result.
+    match_lose : ndarray(uint8, shape=(n, P)) or None
+        1 if the player lost the match (``standings = last_loses``; always 0 under
+        ``lowest_wins``), 0 if not, :data:`MATCH_NONE` exactly where ``match_win`` is.  Needs
+        ``match_win``.
+    total : ndarray(int32, shape=(n, P)) or None
+        Each player's final match total (points, tie-break rounds included), read on the rows
+        that carry a match result (ignored elsewhere).  Needs ``match_win``.
+    hand_decided : ndarray(uint8, shape=(n,)) or None
+        1 if a single Hand decided the match, 0 if not, :data:`MATCH_NONE` if the row carries no
+        match result.
     """
 
     deal: np.ndarray
@@ -121,7 +176,9 @@ class DealBlock(NamedTuple):
     void: np.ndarray
     match_win: np.ndarray | None = None
     tiebreaks: np.ndarray | None = None
-
+    match_lose: np.ndarray | None = None
+    total: np.ndarray | None = None
+    hand_decided: np.ndarray | None = None
 
 # ----------------------------------------------------------------------------------------------
 # interval helpers (scipy distributions; exact integer moments)
@@ -200,6 +257,77 @@ def _py(v: Any) -> Any:
 
 
 # ----------------------------------------------------------------------------------------------
+# proportions over units, histograms
+
+
+def _prop(k: int, n: int, s1: int, s2: int) -> tuple[float, float, float]:
+    """Share and 95% interval of a proportion observed ``k`` times per unit.
+
+    ``n`` units (deals or matches); ``s1`` is the sum over units of the number of successes among
+    the unit's ``k`` outcomes, ``s2`` the sum of their squares.  ``k == 1``: Wilson interval.
+    ``k > 1``: Student-t interval over the per-unit means ``s_i / k`` (clipped to [0, 1]); when
+    every unit has the same share and it is 0 or 1, the Wilson interval of ``s1 / k`` in ``n``
+    units instead (a t interval would be empty).
+    """
+    k, n, s1, s2 = int(k), int(n), int(s1), int(s2)
+    if n <= 0 or k <= 0:
+        return (math.nan, math.nan, math.nan)
+    p = s1 / (k * n)
+    if k == 1:
+        return (p, *_wilson(s1, n))
+    mean, sd, _, lo, hi = _moments(n, s1, s2, scale=k)
+    if n >= 2 and sd == 0.0 and s1 in (0, k * n):
+        return (p, *_wilson(s1 // k, n))
+    if math.isnan(lo):
+        return (p, lo, hi)
+    return (p, max(lo, 0.0), min(hi, 1.0))
+
+
+def _grow_last(hist: np.ndarray, lo: int, new_lo: int, new_hi: int) -> tuple[np.ndarray, int]:
+    """Widen a histogram whose last axis holds values ``lo, lo + 1, ...`` to cover ``new_lo .. new_hi``.
+
+    Returns the (possibly new) array and its first value; an empty histogram becomes exactly
+    ``new_lo .. new_hi`` wide, so the state stays canonical (it spans the observed range).
+    """
+    w = hist.shape[-1]
+    if w == 0:
+        return np.zeros(hist.shape[:-1] + (new_hi - new_lo + 1,), dtype=np.int64), int(new_lo)
+    old_hi = lo + w - 1
+    nl, nh = min(new_lo, lo), max(new_hi, old_hi)
+    if nl < lo or nh > old_hi:
+        pad = [(0, 0)] * (hist.ndim - 1) + [(lo - nl, nh - old_hi)]
+        hist = np.pad(hist, pad)
+    return hist, int(nl)
+
+
+def _hist_quantiles(values: np.ndarray, counts: np.ndarray, qs: Sequence[float]) -> list[float]:
+    """Quantiles of the data ``values[i]`` repeated ``counts[i]`` times (``values`` ascending).
+
+    Linear interpolation between order statistics: numpy's default (``np.quantile(...,
+    method="linear")``, Hyndman & Fan type 7).
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        return [math.nan] * len(qs)
+    cum = np.cumsum(counts)
+    out = []
+    for q in qs:
+        h = (n - 1) * float(q)
+        i = math.floor(h)
+        frac = h - i
+        a = float(values[int(np.searchsorted(cum, i, side="right"))])
+        b = float(values[int(np.searchsorted(cum, min(i + 1, n - 1), side="right"))])
+        out.append(a + (b - a) * frac if frac < 0.5 else b - (b - a) * (1 - frac))
+    return out
+
+
+def _team_label(lineup: Sequence[str], positions: Sequence[int]) -> str:
+    """``"hold-hand & greedy:support_hand=1"``: the policies of a team's positions."""
+    return " & ".join(lineup[p] for p in positions)
+
+
+# ----------------------------------------------------------------------------------------------
 
 
 class StudyAccumulator:
@@ -218,23 +346,29 @@ class StudyAccumulator:
         Seats per deal, ``P``.
     varying : list of str
         Names of the options that vary, in the order of the output columns.
+    teams : bool or list of bool
+        2 v 2 partnership (RULES.md sections 6-7): line-up positions 1 & 3 (0-based 0 and 2) form
+        team A, positions 2 & 4 team B.  Adds team rows to :meth:`summary` and team columns to
+        :meth:`lineup_pairs`.  One bool for every configuration, or one per configuration (when
+        ``partnership`` varies).  Needs ``players == 4``.
 
     Raises
     ------
     ValueError
         Empty lists, a line-up of the wrong length, a config that lacks a varying option, two
-        configs with the same values, or an option not in ``varying`` whose value differs.
+        configs with the same values, an option not in ``varying`` whose value differs, or teams
+        with other than 4 players.
 
     Notes
     -----
     Feed results with :meth:`add_chunk` (all blocks of one chunk: per-block statistics *and*
-    paired comparisons between configurations) or :meth:`add_block` (one block: no paired
-    comparisons).  All counters are ``int64``; a square of a per-deal seat sum must stay below
-    ``2**63 / deals``, far beyond any reachable score.
+    paired comparisons between configurations and between line-ups) or :meth:`add_block` (one
+    block: no paired comparisons).  All counters are ``int64``; a square of a per-deal seat sum
+    must stay below ``2**63 / deals``, far beyond any reachable score.
     """
 
     def __init__(self, configs: Sequence[Mapping[str, Any]], lineups: Sequence[Sequence[str]],
-                 players: int, varying: Sequence[str]):
+                 players: int, varying: Sequence[str], teams: bool | Sequence[bool] = False):
         players = int(players)
         if players < 1:
             raise ValueError(f"players must be >= 1, got {players}")
@@ -268,11 +402,21 @@ class StudyAccumulator:
             if len(lu) != players:
                 raise ValueError(f"lineups[{l}] has {len(lu)} policies for {players} players")
             norm_lineups.append(lu)
+        if isinstance(teams, (bool, np.bool_)) or teams is None:
+            team_flags = [bool(teams)] * len(norm_configs)
+        else:
+            team_flags = [bool(t) for t in teams]
+            if len(team_flags) != len(norm_configs):
+                raise ValueError(f"teams has {len(team_flags)} entries for {len(norm_configs)} configurations")
+        if any(team_flags) and players != 4:
+            raise ValueError(f"teams (2 v 2 partnership) need 4 players, got {players}")
 
         self.configs: list[dict[str, Any]] = norm_configs
         self.lineups: list[tuple[str, ...]] = norm_lineups
         self.players: int = players
         self.varying: list[str] = varying
+        #: Whether configuration ``c`` is played 2 v 2 (team rows, team columns).
+        self.teams: list[bool] = team_flags
         #: Every policy name, in order of first appearance over the line-ups.
         self.policies: list[str] = list(dict.fromkeys(n for lu in norm_lineups for n in lu))
         gidx = {n: i for i, n in enumerate(self.policies)}
@@ -294,17 +438,30 @@ class StudyAccumulator:
                 self.pairs.append((c1, c2, diff[0]))
         # grouped by option (in ``varying`` order), then by configuration indices
         self.pairs.sort(key=lambda q: (varying.index(q[2]), q[0], q[1]))
+        #: ``(l1, l2, position)`` with ``l1 < l2`` for every pair of line-ups that differ in exactly one
+        #: line-up position (0-based), ordered by ``l1``, then ``l2``.
+        self.lineup_diffs: list[tuple[int, int, int]] = []
+        for l1, l2 in itertools.combinations(range(len(norm_lineups)), 2):
+            diff = [i for i in range(players) if norm_lineups[l1][i] != norm_lineups[l2][i]]
+            if len(diff) == 1:
+                self.lineup_diffs.append((l1, l2, diff[0]))
 
         C, L, N, P, Q = len(norm_configs), len(norm_lineups), len(self.policies), players, len(self.pairs)
         self._seat = np.zeros((C, L, N, P, _NS), dtype=np.int64)
         self._pool = np.zeros((C, L, N, _NP), dtype=np.int64)
         self._cl = np.zeros((C, L, _NC), dtype=np.int64)
+        self._team = np.zeros((C, L, len(TEAMS), _NT), dtype=np.int64)
         self._pair = np.zeros((Q, L, N, _NQ), dtype=np.int64)
         self._versus = np.zeros((C, L, N, N, _NV), dtype=np.int64)
+        self._lpair = np.zeros((C, len(self.lineup_diffs), _NLP), dtype=np.int64)
         self._turns_hist = np.zeros((C, L, 0), dtype=np.int64)
         self._void_hist = np.zeros((C, L, 0), dtype=np.int64)
         self._score_hist = np.zeros((C, L, N, 0), dtype=np.int64)
         self._score_lo = 0
+        self._total_hist = np.zeros((C, L, N, 0), dtype=np.int64)
+        self._total_lo = 0
+        self._team_total_hist = np.zeros((C, L, len(TEAMS), 0), dtype=np.int64)
+        self._team_total_lo = 0
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -315,6 +472,7 @@ class StudyAccumulator:
             "lineups": [list(lu) for lu in self.lineups],
             "players": self.players,
             "varying": self.varying,
+            "teams": self.teams,
         }
 
     def __repr__(self) -> str:
@@ -357,16 +515,20 @@ class StudyAccumulator:
         out: dict[str, Any] = {"c": c, "l": l, "n": n, "deal": deal}
         for name, ndim in (("policy", 2), ("score", 2), ("flags", 2), ("turns", 1), ("void", 1)):
             out[name] = arr(name, ndim)
-        out["match_win"] = arr("match_win", 2, required=False)
-        out["tiebreaks"] = arr("tiebreaks", 1, required=False)
-        for name in ("policy", "score", "flags", "match_win"):
+        for name, ndim in (("match_win", 2), ("tiebreaks", 1), ("match_lose", 2), ("total", 2), ("hand_decided", 1)):
+            out[name] = arr(name, ndim, required=False)
+        for name in ("policy", "score", "flags", "match_win", "match_lose", "total"):
             x = out[name]
             if x is not None and x.shape != (n, P):
                 raise ValueError(f"{where}: field {name} has shape {x.shape}, expected ({n}, {P})")
-        for name in ("turns", "void", "tiebreaks"):
+        for name in ("turns", "void", "tiebreaks", "hand_decided"):
             x = out[name]
             if x is not None and x.shape != (n,):
                 raise ValueError(f"{where}: field {name} has shape {x.shape}, expected ({n},)")
+        if out["match_win"] is None:
+            given = [k for k in ("match_lose", "total", "hand_decided") if out[k] is not None]
+            if given:
+                raise ValueError(f"{where}: field(s) {', '.join(given)} need match_win (the rows that carry a match result)")
         policy = out["policy"].astype(np.intp)
         if n and not np.array_equal(np.sort(policy, axis=1), np.broadcast_to(np.arange(P), (n, P))):
             raise ValueError(f"{where}: every row of policy must be a permutation of the line-up positions 0..{P - 1}")
@@ -376,11 +538,31 @@ class StudyAccumulator:
         void = out["void"].astype(np.int64)
         if n and not np.isin(void, (0, 1)).all():
             raise ValueError(f"{where}: void must be 0 or 1")
-        mw = out["match_win"]
+        mw, ml, hd = out["match_win"], out["match_lose"], out["hand_decided"]
+        none = None
         if mw is not None:
             mw = mw.astype(np.int64)
             if n and not np.isin(mw, (0, 1, MATCH_NONE)).all():
                 raise ValueError(f"{where}: match_win must be 0, 1 or {MATCH_NONE} (no result in this row)")
+            none = mw == MATCH_NONE
+            if n and (none.any(axis=1) != none.all(axis=1)).any():
+                raise ValueError(f"{where}: a row of match_win must be {MATCH_NONE} in every seat (no result) or in none")
+        if ml is not None:
+            ml = ml.astype(np.int64)
+            if n and not np.isin(ml, (0, 1, MATCH_NONE)).all():
+                raise ValueError(f"{where}: match_lose must be 0, 1 or {MATCH_NONE} (no result in this row)")
+            if not np.array_equal(ml == MATCH_NONE, none):
+                raise ValueError(f"{where}: match_lose must be {MATCH_NONE} exactly where match_win is")
+            if ((ml == 1) & (mw == 1)).any():
+                raise ValueError(f"{where}: a player cannot both win and lose a match (match_win and match_lose both 1)")
+        if self.teams[c] and mw is not None:
+            for name, x in (("match_win", mw), ("match_lose", ml)):
+                if x is not None and not np.array_equal(x[:, :2], x[:, 2:]):
+                    raise ValueError(f"{where}: partners (seats s and s + 2) must share the team's {name} in a 2 v 2 study")
+        if hd is not None:
+            hd = hd.astype(np.int64)
+            if n and not np.isin(hd, (0, 1, MATCH_NONE)).all():
+                raise ValueError(f"{where}: hand_decided must be 0, 1 or {MATCH_NONE} (no result in this row)")
         tb = out["tiebreaks"]
         if tb is not None:
             tb = tb.astype(np.int64)
@@ -400,8 +582,33 @@ class StudyAccumulator:
             sums[1, :, j] = (m & is_out).sum(axis=1)
             sums[2, :, j] = (m & is_hand).sum(axis=1)
             sums[3, :, j] = (m & unopened).sum(axis=1)
+        # the same results by line-up position (column i: the player at line-up position i)
+        seat_of_pos = np.argsort(policy, axis=1, kind="stable")
+
+        def by_pos(x):
+            return np.take_along_axis(x, seat_of_pos, axis=1)
+
         out.update(policy=policy, score=score, flags=flags, turns=turns, void=void, match_win=mw, tiebreaks=tb,
-                   local=local, sums=sums, is_out=is_out, is_hand=is_hand, unopened=unopened)
+                   match_lose=ml, hand_decided=hd, local=local, sums=sums, is_out=is_out, is_hand=is_hand,
+                   unopened=unopened, pos_score=by_pos(score), pos_out=by_pos(is_out), pos_hand=by_pos(is_hand),
+                   pos_unopened=by_pos(unopened))
+        # match results: rows with a result, by seat and by line-up position
+        out["res_rows"] = out["res_local"] = out["pos_win"] = out["pos_lose"] = out["pos_total"] = None
+        out["res_win"] = out["res_lose"] = out["res_total"] = None
+        if mw is not None:
+            rows = np.flatnonzero(~none[:, 0]) if n else np.zeros(0, dtype=np.intp)
+            sp = seat_of_pos[rows]
+            out["res_rows"] = rows
+            out["res_local"] = local[rows]
+            out["res_win"] = mw[rows]
+            out["pos_win"] = np.take_along_axis(mw[rows], sp, axis=1)
+            if ml is not None:
+                out["res_lose"] = ml[rows]
+                out["pos_lose"] = np.take_along_axis(ml[rows], sp, axis=1)
+            if out["total"] is not None:
+                tot = out["total"].astype(np.int64)[rows]
+                out["res_total"] = tot
+                out["pos_total"] = np.take_along_axis(tot, sp, axis=1)
         return out
 
     def _apply(self, b: dict[str, Any]) -> None:
@@ -411,7 +618,10 @@ class StudyAccumulator:
             return
         names, k = self._names[l], self._k[l]
         local, score, turns, void = b["local"], b["score"], b["turns"], b["void"]
-        mw, tb, T = b["match_win"], b["tiebreaks"], b["sums"][0]
+        tb, hd, T = b["tiebreaks"], b["hand_decided"], b["sums"][0]
+        rw, rl, rt, rloc = b["res_win"], b["res_lose"], b["res_total"], b["res_local"]
+        pw, pl, pt = b["pos_win"], b["pos_lose"], b["pos_total"]
+        nr = 0 if rw is None else len(rw)
         for j, g in enumerate(names):
             for s in range(P):
                 m = local[:, s] == j
@@ -425,15 +635,50 @@ class StudyAccumulator:
                 acc[_S_UNOPENED] += int(b["unopened"][m, s].sum())
                 acc[_S_TURNS] += int(turns[m].sum())
                 acc[_S_VOID] += int(void[m].sum())
-                if mw is not None:
-                    w = mw[m, s]
-                    acc[_S_MATCHES] += int((w != MATCH_NONE).sum())
-                    acc[_S_WINS] += int((w == 1).sum())
-            t = T[:, j]
+                if rw is not None:
+                    mr = rloc[:, s] == j
+                    nm = int(mr.sum())
+                    w = rw[mr, s]
+                    acc[_S_MATCHES] += nm
+                    acc[_S_WINS] += int(w.sum())
+                    if rl is not None:
+                        lz = rl[mr, s]
+                        acc[_S_LMATCHES] += nm
+                        acc[_S_LOSSES] += int(lz.sum())
+                        acc[_S_NEUTRAL] += int(nm - w.sum() - lz.sum())
+                    if rt is not None:
+                        x = rt[mr, s]
+                        acc[_S_TMATCHES] += nm
+                        acc[_S_TOTAL] += int(x.sum())
+                        acc[_S_TOTAL2] += int((x * x).sum())
             pool = self._pool[c, l, g]
+            t = T[:, j]
             pool[_P_DEALS] += n
             pool[_P_TSUM] += int(t.sum())
             pool[_P_TSUM2] += int((t * t).sum())
+            for mi, idx in ((1, _P_OUT2), (2, _P_HAND2), (3, _P_UNOP2)):
+                x = b["sums"][mi, :, j]
+                pool[idx] += int((x * x).sum())
+            if pw is not None:
+                mpos = self._pos_local[l] == j
+                kj = int(k[j])
+                w = pw[:, mpos].sum(axis=1)
+                pool[_P_M] += nr
+                pool[_P_W] += int(w.sum())
+                pool[_P_W2] += int((w * w).sum())
+                if pl is not None:
+                    lz = pl[:, mpos].sum(axis=1)
+                    nu = kj - w - lz
+                    pool[_P_LM] += nr
+                    pool[_P_L] += int(lz.sum())
+                    pool[_P_L2] += int((lz * lz).sum())
+                    pool[_P_N] += int(nu.sum())
+                    pool[_P_N2] += int((nu * nu).sum())
+                if pt is not None:
+                    x = pt[:, mpos].sum(axis=1)
+                    pool[_P_TM] += nr
+                    pool[_P_TOT] += int(x.sum())
+                    pool[_P_TOT2] += int((x * x).sum())
         # policy contrasts within the deal: d = k_b*T_a - k_a*T_b (a before b in the line-up)
         for ja, jb in itertools.combinations(range(len(names)), 2):
             d = k[jb] * T[:, ja] - k[ja] * T[:, jb]
@@ -449,6 +694,39 @@ class StudyAccumulator:
             has = tb != TIEBREAK_NONE
             cl[_C_TB_N] += int(has.sum())
             cl[_C_TB_SUM] += int(tb[has].sum())
+            cl[_C_TB_POS] += int((tb[has] >= 1).sum())
+        if hd is not None:
+            has = hd != MATCH_NONE
+            cl[_C_HD_N] += int(has.sum())
+            cl[_C_HD_SUM] += int((hd[has] == 1).sum())
+        # teams (2 v 2): sums over the two partners' line-up positions
+        if self.teams[c]:
+            for ti, (_, pos) in enumerate(TEAMS):
+                pos = list(pos)
+                acc = self._team[c, l, ti]
+                ts = b["pos_score"][:, pos].sum(axis=1)
+                u = b["pos_unopened"][:, pos].sum(axis=1)
+                acc[_T_DEALS] += n
+                acc[_T_SUM] += int(ts.sum())
+                acc[_T_SUM2] += int((ts * ts).sum())
+                acc[_T_OUT] += int(b["pos_out"][:, pos].any(axis=1).sum())
+                acc[_T_HAND] += int(b["pos_hand"][:, pos].any(axis=1).sum())
+                acc[_T_UNOP] += int(u.sum())
+                acc[_T_UNOP2] += int((u * u).sum())
+                if pw is not None:
+                    w = pw[:, pos].max(axis=1)
+                    acc[_T_M] += nr
+                    acc[_T_W] += int(w.sum())
+                    if pl is not None:
+                        lz = pl[:, pos].max(axis=1)
+                        acc[_T_LM] += nr
+                        acc[_T_L] += int(lz.sum())
+                        acc[_T_N] += int((nr - w.sum() - lz.sum()))
+                    if pt is not None:
+                        x = pt[:, pos].sum(axis=1)
+                        acc[_T_TM] += nr
+                        acc[_T_TOT] += int(x.sum())
+                        acc[_T_TOT2] += int((x * x).sum())
         # round length histograms
         tmax = int(turns.max())
         self._grow_turns(tmax + 1)
@@ -456,10 +734,23 @@ class StudyAccumulator:
         self._turns_hist[c, l] += np.bincount(turns, minlength=width)
         self._void_hist[c, l] += np.bincount(turns[void != 0], minlength=width)
         # score histogram per policy (all seats)
-        self._grow_scores(int(score.min()), int(score.max()))
+        self._score_hist, self._score_lo = _grow_last(self._score_hist, self._score_lo, int(score.min()), int(score.max()))
         width = self._score_hist.shape[3]
         for j, g in enumerate(names):
             self._score_hist[c, l, g] += np.bincount(score[local == j] - self._score_lo, minlength=width)
+        # final match totals per policy (all seats), and per team
+        if rt is not None and nr:
+            self._total_hist, self._total_lo = _grow_last(self._total_hist, self._total_lo, int(rt.min()), int(rt.max()))
+            width = self._total_hist.shape[3]
+            for j, g in enumerate(names):
+                self._total_hist[c, l, g] += np.bincount(rt[rloc == j] - self._total_lo, minlength=width)
+            if self.teams[c]:
+                tt = np.stack([pt[:, list(pos)].sum(axis=1) for _, pos in TEAMS])
+                self._team_total_hist, self._team_total_lo = _grow_last(
+                    self._team_total_hist, self._team_total_lo, int(tt.min()), int(tt.max()))
+                width = self._team_total_hist.shape[3]
+                for ti in range(len(TEAMS)):
+                    self._team_total_hist[c, l, ti] += np.bincount(tt[ti] - self._team_total_lo, minlength=width)
 
     def _grow_turns(self, width: int) -> None:
         cur = self._turns_hist.shape[2]
@@ -468,24 +759,11 @@ class StudyAccumulator:
             self._turns_hist = np.pad(self._turns_hist, pad)
             self._void_hist = np.pad(self._void_hist, pad)
 
-    def _grow_scores(self, lo: int, hi: int) -> None:
-        cur = self._score_hist.shape[3]
-        if cur == 0:
-            self._score_lo = lo
-            self._score_hist = np.zeros(self._score_hist.shape[:3] + (hi - lo + 1,), dtype=np.int64)
-            return
-        old_hi = self._score_lo + cur - 1
-        new_lo, new_hi = min(lo, self._score_lo), max(hi, old_hi)
-        if new_lo < self._score_lo or new_hi > old_hi:
-            pad = ((0, 0), (0, 0), (0, 0), (self._score_lo - new_lo, new_hi - old_hi))
-            self._score_hist = np.pad(self._score_hist, pad)
-            self._score_lo = new_lo
-
     def add_block(self, c: int, l: int, block: DealBlock) -> None:
         """Add the results of one (configuration, line-up) block.
 
-        Only per-block statistics are updated; paired comparisons between configurations need
-        :meth:`add_chunk`.
+        Only per-block statistics are updated; paired comparisons between configurations and
+        between line-ups need :meth:`add_chunk`.
 
         Parameters
         ----------
@@ -498,26 +776,32 @@ class StudyAccumulator:
         ------
         ValueError
             Bad indices, shapes or dtypes, a ``policy`` row that is not a permutation of the
-            line-up positions, negative turns, or out-of-range ``void``/``match_win``/``tiebreaks``.
-            Nothing is added when an error is raised.
+            line-up positions, negative turns, out-of-range ``void`` / ``match_win`` /
+            ``match_lose`` / ``hand_decided`` / ``tiebreaks``, a ``match_win`` row that is
+            partly :data:`MATCH_NONE`, ``match_lose`` without result where ``match_win`` has one
+            (or the reverse), or match fields without ``match_win``.  Nothing is added when an
+            error is raised.
         """
         self._apply(self._prepare(c, l, block))
 
     def add_chunk(self, blocks: Mapping[tuple[int, int], DealBlock]) -> None:
-        """Add every block of one chunk and the paired comparisons between its configurations.
+        """Add every block of one chunk and the paired comparisons between its configurations
+        and between its line-ups.
 
         Parameters
         ----------
         blocks : dict of (int, int) -> DealBlock
             ``blocks[(c, l)]`` for the configurations and line-ups played on this chunk's deals.
             Pairs of configurations (see :attr:`pairs`) are compared for every line-up that has
-            blocks of both.
+            blocks of both; pairs of line-ups (see :attr:`lineup_diffs`) for every configuration
+            that has blocks of both.
 
         Raises
         ------
         ValueError
             As :meth:`add_block`, or when the blocks do not all hold the same deal indices in the
-            same order.  The accumulator is unchanged when an error is raised.
+            same order, or two line-ups compared hold match results on different rows.  The
+            accumulator is unchanged when an error is raised.
         """
         prepared: dict[tuple[int, int], dict[str, Any]] = {}
         ref = None
@@ -530,6 +814,17 @@ class StudyAccumulator:
                 raise ValueError(f"blocks {ref[0]} and {key} of one chunk hold different deals: "
                                  "every block of a chunk must cover the same deal indices in the same order")
             prepared[(b["c"], b["l"])] = b
+        lpairs = []
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                b1, b2 = prepared.get((c, l1)), prepared.get((c, l2))
+                if b1 is None or b2 is None or b1["n"] == 0:
+                    continue
+                r1, r2 = b1["res_rows"], b2["res_rows"]
+                if r1 is not None and r2 is not None and not np.array_equal(r1, r2):
+                    raise ValueError(f"blocks ({c}, {l1}) and ({c}, {l2}) of one chunk hold match results on "
+                                     "different rows: line-ups compared must play the same matches")
+                lpairs.append((c, q, j, b1, b2))
         for key in sorted(prepared):
             self._apply(prepared[key])
         for q, (c1, c2, _) in enumerate(self.pairs):
@@ -545,8 +840,44 @@ class StudyAccumulator:
                         x = d[mi, :, j]
                         acc[1 + 2 * mi] += int(x.sum())
                         acc[2 + 2 * mi] += int((x * x).sum())
+        for c, q, j, b1, b2 in lpairs:
+            self._add_lineup_pair(c, q, j, b1, b2)
+
+    def _add_lineup_pair(self, c: int, q: int, j: int, ba: dict[str, Any], bb: dict[str, Any]) -> None:
+        """Per-deal (per-match) differences ``a - b`` of line-up position ``j`` and its team."""
+        acc = self._lpair[c, q]
+        team = [j, (j + 2) % 4] if self.teams[c] else None
+        d = ba["pos_score"][:, j] - bb["pos_score"][:, j]
+        acc[_LP_N] += ba["n"]
+        acc[_LP_S] += int(d.sum())
+        acc[_LP_S2] += int((d * d).sum())
+        if team is not None:
+            d = ba["pos_score"][:, team].sum(axis=1) - bb["pos_score"][:, team].sum(axis=1)
+            acc[_LP_TS] += int(d.sum())
+            acc[_LP_TS2] += int((d * d).sum())
+        ta, tb = ba["pos_total"], bb["pos_total"]
+        if ta is not None and tb is not None:
+            d = ta[:, j] - tb[:, j]
+            acc[_LP_M] += len(d)
+            acc[_LP_TOT] += int(d.sum())
+            acc[_LP_TOT2] += int((d * d).sum())
+            if team is not None:
+                d = ta[:, team].sum(axis=1) - tb[:, team].sum(axis=1)
+                acc[_LP_TTOT] += int(d.sum())
+                acc[_LP_TTOT2] += int((d * d).sum())
+        for name, (im, i1, i2) in (("pos_win", (_LP_WM, _LP_W, _LP_W2)), ("pos_lose", (_LP_LM, _LP_L, _LP_L2))):
+            xa, xb = ba[name], bb[name]
+            if xa is not None and xb is not None:
+                d = xa[:, j] - xb[:, j]
+                acc[im] += len(d)
+                acc[i1] += int(d.sum())
+                acc[i2] += int((d * d).sum())
 
     # ------------------------------------------------------------------ checkpoint / merge
+
+    _ARRAYS = ("seat", "pool", "cl", "team", "pair", "versus", "lpair")
+    # histogram arrays, their first-value attribute, and how many leading axes are fixed by the study
+    _HISTS = (("score_hist", "score_lo", 3), ("total_hist", "total_lo", 3), ("team_total_hist", "team_total_lo", 3))
 
     def state(self) -> dict[str, np.ndarray]:
         """Everything needed to resume: a dict of numpy arrays (``np.savez`` friendly).
@@ -554,24 +885,21 @@ class StudyAccumulator:
         Returns
         -------
         dict of str -> ndarray
-            ``meta`` (UTF-8 JSON of configs, line-ups, players, varying as ``uint8``) and the
-            ``int64`` counters.  The arrays are copies.  The state is canonical: the same deals give
-            byte-identical arrays whatever the order of the chunks or merges (histograms span exactly
-            the observed range).
+            ``meta`` (UTF-8 JSON of the format, configs, line-ups, players, varying and teams as
+            ``uint8``) and the ``int64`` counters.  The arrays are copies.  The state is canonical:
+            the same deals give byte-identical arrays whatever the order of the chunks or merges
+            (histograms span exactly the observed range).
         """
         meta = json.dumps(self._meta(), sort_keys=True).encode("utf-8")
-        return {
-            "meta": np.frombuffer(meta, dtype=np.uint8).copy(),
-            "seat": self._seat.copy(),
-            "pool": self._pool.copy(),
-            "cl": self._cl.copy(),
-            "pair": self._pair.copy(),
-            "versus": self._versus.copy(),
-            "turns_hist": self._turns_hist.copy(),
-            "void_hist": self._void_hist.copy(),
-            "score_hist": self._score_hist.copy(),
-            "score_lo": np.array([self._score_lo], dtype=np.int64),
-        }
+        out = {"meta": np.frombuffer(meta, dtype=np.uint8).copy()}
+        for name in self._ARRAYS:
+            out[name] = getattr(self, "_" + name).copy()
+        out["turns_hist"] = self._turns_hist.copy()
+        out["void_hist"] = self._void_hist.copy()
+        for name, lo, _ in self._HISTS:
+            out[name] = getattr(self, "_" + name).copy()
+            out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
+        return out
 
     @classmethod
     def from_state(cls, state: Mapping[str, np.ndarray], **expected: Any) -> "StudyAccumulator":
@@ -581,36 +909,52 @@ class StudyAccumulator:
         ----------
         state : mapping of str -> ndarray
         **expected
-            Optional ``configs``, ``lineups``, ``players``, ``varying``: checked against the saved ones.
+            Optional ``configs``, ``lineups``, ``players``, ``varying``, ``teams``: checked against
+            the saved ones.
 
         Raises
         ------
         ValueError
-            Missing or malformed arrays, or a mismatch with ``expected``.
+            Missing or malformed arrays, a state written by another version of handsim (another
+            state format: such a checkpoint cannot be resumed, run the study again), or a mismatch
+            with ``expected``.
         """
         try:
             meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
         except (KeyError, ValueError) as e:
             raise ValueError(f"not a StudyAccumulator state: {e}") from None
-        if meta.get("format") != _STATE_FORMAT:
-            raise ValueError(f"unsupported state format {meta.get('format')!r}")
-        acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"])
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        if fmt != _STATE_FORMAT:
+            raise ValueError(f"unsupported state format {fmt!r}: this version of handsim reads format {_STATE_FORMAT} "
+                             "(format 1 came before match totals and team statistics); "
+                             "results saved by another version cannot be resumed: run the study again")
+        acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"],
+                  teams=meta.get("teams", False))
         if expected:
             other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
-                        expected.get("players", acc.players), expected.get("varying", acc.varying))
+                        expected.get("players", acc.players), expected.get("varying", acc.varying),
+                        teams=expected.get("teams", acc.teams))
             if other._meta() != acc._meta():
-                raise ValueError("saved state was made for a different study (configs, line-ups, players or varying differ)")
-        for name in ("seat", "pool", "cl", "pair", "versus"):
-            x = np.asarray(state[name])
-            want = getattr(acc, "_" + name)
-            if x.shape != want.shape:
-                raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
-            setattr(acc, "_" + name, x.astype(np.int64, copy=True))
-        th, vh, sh = (np.asarray(state[k]).astype(np.int64, copy=True) for k in ("turns_hist", "void_hist", "score_hist"))
-        if th.shape[:2] != acc._turns_hist.shape[:2] or vh.shape != th.shape or sh.shape[:3] != acc._score_hist.shape[:3]:
-            raise ValueError("state histograms do not match the study shape")
-        acc._turns_hist, acc._void_hist, acc._score_hist = th, vh, sh
-        acc._score_lo = int(np.asarray(state["score_lo"]).reshape(-1)[0])
+                raise ValueError("saved state was made for a different study (configs, line-ups, players, varying or teams differ)")
+        try:
+            for name in cls._ARRAYS:
+                x = np.asarray(state[name])
+                want = getattr(acc, "_" + name)
+                if x.shape != want.shape:
+                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
+                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+            th, vh = (np.asarray(state[k]).astype(np.int64, copy=True) for k in ("turns_hist", "void_hist"))
+            if th.shape[:2] != acc._turns_hist.shape[:2] or vh.shape != th.shape:
+                raise ValueError("state histograms do not match the study shape")
+            acc._turns_hist, acc._void_hist = th, vh
+            for name, lo, fixed in cls._HISTS:
+                h = np.asarray(state[name]).astype(np.int64, copy=True)
+                if h.ndim != fixed + 1 or h.shape[:fixed] != getattr(acc, "_" + name).shape[:fixed]:
+                    raise ValueError(f"state histogram {name} does not match the study shape")
+                setattr(acc, "_" + name, h)
+                setattr(acc, "_" + lo, int(np.asarray(state[lo]).reshape(-1)[0]))
+        except KeyError as e:
+            raise ValueError(f"state array {e.args[0]!r} is missing") from None
         return acc
 
     def merge(self, other: "StudyAccumulator") -> "StudyAccumulator":
@@ -624,25 +968,28 @@ class StudyAccumulator:
         Raises
         ------
         ValueError
-            If the studies differ (configs, line-ups, players or varying).
+            If the studies differ (configs, line-ups, players, varying or teams).
         """
         if other._meta() != self._meta():
-            raise ValueError("cannot merge accumulators of different studies (configs, line-ups, players or varying differ)")
-        self._seat += other._seat
-        self._pool += other._pool
-        self._cl += other._cl
-        self._pair += other._pair
-        self._versus += other._versus
+            raise ValueError("cannot merge accumulators of different studies (configs, line-ups, players, varying or teams differ)")
+        for name in self._ARRAYS:
+            getattr(self, "_" + name)[...] += getattr(other, "_" + name)
         if other._turns_hist.shape[2]:
             self._grow_turns(other._turns_hist.shape[2])
             w = other._turns_hist.shape[2]
             self._turns_hist[:, :, :w] += other._turns_hist
             self._void_hist[:, :, :w] += other._void_hist
-        if other._score_hist.shape[3]:
-            lo, w = other._score_lo, other._score_hist.shape[3]
-            self._grow_scores(lo, lo + w - 1)
-            off = lo - self._score_lo
-            self._score_hist[:, :, :, off:off + w] += other._score_hist
+        for name, lo_name, _ in self._HISTS:
+            h = getattr(other, "_" + name)
+            w = h.shape[-1]
+            if not w:
+                continue
+            lo = getattr(other, "_" + lo_name)
+            mine, mine_lo = _grow_last(getattr(self, "_" + name), getattr(self, "_" + lo_name), lo, lo + w - 1)
+            off = lo - mine_lo
+            mine[..., off:off + w] += h
+            setattr(self, "_" + name, mine)
+            setattr(self, "_" + lo_name, mine_lo)
         return self
 
     # ------------------------------------------------------------------ results
@@ -655,75 +1002,144 @@ class StudyAccumulator:
             return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
         return pd.DataFrame.from_records(rows, columns=columns)
 
+    #: Columns of :meth:`summary` after the varying options.
+    SUMMARY_COLUMNS = (
+        "lineup", "policy", "seat", "rounds", "deals", "mean_score", "sd_score", "se_score", "ci95_low", "ci95_high",
+        "p_out", "p_out_ci95_low", "p_out_ci95_high", "p_hand", "p_hand_ci95_low", "p_hand_ci95_high",
+        "p_unopened", "p_unopened_ci95_low", "p_unopened_ci95_high", "mean_turns", "void_rate",
+        "matches", "match_win_rate", "match_win_rate_ci95_low", "match_win_rate_ci95_high",
+        "match_lose_rate", "match_lose_rate_ci95_low", "match_lose_rate_ci95_high",
+        "match_neutral_rate", "match_neutral_rate_ci95_low", "match_neutral_rate_ci95_high",
+        "mean_final_total", "final_total_ci95_low", "final_total_ci95_high",
+        "mean_tiebreaks", "tiebreak_rate", "tiebreak_rate_ci95_low", "tiebreak_rate_ci95_high",
+        "hand_decided_rate", "hand_decided_rate_ci95_low", "hand_decided_rate_ci95_high",
+    )
+
     def summary(self) -> pd.DataFrame:
-        """One row per configuration x line-up x policy x seat (``"all"`` first, then ``"0"`` .. ``"P-1"``).
+        """One row per configuration x line-up x policy x seat (``"all"`` first, then ``"0"`` .. ``"P-1"``),
+        then, in partnership configurations, one row per team (``"team A"``, ``"team B"``).
 
         Returns
         -------
         pandas.DataFrame
             Columns: every varying option (its RULES.md name); ``lineup`` (policy names joined by
-            ``","``); ``policy``; ``seat``; ``rounds`` (player-rounds observed); ``deals`` (deals;
-            equals ``rounds`` for one seat); ``mean_score`` (points per round), ``sd_score`` (sd of
-            one player's round score), ``se_score``, ``ci95_low``, ``ci95_high`` (Student-t; for
-            ``"all"`` from the per-deal means over the policy's seats); ``p_out``, ``p_hand``,
-            ``p_unopened`` each with ``*_ci95_low`` and ``*_ci95_high`` (Wilson, over player-rounds);
-            ``mean_turns`` (turns per round), ``void_rate``; ``matches`` (player-rows with a match
-            result), ``match_win_rate`` with ``match_win_rate_ci95_low/high`` (Wilson) and
-            ``mean_tiebreaks`` (per configuration and line-up), NaN when no matches were played.
+            ``","``); ``policy`` (for a team: its two policies joined by ``" & "``, positions 1 & 3
+            or 2 & 4); ``seat``; ``rounds`` (player-rounds observed; team rows: deals); ``deals``
+            (deals; equals ``rounds`` for one seat); ``mean_score`` (points per round; team rows:
+            the team's sum), ``sd_score`` (sd of one player's round score; team rows: of the team
+            sum), ``se_score``, ``ci95_low``, ``ci95_high`` (Student-t; for ``"all"`` from the
+            per-deal means over the policy's seats); ``p_out``, ``p_hand``, ``p_unopened`` each with
+            ``*_ci95_low`` and ``*_ci95_high`` (per seat: Wilson over player-rounds; ``"all"``: the
+            deal as unit, see the module docstring; team rows: ``p_out`` / ``p_hand`` = share of
+            deals in which either partner went out / went out with a Hand, Wilson; ``p_unopened`` =
+            share of the team's player-rounds without an opening, deal as unit);
+            ``mean_turns`` (turns per round), ``void_rate``.
+
+            Match columns (NaN when no matches were played): ``matches`` (player-matches: for
+            ``"all"`` ``k`` times the matches of a policy holding ``k`` seats; team rows: matches);
+            ``match_win_rate``, ``match_lose_rate`` (``standings = last_loses``: the single
+            highest total; 0 under ``lowest_wins``), ``match_neutral_rate`` (neither won nor lost:
+            1 - win - lose, so 1 - win under ``lowest_wins``), each with ``*_ci95_low/high``
+            (per seat and team: Wilson over matches; ``"all"``: the match as unit);
+            ``mean_final_total`` (points of a player's, or a team's, final match total, tie-break
+            rounds included) with ``final_total_ci95_low/high`` (Student-t; ``"all"``: per-match
+            mean of the policy's totals).  Per configuration and line-up (the same on each row of
+            the group): ``mean_tiebreaks`` (tie-break rounds per match), ``tiebreak_rate`` (share
+            of matches that needed at least one tie-break round) and ``hand_decided_rate`` (share of
+            matches decided by a single Hand: without one Hand round the winner would differ or be
+            tied), each with Wilson ``*_ci95_low/high``.
+
             ``p_unopened`` counts the player-rounds whose ``flags`` lack :data:`FLAG_OPENED`, void
-            rounds included.  Only configurations and line-ups with at least one deal appear.  Order: configs, then
-            line-ups, then policies (line-up order), then seats.
+            rounds included.  Only configurations and line-ups with at least one deal appear.
+            Order: configs, then line-ups, then policies (line-up order) and seats, then teams.
         """
         P = self.players
-        columns = list(self.varying) + [
-            "lineup", "policy", "seat", "rounds", "deals", "mean_score", "sd_score", "se_score", "ci95_low", "ci95_high",
-            "p_out", "p_out_ci95_low", "p_out_ci95_high", "p_hand", "p_hand_ci95_low", "p_hand_ci95_high",
-            "p_unopened", "p_unopened_ci95_low", "p_unopened_ci95_high", "mean_turns", "void_rate",
-            "matches", "match_win_rate", "match_win_rate_ci95_low", "match_win_rate_ci95_high", "mean_tiebreaks",
-        ]
+        columns = list(self.varying) + list(self.SUMMARY_COLUMNS)
         rows: list[dict[str, Any]] = []
         for c in range(len(self.configs)):
             for l, lu in enumerate(self.lineups):
                 cl = [int(x) for x in self._cl[c, l]]
-                if cl[_C_DEALS] == 0:
+                D = cl[_C_DEALS]
+                if D == 0:
                     continue
-                tb_mean = cl[_C_TB_SUM] / cl[_C_TB_N] if cl[_C_TB_N] else math.nan
+                group = {
+                    "mean_tiebreaks": cl[_C_TB_SUM] / cl[_C_TB_N] if cl[_C_TB_N] else math.nan,
+                    "tiebreak_rate": _prop(1, cl[_C_TB_N], cl[_C_TB_POS], 0),
+                    "hand_decided_rate": _prop(1, cl[_C_HD_N], cl[_C_HD_SUM], 0),
+                }
+                cl_turns, cl_void = cl[_C_TURNS] / D, cl[_C_VOID] / D
                 for j, g in enumerate(self._names[l]):
                     k = int(self._k[l][j])
                     seat_acc = self._seat[c, l, g]
                     tot = [int(x) for x in seat_acc.sum(axis=0)]
                     pool = [int(x) for x in self._pool[c, l, g]]
                     deals = pool[_P_DEALS]
-                    # "all": mean and CI from per-deal means, sd from player-rounds
+                    # "all": the deal (match) as unit, from the per-unit sums over the policy's k seats
                     mean, _, se, lo, hi = _moments(deals, pool[_P_TSUM], pool[_P_TSUM2], scale=k)
                     _, sd, _, _, _ = _moments(tot[_S_ROUNDS], tot[_S_SCORE], tot[_S_SCORE2])
-                    entries = [("all", tot, deals, (mean, sd, se, lo, hi),
-                                cl[_C_TURNS] / deals if deals else math.nan,
-                                cl[_C_VOID] / deals if deals else math.nan)]
+                    rates = {
+                        "p_out": _prop(k, deals, tot[_S_OUT], pool[_P_OUT2]),
+                        "p_hand": _prop(k, deals, tot[_S_HAND], pool[_P_HAND2]),
+                        "p_unopened": _prop(k, deals, tot[_S_UNOPENED], pool[_P_UNOP2]),
+                        "match_win_rate": _prop(k, pool[_P_M], pool[_P_W], pool[_P_W2]),
+                        "match_lose_rate": _prop(k, pool[_P_LM], pool[_P_L], pool[_P_L2]),
+                        "match_neutral_rate": _prop(k, pool[_P_LM], pool[_P_N], pool[_P_N2]),
+                    }
+                    ftot = _moments(pool[_P_TM], pool[_P_TOT], pool[_P_TOT2], scale=k)
+                    row = self._row(c, lu, self.policies[g], "all", tot[_S_ROUNDS], deals,
+                                    (mean, sd, se, lo, hi), rates, cl_turns, cl_void, tot[_S_MATCHES], ftot, group)
+                    rows.append(row)
                     for s in range(P):
                         a = [int(x) for x in seat_acc[s]]
                         n = a[_S_ROUNDS]
-                        entries.append((str(s), a, n, _moments(n, a[_S_SCORE], a[_S_SCORE2]),
-                                        a[_S_TURNS] / n if n else math.nan,
-                                        a[_S_VOID] / n if n else math.nan))
-                    for seat, a, deals_, (mean, sd, se, lo, hi), mturns, vrate in entries:
-                        n = a[_S_ROUNDS]
-                        row = self._config_cols(c)
-                        row.update(lineup=",".join(lu), policy=self.policies[g], seat=seat, rounds=n, deals=deals_,
-                                   mean_score=mean, sd_score=sd, se_score=se, ci95_low=lo, ci95_high=hi)
-                        for name, idx in (("p_out", _S_OUT), ("p_hand", _S_HAND), ("p_unopened", _S_UNOPENED)):
-                            row[name] = a[idx] / n if n else math.nan
-                            row[name + "_ci95_low"], row[name + "_ci95_high"] = _wilson(a[idx], n)
-                        row["mean_turns"] = mturns
-                        row["void_rate"] = vrate
-                        nm = a[_S_MATCHES]
-                        row["matches"] = nm
-                        row["match_win_rate"] = a[_S_WINS] / nm if nm else math.nan
-                        row["match_win_rate_ci95_low"], row["match_win_rate_ci95_high"] = _wilson(a[_S_WINS], nm)
-                        row["mean_tiebreaks"] = tb_mean
-                        rows.append(row)
+                        rates = {
+                            "p_out": _prop(1, n, a[_S_OUT], 0),
+                            "p_hand": _prop(1, n, a[_S_HAND], 0),
+                            "p_unopened": _prop(1, n, a[_S_UNOPENED], 0),
+                            "match_win_rate": _prop(1, a[_S_MATCHES], a[_S_WINS], 0),
+                            "match_lose_rate": _prop(1, a[_S_LMATCHES], a[_S_LOSSES], 0),
+                            "match_neutral_rate": _prop(1, a[_S_LMATCHES], a[_S_NEUTRAL], 0),
+                        }
+                        rows.append(self._row(c, lu, self.policies[g], str(s), n, n,
+                                              _moments(n, a[_S_SCORE], a[_S_SCORE2]), rates,
+                                              a[_S_TURNS] / n if n else math.nan, a[_S_VOID] / n if n else math.nan,
+                                              a[_S_MATCHES], _moments(a[_S_TMATCHES], a[_S_TOTAL], a[_S_TOTAL2]),
+                                              group))
+                if self.teams[c]:
+                    for ti, (label, pos) in enumerate(TEAMS):
+                        t = [int(x) for x in self._team[c, l, ti]]
+                        n = t[_T_DEALS]
+                        rates = {
+                            "p_out": _prop(1, n, t[_T_OUT], 0),
+                            "p_hand": _prop(1, n, t[_T_HAND], 0),
+                            "p_unopened": _prop(len(pos), n, t[_T_UNOP], t[_T_UNOP2]),
+                            "match_win_rate": _prop(1, t[_T_M], t[_T_W], 0),
+                            "match_lose_rate": _prop(1, t[_T_LM], t[_T_L], 0),
+                            "match_neutral_rate": _prop(1, t[_T_LM], t[_T_N], 0),
+                        }
+                        rows.append(self._row(c, lu, _team_label(lu, pos), label, n, n,
+                                              _moments(n, t[_T_SUM], t[_T_SUM2]), rates, cl_turns, cl_void,
+                                              t[_T_M], _moments(t[_T_TM], t[_T_TOT], t[_T_TOT2]), group))
         df = self._typed_frame(rows, columns)
         return df.reset_index(drop=True)
+
+    def _row(self, c, lu, policy, seat, rounds, deals, moments, rates, mturns, vrate, matches, ftot, group):
+        mean, sd, se, lo, hi = moments
+        row = self._config_cols(c)
+        row.update(lineup=",".join(lu), policy=policy, seat=seat, rounds=rounds, deals=deals,
+                   mean_score=mean, sd_score=sd, se_score=se, ci95_low=lo, ci95_high=hi)
+        for name in ("p_out", "p_hand", "p_unopened"):
+            row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = rates[name]
+        row["mean_turns"] = mturns
+        row["void_rate"] = vrate
+        row["matches"] = matches
+        for name in ("match_win_rate", "match_lose_rate", "match_neutral_rate"):
+            row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = rates[name]
+        row["mean_final_total"], row["final_total_ci95_low"], row["final_total_ci95_high"] = ftot[0], ftot[3], ftot[4]
+        row["mean_tiebreaks"] = group["mean_tiebreaks"]
+        for name in ("tiebreak_rate", "hand_decided_rate"):
+            row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = group[name]
+        return row
 
     def paired(self) -> pd.DataFrame:
         """Paired differences between configurations that differ in exactly one option.
@@ -814,8 +1230,118 @@ class StudyAccumulator:
                     rows.append(row)
         return self._typed_frame(rows, columns)
 
+    def lineup_pairs(self) -> pd.DataFrame:
+        """Line-ups that differ in one position, compared on the same deals (matches).
+
+        For every pair ``(l1, l2)`` in :attr:`lineup_diffs` (``l1 < l2``, differing only at line-up
+        position ``i``) and every configuration: the per-deal difference (line-up ``a = l1`` minus
+        line-up ``b = l2``, as in :meth:`versus`: list the line-up of interest first and its
+        baseline after it) of the score of the player at position ``i`` -- the same deals, dealer
+        and seat in both line-ups, so the difference is paired -- and, in a partnership
+        configuration, of that position's team score (positions ``i`` and ``i + 2``).  With match results, the same per match for
+        the final match total and for winning and losing the match.  Chunks must be added with
+        :meth:`add_chunk`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: every varying option; ``lineup_a`` (``l1``), ``lineup_b`` (``l2``),
+            ``position`` (1-based, as line-ups are written), ``policy_a``, ``policy_b`` (the policies
+            at that position); differences are ``a - b``:
+            ``deals``, ``mean_diff`` (points per round), ``sd_diff``, ``ci95_low``, ``ci95_high``
+            (Student-t), ``p_value`` (two-sided paired t test); ``team`` (``"team A"`` /
+            ``"team B"``, empty without teams), ``team_diff`` (team points per round) with
+            ``team_diff_ci95_low/high`` and ``team_p_value``; ``matches``, ``total_diff`` (final
+            match total of the position, points) with ``total_diff_ci95_low/high`` and
+            ``total_p_value``, ``team_total_diff`` with ``team_total_diff_ci95_low/high``,
+            ``match_win_diff`` and ``match_lose_diff`` (differences of probabilities) with
+            ``*_ci95_low/high``.  NaN where a quantity was not observed.  Order: configurations,
+            then pairs.
+        """
+        columns = list(self.varying) + [
+            "lineup_a", "lineup_b", "position", "policy_a", "policy_b", "deals", "mean_diff", "sd_diff",
+            "ci95_low", "ci95_high", "p_value", "team", "team_diff", "team_diff_ci95_low", "team_diff_ci95_high",
+            "team_p_value", "matches", "total_diff", "total_diff_ci95_low", "total_diff_ci95_high", "total_p_value",
+            "team_total_diff", "team_total_diff_ci95_low", "team_total_diff_ci95_high",
+            "match_win_diff", "match_win_diff_ci95_low", "match_win_diff_ci95_high",
+            "match_lose_diff", "match_lose_diff_ci95_low", "match_lose_diff_ci95_high"]
+        rows: list[dict[str, Any]] = []
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                a = [int(x) for x in self._lpair[c, q]]
+                D = a[_LP_N]
+                if D == 0:
+                    continue
+                row = self._config_cols(c)
+                row.update(lineup_a=",".join(self.lineups[l1]), lineup_b=",".join(self.lineups[l2]),
+                           position=j + 1, policy_a=self.lineups[l1][j], policy_b=self.lineups[l2][j])
+                mean, sd, se, lo, hi = _moments(D, a[_LP_S], a[_LP_S2])
+                row.update(deals=D, mean_diff=mean, sd_diff=sd, ci95_low=lo, ci95_high=hi, p_value=_t_pvalue(mean, se, D))
+                nan3 = (math.nan, math.nan, math.nan, math.nan, math.nan)
+                if self.teams[c]:
+                    team = next(label for label, pos in TEAMS if j in pos)
+                    tm, _, tse, tlo, thi = _moments(D, a[_LP_TS], a[_LP_TS2])
+                    row.update(team=team, team_diff=tm, team_diff_ci95_low=tlo, team_diff_ci95_high=thi,
+                               team_p_value=_t_pvalue(tm, tse, D))
+                else:
+                    row.update(team="", team_diff=math.nan, team_diff_ci95_low=math.nan,
+                               team_diff_ci95_high=math.nan, team_p_value=math.nan)
+                M = a[_LP_M]
+                mean, _, se, lo, hi = _moments(M, a[_LP_TOT], a[_LP_TOT2]) if M else nan3
+                row.update(matches=max(M, a[_LP_WM]), total_diff=mean, total_diff_ci95_low=lo,
+                           total_diff_ci95_high=hi, total_p_value=_t_pvalue(mean, se, M))
+                mean, _, _, lo, hi = _moments(M, a[_LP_TTOT], a[_LP_TTOT2]) if M and self.teams[c] else nan3
+                row.update(team_total_diff=mean, team_total_diff_ci95_low=lo, team_total_diff_ci95_high=hi)
+                for name, (im, i1, i2) in (("match_win_diff", (_LP_WM, _LP_W, _LP_W2)),
+                                           ("match_lose_diff", (_LP_LM, _LP_L, _LP_L2))):
+                    mean, _, _, lo, hi = _moments(a[im], a[i1], a[i2]) if a[im] else nan3
+                    row.update({name: mean, name + "_ci95_low": lo, name + "_ci95_high": hi})
+                rows.append(row)
+        return self._typed_frame(rows, columns)
+
+    def total_quantiles(self) -> pd.DataFrame:
+        """Distribution of the final match totals: quantiles per policy (all its seats) and per team.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per configuration x line-up x policy (``seat`` = ``"all"``; observations are
+            player-matches), then, in partnership configurations, per team (``seat`` =
+            ``"team A"`` / ``"team B"``, ``policy`` the two policies joined by ``" & "``; the team
+            total is the sum of the partners' totals).  Columns: every varying option, ``lineup``,
+            ``policy``, ``seat``, ``matches`` (observations), ``mean_final_total``, ``min``,
+            ``p10``, ``p25``, ``p50``, ``p75``, ``p90``, ``max`` (points; quantiles interpolate
+            linearly between order statistics, numpy's default).  Only rows with observations.
+        """
+        qcols = [f"p{round(100 * q)}" for q in QUANTILES]
+        columns = list(self.varying) + ["lineup", "policy", "seat", "matches", "mean_final_total", "min"] + qcols + ["max"]
+        rows: list[dict[str, Any]] = []
+
+        def one(c, lu, policy, seat, h, lo):
+            i = np.flatnonzero(h)
+            if not len(i):
+                return
+            values, counts = i.astype(np.int64) + lo, h[i]
+            n = int(counts.sum())
+            row = self._config_cols(c)
+            row.update(lineup=",".join(lu), policy=policy, seat=seat, matches=n,
+                       mean_final_total=int((values * counts).sum()) / n, min=int(values[0]))
+            row.update(zip(qcols, _hist_quantiles(values, counts, QUANTILES)))
+            row["max"] = int(values[-1])
+            rows.append(row)
+
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                if self._total_hist.shape[3]:
+                    for g in self._names[l]:
+                        one(c, lu, self.policies[g], "all", self._total_hist[c, l, g], self._total_lo)
+                if self.teams[c] and self._team_total_hist.shape[3]:
+                    for ti, (label, pos) in enumerate(TEAMS):
+                        one(c, lu, _team_label(lu, pos), label, self._team_total_hist[c, l, ti], self._team_total_lo)
+        return self._typed_frame(rows, columns)
+
     def histograms(self) -> dict[str, pd.DataFrame]:
-        """Tidy histograms of round length and of scores.
+        """Tidy histograms of round length, of scores and of final match totals.
 
         Returns
         -------
@@ -824,9 +1350,26 @@ class StudyAccumulator:
             that length), ``void_rounds`` (of which void); one row per length with ``rounds > 0``.
             ``"score"``: columns every varying option, ``lineup``, ``policy``, ``score`` (points),
             ``count`` (player-rounds, all seats); one row per score with ``count > 0``.
+            ``"total"``: columns every varying option, ``lineup``, ``policy``, ``total`` (final
+            match total, points), ``count`` (player-matches, all seats); empty without matches.
+            ``"team_total"``: columns every varying option, ``lineup``, ``team`` (``"team A"`` /
+            ``"team B"``), ``policy`` (the team's policies joined by ``" & "``), ``total`` (the
+            team's final match total), ``count`` (matches); empty without teams or matches.
         """
         tcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "turns", "rounds", "void_rounds"]}
         scols: dict[str, list] = {k: [] for k in ["_c", "lineup", "policy", "score", "count"]}
+        mcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "policy", "total", "count"]}
+        xcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "team", "policy", "total", "count"]}
+
+        def put(cols, c, lu, h, lo, value, **labels):
+            i = np.flatnonzero(h)
+            cols["_c"].append(np.full(len(i), c, dtype=np.int64))
+            cols["lineup"] += [",".join(lu)] * len(i)
+            for k, v in labels.items():
+                cols[k] += [v] * len(i)
+            cols[value].append(i.astype(np.int64) + lo)
+            cols["count"].append(h[i])
+
         for c in range(len(self.configs)):
             for l, lu in enumerate(self.lineups):
                 h, vh = self._turns_hist[c, l], self._void_hist[c, l]
@@ -837,26 +1380,28 @@ class StudyAccumulator:
                 tcols["rounds"].append(h[t])
                 tcols["void_rounds"].append(vh[t])
                 for g in self._names[l]:
-                    sh = self._score_hist[c, l, g]
-                    i = np.flatnonzero(sh)
-                    scols["_c"].append(np.full(len(i), c, dtype=np.int64))
-                    scols["lineup"] += [",".join(lu)] * len(i)
-                    scols["policy"] += [self.policies[g]] * len(i)
-                    scols["score"].append(i.astype(np.int64) + self._score_lo)
-                    scols["count"].append(sh[i])
-        return {"turns": self._tidy(tcols), "score": self._tidy(scols)}
+                    put(scols, c, lu, self._score_hist[c, l, g], self._score_lo, "score", policy=self.policies[g])
+                    if self._total_hist.shape[3]:
+                        put(mcols, c, lu, self._total_hist[c, l, g], self._total_lo, "total", policy=self.policies[g])
+                if self.teams[c] and self._team_total_hist.shape[3]:
+                    for ti, (label, pos) in enumerate(TEAMS):
+                        put(xcols, c, lu, self._team_total_hist[c, l, ti], self._team_total_lo, "total",
+                            team=label, policy=_team_label(lu, pos))
+        return {"turns": self._tidy(tcols), "score": self._tidy(scols), "total": self._tidy(mcols),
+                "team_total": self._tidy(xcols)}
 
     def _tidy(self, cols: dict[str, list]) -> pd.DataFrame:
         """A frame from column pieces (lists of int64 arrays, or lists of strings); the ``_c`` piece
         (configuration index per row) becomes the varying option columns."""
+        text = ("lineup", "policy", "team")
         ints = {k: np.concatenate(v) if v else np.zeros(0, dtype=np.int64)
-                for k, v in cols.items() if k not in ("lineup", "policy")}
+                for k, v in cols.items() if k not in text}
         cidx = ints.pop("_c")
         out: dict[str, Any] = {}
         for v in self.varying:
             out[v] = pd.Series([self.configs[c][v] for c in range(len(self.configs))]).take(cidx).reset_index(drop=True)
         for k in cols:
-            if k in ("lineup", "policy"):
+            if k in text:
                 out[k] = pd.Series(cols[k], dtype="str")
             elif k != "_c":
                 out[k] = pd.Series(ints[k], dtype=np.int64)
@@ -867,4 +1412,5 @@ class StudyAccumulator:
         from . import report
 
         return report.write_report(out_dir, self.summary(), self.paired(), self.histograms(),
-                                   dict(run_info or {}), versus=self.versus())
+                                   dict(run_info or {}), versus=self.versus(), lineup_pairs=self.lineup_pairs(),
+                                   totals=self.total_quantiles())

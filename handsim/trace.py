@@ -13,6 +13,40 @@ from .rules import Rules
 
 _SOURCES = {0: "stock", 1: "discard"}
 
+#: Text of every card type, for the thousands of cards a move log names.
+_CARD_TEXT = {t: format_card(t) for t in range(JOKER + 1)}
+
+
+def _card_text(t: int) -> str:
+    """:func:`handsim.cards.format_card` by table look-up (an invalid card type still raises CardError)."""
+    text = _CARD_TEXT.get(t)
+    return text if text is not None else format_card(t)
+
+
+def _card_texts(cards) -> list[str]:
+    """Texts of a sequence of card types."""
+    try:
+        return [_CARD_TEXT[t] for t in cards]
+    except KeyError:
+        return [format_card(t) for t in cards]
+
+
+class EngineError(RuntimeError):
+    """The engine reported an internal error while replaying a deal: a bug, not bad input.
+
+    Attributes
+    ----------
+    code : int
+        The engine's error code.
+    deal : int or None
+        The deal index (None for a stacked deal).
+    """
+
+    def __init__(self, code: int, deal: int | None):
+        self.code, self.deal = int(code), deal
+        where = "a stacked deal" if deal is None else f"deal {deal}"
+        super().__init__(f"engine error {self.code} in {where}")
+
 
 def _meld_cards(kind: int, key: int, lo: int, hi: int, mask: int, nj: int) -> list[list[str]]:
     out = []
@@ -21,16 +55,17 @@ def _meld_cards(kind: int, key: int, lo: int, hi: int, mask: int, nj: int) -> li
             r = q if q <= 13 else 1
             t = key * 13 + r - 1
             c = JOKER if (mask >> q) & 1 else t
-            out.append([format_card(c), format_card(t)])
+            out.append([_card_text(c), _card_text(t)])
     else:
         for s in range(4):
             if (mask >> s) & 1:
                 t = s * 13 + key - 1
-                out.append([format_card(t), format_card(t)])
+                text = _card_text(t)
+                out.append([text, text])
         j = nj
         for s in range(4):
             if j > 0 and not (mask >> s) & 1:
-                out.append(["JK", format_card(s * 13 + key - 1)])
+                out.append(["JK", _card_text(s * 13 + key - 1)])
                 j -= 1
     return out
 
@@ -52,9 +87,9 @@ class _TableView:
                 # the new joker stands for the last missing suit not yet covered by jokers
                 s = missing[min(m[5], len(missing) - 1)]
                 m[5] += 1
-                return format_card(s * 13 + m[1] - 1)
+                return _card_text(s * 13 + m[1] - 1)
             m[4] |= 1 << pos
-            return format_card(card)
+            return _card_text(card)
         if pos < m[2]:
             m[2] = pos
         else:
@@ -62,7 +97,7 @@ class _TableView:
         if card == JOKER:
             m[4] |= 1 << pos
         r = pos if pos <= 13 else 1
-        return format_card(m[1] * 13 + r - 1)
+        return _card_text(m[1] * 13 + r - 1)
 
     def swap(self, k: int, card: int, pos: int) -> str:
         m = self.melds[k]
@@ -70,17 +105,22 @@ class _TableView:
             # a set's joker stands for any suit the set lacks: the natural that replaces it names it
             m[4] |= 1 << pos
             m[5] -= 1
-            return format_card(card)
+            return _card_text(card)
         m[4] &= ~(1 << pos)
         r = pos if pos <= 13 else 1
-        return format_card(m[1] * 13 + r - 1)
+        return _card_text(m[1] * 13 + r - 1)
 
 
 def decode_events(tr: np.ndarray) -> list[dict]:
     """Events of one deal from kernel rows ``int16[m, 24]`` (see :mod:`handsim._kernels.state`)."""
     from ._kernels import state as S
 
+    EV_TURN, EV_DRAW, EV_DISCARD, EV_MELD, EV_LAYOFF, EV_SWAP = (
+        S.EV_TURN, S.EV_DRAW, S.EV_DISCARD, S.EV_MELD, S.EV_LAYOFF, S.EV_SWAP)
+    EV_RESHUFFLE, EV_CARDS, EV_OUT, EV_VOID = S.EV_RESHUFFLE, S.EV_CARDS, S.EV_OUT, S.EV_VOID
+    card_text = _card_text
     events: list[dict] = []
+    append = events.append
     table = _TableView()
     rows = tr.tolist()
     i = 0
@@ -89,40 +129,40 @@ def decode_events(tr: np.ndarray) -> list[dict]:
         row = rows[i]
         et, seat = row[0], row[1]
         i += 1
-        if et == S.EV_TURN:
-            events.append({"type": "turn", "seat": seat, "turn": row[2]})
-        elif et == S.EV_DRAW:
-            events.append({"type": "draw", "seat": seat, "source": _SOURCES[row[3]], "card": format_card(row[2])})
-        elif et == S.EV_MELD:
+        if et == EV_TURN:
+            append({"type": "turn", "seat": seat, "turn": row[2]})
+        elif et == EV_DRAW:
+            append({"type": "draw", "seat": seat, "source": _SOURCES[row[3]], "card": card_text(row[2])})
+        elif et == EV_DISCARD:
+            append({"type": "discard", "seat": seat, "card": card_text(row[2])})
+        elif et == EV_MELD:
             k, kind, key, lo, hi, mask, nj = row[2:9]
             mask &= 0xFFFF
             table.add([kind, key, lo, hi, mask, nj])
-            events.append({
+            append({
                 "type": "meld", "seat": seat, "meld": k, "kind": "run" if kind == 0 else "set",
                 "cards": _meld_cards(kind, key, lo, hi, mask, nj),
             })
-        elif et == S.EV_LAYOFF:
+        elif et == EV_LAYOFF:
             k, card, pos = row[2], row[3], row[4]
             stands = table.layoff(k, card, pos)
-            events.append({"type": "layoff", "seat": seat, "meld": k, "card": format_card(card), "stands_for": stands})
-        elif et == S.EV_SWAP:
+            append({"type": "layoff", "seat": seat, "meld": k, "card": card_text(card), "stands_for": stands})
+        elif et == EV_SWAP:
             k, card, pos = row[2], row[3], row[4]
             stands = table.swap(k, card, pos)
-            events.append({"type": "swap", "seat": seat, "meld": k, "card": format_card(card), "stands_for": stands})
-        elif et == S.EV_DISCARD:
-            events.append({"type": "discard", "seat": seat, "card": format_card(row[2])})
-        elif et == S.EV_RESHUFFLE:
+            append({"type": "swap", "seat": seat, "meld": k, "card": card_text(card), "stands_for": stands})
+        elif et == EV_RESHUFFLE:
             m = row[2]
             cards: list[str] = []
-            while len(cards) < m and i < n and rows[i][0] == S.EV_CARDS:
+            while len(cards) < m and i < n and rows[i][0] == EV_CARDS:
                 k = rows[i][1]
-                cards.extend(format_card(c) for c in rows[i][2 : 2 + k])
+                cards.extend(_card_texts(rows[i][2 : 2 + k]))
                 i += 1
-            events.append({"type": "reshuffle", "stock": cards})
-        elif et == S.EV_OUT:
-            events.append({"type": "out", "seat": seat, "hand": bool(row[2])})
-        elif et == S.EV_VOID:
-            events.append({"type": "void"})
+            append({"type": "reshuffle", "stock": cards})
+        elif et == EV_OUT:
+            append({"type": "out", "seat": seat, "hand": bool(row[2])})
+        elif et == EV_VOID:
+            append({"type": "void"})
         else:
             raise ValueError(f"unknown trace row type {et}")
     return events
@@ -156,8 +196,8 @@ def trace_deal(
 
     Raises
     ------
-    RuntimeError
-        If the engine reported an internal error for this deal.
+    EngineError
+        (a RuntimeError) If the engine reported an internal error for this deal.
     """
     from ._kernels import engine as E
     from ._kernels import state as S
@@ -170,7 +210,7 @@ def trace_deal(
         np.uint64(seed), np.int64(deal), np.int64(P), rules.to_vector(), pol, pp
     )
     if err:
-        raise RuntimeError(f"engine error {int(err)} in deal {deal}")
+        raise EngineError(int(err), int(deal))
     starter = _starter(rules, int(dealer), P)
     by_seat_policy = [None] * P
     for j, spec in enumerate(specs):
@@ -193,12 +233,17 @@ def _assemble(rules, P, deck_list, dealer, policies, tr, status, scores, flags, 
     for i in range(P):
         s = (starter + i) % P
         take = hs + 1 if i == 0 else hs
-        hands[s] = [format_card(c) for c in deck_list[k : k + take]]
+        hands[s] = _card_texts(deck_list[k : k + take])
         k += take
     events = decode_events(tr)
-    turns = sum(1 for e in events if e["type"] == "turn")
-    out_seat = next((e["seat"] for e in events if e["type"] == "out"), None)
-    is_hand = next((e["hand"] for e in events if e["type"] == "out"), False)
+    turns = 0
+    out_seat, is_hand = None, False
+    for e in events:
+        kind = e["type"]
+        if kind == "turn":
+            turns += 1
+        elif kind == "out" and out_seat is None:
+            out_seat, is_hand = e["seat"], e["hand"]
     d = dict(extra)
     d.update({
         "players": P,
@@ -206,7 +251,7 @@ def _assemble(rules, P, deck_list, dealer, policies, tr, status, scores, flags, 
         "policies": policies,
         "dealer": dealer,
         "starter": starter,
-        "deck": [format_card(c) for c in deck_list],
+        "deck": _card_texts(deck_list),
         "hands": hands,
         "events": events,
         "result": {
@@ -247,8 +292,8 @@ def play_stacked_deal(rules: Rules, deck, policies, dealer: int = 0, key: int = 
     ------
     handsim.cards.CardError
         If ``deck`` is not exactly the deck of ``rules`` (every card the right number of times).
-    RuntimeError
-        If the engine reported an internal error.
+    EngineError
+        (a RuntimeError) If the engine reported an internal error.
     """
     from ._kernels import engine as E
     from .cards import CardError, counts_of, parse_cards
@@ -272,6 +317,6 @@ def play_stacked_deal(rules: Rules, deck, policies, dealer: int = 0, key: int = 
         np.asarray(cards, dtype=np.int8), np.int64(dealer), np.uint64(key), np.int64(P), rules.to_vector(), pol4, pp4
     )
     if err:
-        raise RuntimeError(f"engine error {int(err)} in a stacked deal")
+        raise EngineError(int(err), None)
     return _assemble(rules, P, cards, int(dealer), [s.label for s in specs], tr, status, scores, flags,
                      deal=None, seed=None, stacked=True)

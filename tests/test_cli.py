@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -141,8 +143,20 @@ def files(tmp_path):
     good_toml.write_text('preset = "qahwa"\njoker_penalty = 20\n')
     empty = tmp_path / "empty"
     empty.mkdir()
+    not_utf8_toml = tmp_path / "not-utf8.toml"
+    not_utf8_toml.write_bytes(b"\xff\xfe")
+    typed = {}
+    for name, text in (("jokers_str", 'jokers = "4"'), ("jokers_float", "jokers = 4.0"),
+                       ("discard_str", 'go_out_requires_discard = "true"'), ("starter_int", "[rules]\nstarter = 1")):
+        typed[name] = tmp_path / f"{name}.toml"
+        typed[name].write_text(text + "\n")
+    traces = {}
+    for name, text in (("not_json", "hello\n"), ("not_trace", '{"deal": 3, "players": 2}\n'),
+                       ("array", "\n[1, 2]\n"), ("blank", "\n\n")):
+        traces[name] = tmp_path / f"{name}.jsonl"
+        traces[name].write_text(text)
     return {"bad_toml": bad_toml, "bad_json": bad_json, "good_toml": good_toml, "empty": empty,
-            "missing": tmp_path / "missing.jsonl"}
+            "missing": tmp_path / "missing.jsonl", "not_utf8_toml": not_utf8_toml, **typed, **traces}
 
 
 BAD_INPUTS = [
@@ -203,6 +217,45 @@ BAD_INPUTS = [
     (["check", "{missing}"], ["does not exist"]),
     (["rules", "--preset", "russian"], ["--preset", "'russian'"]),
     (["simulate", "--nope"], ["No such option", "--nope"]),
+    # sizes: --deals has an upper bound (10^12), so does --chunk, and so does the number of chunks
+    (["simulate", "--deals", str(10**30)], ["--deals", "is out of range: allowed 1..10^12"]),
+    (["simulate", "--deals", str(10**12 + 1)], ["--deals", "allowed 1..10^12"]),
+    (["simulate", "--deals", "\u0664"], ["--deals", "'\u0664' is not an integer"]),  # Arabic-Indic 4
+    (["simulate", "--deals", "1_000"], ["--deals", "'1_000' is not an integer"]),
+    (["simulate", "--chunk", str(10**6 + 1)], ["--chunk", "allowed 1..10^6"]),
+    (["simulate", "--policy", "greedy", "--deals", str(10**12)],
+     ["500,000,000 work items", "at most 1,000,000", "--chunk", "at least 1,000,000 deals"]),
+    (["show-deal", "--deal", "99999999999999999999"], ["--deal", "is out of range: allowed 0..2^63-1"]),
+    (["show-deal", "--seed", str(2**63)], ["--seed", "allowed 0..2^63-1"]),
+    # rules files: not UTF-8, values of the wrong TOML type (TOML has integers and booleans)
+    (["simulate", "--rules", "{not_utf8_toml}"], ["not-utf8.toml is not UTF-8 text"]),
+    (["arrange", "--rules", "{not_utf8_toml}", "5H 6H 7H"], ["not UTF-8"]),
+    (["arrange", "--rules", "{jokers_str}", "5H 6H 7H"],
+     ["rule 'jokers' in", "must be a TOML integer such as jokers = 2", 'not the string "4"', "from 0 to 8"]),
+    (["simulate", "--rules", "{jokers_float}"], ["rule 'jokers'", "TOML integer", "not the float 4.0"]),
+    (["meld", "--rules", "{discard_str}", "5H 6H 7H"],
+     ["rule 'go_out_requires_discard'", "must be a TOML boolean", 'not the string "true"', "true or false"]),
+    (["meld", "--rules", "{starter_int}", "5H 6H 7H"],
+     ["rule 'starter'", 'TOML string such as starter = "dealer_right"', "not the integer 1"]),
+    (["arrange", "--set", "jokers=\u0664", "5H 6H 7H"], ["'\u0664'", "jokers", "from 0 to 8"]),
+    (["arrange", "--set", "jokers=1_0", "5H 6H 7H"], ["'1_0'", "jokers"]),
+    (["simulate", "--vary", "jokers=2,\u0664"], ["'\u0664'", "jokers"]),
+    # a bad dask scheduler address fails at once, before anything is created or compiled
+    (["simulate", "--policy", "greedy", "--scheduler", "notahost.invalid:1"],
+     ["scheduler address 'notahost.invalid:1'", "unknown host", "tcp://scheduler-host:8786"]),
+    (["simulate", "--policy", "greedy", "--scheduler", "tcp://"], ["scheduler address 'tcp://'", "host:port"]),
+    (["simulate", "--policy", "greedy", "--scheduler", "tcp://garbage::"], ["host:port"]),
+    (["simulate", "--policy", "greedy", "--scheduler", "127.0.0.1:1"], ["nothing listens on 127.0.0.1 port 1"]),
+    (["simulate", "--policy", "greedy", "--scheduler", "foo://x:1"], ["unknown scheme 'foo://'", "tcp://"]),
+    (["simulate", "--policy", "greedy", "--scheduler", "host:99999"], ["port must be a number from 1 to 65535"]),
+    # unreadable input
+    (["score", "{empty}"], ["FILE|-", "Is a directory"]),
+    # check: a file that is not JSON lines of deal traces is bad input (exit 2), not a discrepancy
+    (["check", "{not_json}"], ["not_json.jsonl, line 1: not JSON", "show-deal --json"]),
+    (["check", "{not_trace}"], ["not_trace.jsonl, line 1: not a deal trace", "'rules'", "'events'"]),
+    (["check", "{array}"], ["array.jsonl, line 2: a JSON array, not a deal trace object"]),
+    (["check", "{blank}"], ["blank.jsonl holds no deal"]),
+    (["check", "{empty}"], ["FILE", "is a directory"]),
 ]
 
 
@@ -245,6 +298,185 @@ def test_cli_constants_match_the_library():
 
     assert PRESET_NAMES == tuple(PRESETS)
     assert DEFAULT_CHUNK == LIB_CHUNK
+
+
+def test_cli_size_bounds_match_the_library():
+    from handsim import simulate as lib
+    from handsim.cli import simulate as cli_simulate
+
+    assert (cli_simulate.MAX_DEALS, cli_simulate.MAX_CHUNK) == (lib.MAX_DEALS, lib.MAX_CHUNK) == (10**12, 10**6)
+
+
+def test_study_sizes_are_bounded_in_the_library():
+    """make_spec (the Python API, --from and --resume) refuses sizes that cannot be run; the chunks
+    of the largest allowed study are worked out on demand, not listed."""
+    from handsim.simulate import StudyError, _ranges, make_spec
+
+    for kw, fragment in (({"deals": 10**12 + 1}, "invalid deals 1000000000001: allowed 1..10^12"),
+                         ({"deals": 10**30}, "allowed 1..10^12"),
+                         ({"deals": True}, "invalid deals True"),
+                         ({"deals": 0}, "allowed 1..10^12"),
+                         ({"chunk": 10**6 + 1}, "invalid chunk size 1000001: allowed 1..10^6"),
+                         ({"deals": 10**9, "chunk": 999}, "1,001,002 work items: allowed at most 1,000,000")):
+        with pytest.raises(StudyError, match=re.escape(fragment)):
+            make_spec(lineups=["greedy"], players=2, **kw)
+    spec = make_spec(lineups=["greedy"], players=2, deals=10**12, chunk=10**6)
+    ranges = _ranges(spec)
+    assert not isinstance(ranges, list)
+    assert len(ranges) == 10**6
+    assert ranges[0] == (0, 10**6) and ranges[-1] == ranges[10**6 - 1] == (10**12 - 10**6, 10**6)
+    assert list(_ranges(make_spec(lineups=["greedy"], players=2, deals=5, chunk=2))) == [(0, 2), (2, 2), (4, 1)]
+
+
+def test_from_run_json_with_too_many_deals(runner, tmp_path):
+    from handsim.rules import Rules
+
+    run_json = tmp_path / "run.json"
+    spec = {"rules": Rules.preset("classic").to_dict(), "vary": {}, "lineups": ["greedy,greedy"], "players": 2,
+            "deals": 10**30, "seed": 0, "chunk": 2000, "matches": False}
+    run_json.write_text(json.dumps({"spec": spec}))
+    out = tmp_path / "out"
+    assert_usage_error(run(runner, "simulate", "--from", run_json, "--out", out),
+                       "invalid deals 1000000000000000000000000000000: allowed 1..10^12")
+    assert not out.exists()
+
+
+def test_bad_scheduler_fails_fast_and_creates_nothing(runner, tmp_path):
+    out = tmp_path / "out"
+    t0 = time.perf_counter()
+    result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--scheduler", "notahost.invalid:1",
+                 "--out", out)
+    assert time.perf_counter() - t0 < 10
+    assert_usage_error(result, "scheduler address 'notahost.invalid:1'", "unknown host 'notahost.invalid'")
+    assert result.stdout == "" and not out.exists()
+
+
+def test_check_scheduler_in_the_library():
+    """run_study(scheduler=...) goes through the same check before it creates a dask client."""
+    from handsim.simulate import StudyError, check_scheduler
+
+    with pytest.raises(StudyError, match="unknown host 'notahost.invalid'"):
+        check_scheduler("notahost.invalid:1")
+    with pytest.raises(StudyError, match="IPv6 as"):
+        check_scheduler("tcp://::1:8786")
+    with pytest.raises(StudyError, match="is empty"):
+        check_scheduler("  ")
+    check_scheduler("inproc://somewhere")  # not TCP: left to dask
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as server:  # something listening: the address is fine
+        port = server.getsockname()[1]
+        check_scheduler(f"127.0.0.1:{port}")
+        check_scheduler(f"tcp://localhost:{port}")
+
+
+def test_rules_of_the_right_type_still_work(runner, tmp_path):
+    """--set values are text (so --set jokers=4 works); TOML values of the right type work."""
+    good = tmp_path / "good.toml"
+    good.write_text('preset = "classic"\n[rules]\njokers = 4\nmax_jokers_per_meld = 2\n'
+                    'go_out_requires_discard = true\nstarter = "dealer"\n')
+    from handsim.cli._common import load_rules
+
+    r = load_rules(None, str(good), ())
+    assert (r.jokers, r.max_jokers_per_meld, r.go_out_requires_discard, r.starter) == (4, 2, True, "dealer")
+    r = load_rules(None, None, ("jokers=4", "go_out_requires_discard=true", "max_jokers_per_meld= 2 "))
+    assert (r.jokers, r.go_out_requires_discard, r.max_jokers_per_meld) == (4, True, 2)
+    # two jokers in one meld: allowed by the file's max_jokers_per_meld = 2 (and 4 jokers in the deck)
+    result, d = meld_json(runner, "JK JK 5H", "--rules", good)
+    assert_ok(result)
+    assert d["value"] == 18
+    result, d = meld_json(runner, "JK JK 5H", "--set", "jokers=4", "--set", "max_jokers_per_meld=2")
+    assert d["ok"] is True
+
+
+def test_score_unreadable_file(runner, tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(ROUND))
+    path.chmod(0)
+    try:
+        if os.geteuid() != 0:  # root reads it anyway
+            assert_usage_error(run(runner, "score", path), "FILE|-", "Permission denied")
+    finally:
+        path.chmod(0o644)
+    if Path("/proc/self/mem").exists():  # opens, but reading it fails
+        assert_usage_error(run(runner, "score", "/proc/self/mem"), "cannot read /proc/self/mem", "Input/output error")
+
+
+def test_show_deal_internal_engine_error(runner, monkeypatch):
+    """An engine failure is a bug, not bad input: one line naming it, exit 1, no traceback."""
+    import handsim._kernels.engine as engine
+
+    def failing(seed, deal, players, rv, pol, pp):
+        return None, None, 0, 0, None, None, None, np.int8(7)
+
+    monkeypatch.setattr(engine, "play_traced", failing)
+    result = run(runner, "show-deal", "--deal", 5, "--players", 2)
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == ["Error: internal engine error 7 in deal 5 (please report it)"]
+
+
+def test_check_trace_that_breaks_the_rules_is_exit_1(runner, tmp_path):
+    """A file of traces is checked (exit 1 on discrepancies); only a file of non-traces is bad input."""
+    trace = {"deal": 4, "players": 2, "rules": {}, "dealer": 0, "starter": 0, "deck": [], "events": [], "result": {}}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(trace) + "\n")
+    result = run(runner, "check", path)
+    assert result.exit_code == 1
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("deal 4: starter is seat 0, but with starter=dealer_right and dealer 0 it is seat 1")
+    assert lines[-1] == "1 deal checked, 1 discrepancy"
+
+
+def test_report_lists_rule_options_in_declaration_order(runner, tmp_path):
+    """handsim report reads run.json (keys sorted) but lists the rule options as PARAMS declares them."""
+    from handsim.rules import PARAMS, Rules
+    from handsim.stats import FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccumulator
+
+    acc = StudyAccumulator([{}], [("greedy", "greedy")], 2, [])
+    n = 40
+    deals = np.arange(n, dtype=np.int64)
+    policy = np.array([[d % 2, 1 - d % 2] for d in deals], dtype=np.int8)
+    score = np.tile(np.array([[-30, 40]], dtype=np.int32), (n, 1))
+    score[::3] = [[25, -30]]
+    flags = np.where(score == -30, FLAG_OPENED | FLAG_OUT, FLAG_OPENED).astype(np.uint8)
+    acc.add_chunk({(0, 0): DealBlock(deals, policy, score, flags, np.full(n, 20, np.int16), np.zeros(n, np.uint8))})
+    np.savez(tmp_path / "checkpoint.npz", **acc.state())
+    rules = Rules.preset("classic").to_dict()
+    (tmp_path / "run.json").write_text(json.dumps({"rules": rules, "players": 2, "deals": n, "seed": 0},
+                                                  sort_keys=True))
+    result = run(runner, "report", tmp_path)
+    assert_ok(result)
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    table = text.split("**All rule options**", 1)[1].split("\n\n", 2)[1]
+    names = re.findall(r"^\| `(\w+)` \|", table, flags=re.M)
+    assert names == [p.name for p in PARAMS]
+    assert "| `jokers` | 2 |" in table.splitlines()[2]
+
+
+def _readme_section(start: str, end: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split(start, 1)[1].split(end, 1)[0]
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
+                                 "policies"])
+def test_readme_lists_every_option_of_every_command(cmd):
+    """README's CLI reference names every option --help shows (the command's own row or table)."""
+    command = cli.commands[cmd]
+    if cmd == "simulate":
+        where = _readme_section("### `handsim simulate`", "### Outputs")
+    else:
+        rows = _readme_section("### Inspection commands", "### `handsim simulate`").splitlines()
+        where = "\n".join(line for line in rows if line.startswith(f"| `handsim {cmd}")
+                          or cmd == "policies" and line.startswith("| `handsim policies`"))
+        assert where, cmd
+    for param in command.params:
+        if isinstance(param, click.Option):
+            opts = [o for o in param.opts + param.secondary_opts if o.startswith("-")]
+            assert any(f"`{o}" in where for o in opts), (cmd, opts)
+    assert "`handsim --version`, `-V`" in _readme_section("### Inspection commands", "### `handsim simulate`")
 
 
 @pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
@@ -597,7 +829,7 @@ def test_study_outputs(study):
         assert f"{row['mean_score']:.2f}" in line and f"{row['p_out']:.3f}" in line
     assert list((out / "per_deal").glob("part-*.parquet"))
     info = json.loads((out / "run.json").read_text())
-    assert info["spec"]["vary"] == {"opening_threshold": [51, 71]}
+    assert info["spec"]["vary"] == [["opening_threshold", [51, 71]]]
     assert "--trace 2" in info["command"]
 
 
@@ -689,6 +921,9 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    import handsim._kernels
+
+    monkeypatch.setattr(handsim._kernels, "is_compiled", lambda name="play_deals": True)  # no compile notice
     monkeypatch.chdir(tmp_path)
     result = run(runner, "simulate", "--jobs", 1)
     assert result.exit_code == 130

@@ -121,3 +121,25 @@ def test_large_sweep(preset, seed):
     rules = Rules.preset(preset)
     for lineup, start in LINEUPS:
         compare(rules, lineup, seed, start, 1_000)
+
+
+def test_greedy_keeps_a_legal_discard_when_the_last_card_must_be_discarded():
+    # Regression: with go_out_requires_discard and must_open, greedy took a discard to lay it off,
+    # then a joker swap and a new meld left it holding only the taken card, which it may not
+    # discard (engine error 2 in deal 1227 at seed 0).  Deals 1200-1299 include that deal.
+    rules = Rules.preset("classic", go_out_requires_discard=True)
+    totals = compare(rules, "greedy,greedy,greedy,greedy", 0, 1200, 100)
+    assert totals["out"] + totals["void"] == 100
+
+
+@pytest.mark.parametrize("scope, lineup, start", [
+    ("team", "hold-hand,greedy,greedy:support_hand=1,greedy", 0),
+    ("player", "hold-hand,greedy,greedy:support_hand=1,greedy", 10_000),
+    ("team", "greedy,greedy,greedy,greedy", 500),
+    ("player", "greedy,hold-hand,greedy,hold-hand:bail_turn=5", 7_000),
+])
+def test_partnership_deals_follow_the_rules_and_match_the_fast_path(scope, lineup, start):
+    rules = Rules.preset("partnership", opening_scope=scope)
+    totals = compare(rules, lineup, 21, start, 250)
+    assert totals["out"] + totals["void"] == 250
+    assert totals["out"] > 200

@@ -740,24 +740,88 @@ def test_qahwa_hold_hand_does_not_go_down_with_13_cards():
 # --- section 6: partnership (opening_scope = team, 2 v 2) ------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="engine ignores opening_scope=team and 2 v 2 scoring (partner of the "
-                                       "player who went out should score 0)")
-def test_partnership_partner_of_the_out_player_scores_zero():
+PARTNERSHIP = Rules.preset("partnership")
+
+
+@pytest.mark.parametrize("scope", ["team", "player"])
+def test_partnership_partner_of_the_out_player_scores_zero(scope):
     # 4 players, partners opposite (0 & 2, 1 & 3), hand_size 6.  Seat 0 makes a Hand in turn 1.
-    # Seat 2, its partner, scores 0 and counts as opened (team); seats 1 and 3 score
-    # (hand + 100) * 2: seat 1 2H 3D 5C 7S 9D 4H = 30 -> 260; seat 3 2C 3H 5D 7H 9S 4D = 30 -> 260.
-    rules = CLASSIC.replace(hand_size=6, opening_scope="team")
+    # Seat 2, its partner, scores 0 (and, with opening_scope = team, counts as opened); the
+    # opponents score (hand + 100) * 2: seat 1 2H 3D 5C 7S 9D 4H = 30 -> 260; seat 3
+    # 2C 3H 5D 7H 9S 4D = 30 -> 260.
+    rules = PARTNERSHIP.replace(hand_size=6, opening_scope=scope)
     trace = play_stacked_deal(rules, stacked(rules, 4, 3, {0: "KS KH KD KC QS QH QD", 1: "2H 3D 5C 7S 9D 4H",
                                                            2: "6S 8C 10H 2S 4C 6D", 3: "2C 3H 5D 7H 9S 4D"}),
                               ["greedy"] * 4, dealer=3)
     assert trace["result"]["scores"] == [-60, 260, 0, 260]
-    assert trace["result"]["opened"] == [True, False, True, False]
+    assert trace["result"]["opened"] == [True, False, scope == "team", False]
     assert check_deal(trace) == []
 
 
+def test_partnership_normal_finish_scores_opponents_as_usual():
+    # Seat 0 (hand_size 7) opens with Q set + K set (60) in turn 1 and throws 9D.  Seats 1-3
+    # each draw an Ace (the stock: AC AD AH), which nobody can use, and throw it (11 points, their
+    # highest card).  Turn 5: seat 0 draws KC, lays it off on its K set (meld 1) and throws 4C:
+    # out, -30, no Hand (it laid down in turn 1), nothing doubled.  Seat 2, its partner, scores
+    # 0 although it holds 2+5+8+10+6+3+7 = 41 and never opened; the opponents pay their cards +
+    # 100: seat 1 2D 5H 7C 9H JD 3C 4S = 40 -> 140; seat 3 3D 5D 7H 9S JC 2H 6C = 42 -> 142.
+    rules = PARTNERSHIP.replace(hand_size=7)
+    hands = {0: "KS KH KD QS QH QD 4C 9D", 1: "2D 5H 7C 9H JD 3C 4S", 2: "2C 5C 8H 10D 6S 3S 7D",
+             3: "3D 5D 7H 9S JC 2H 6C"}
+    trace, ev = play(rules, hands, stock="AC AD AH KC", players=4, dealer=3)
+    assert ev == ["turn 0", "meld 0 set QS QH QD", "meld 0 set KS KH KD", "discard 0 9D",
+                  "turn 1", "draw 1 stock AC", "discard 1 AC", "turn 2", "draw 2 stock AD", "discard 2 AD",
+                  "turn 3", "draw 3 stock AH", "discard 3 AH",
+                  "turn 0", "draw 0 stock KC", "layoff 0 m1 KC", "discard 0 4C", "out 0"]
+    assert result(trace, out=1, hand=1, scores=1, opened=1) == {
+        "out": 0, "hand": False, "scores": [-30, 140, 0, 142], "opened": [True, False, False, False]}
+
+
+@pytest.mark.parametrize("scope, lays", [("team", True), ("player", False)])
+def test_team_opening_scope_lets_the_partner_lay_small_melds(scope, lays):
+    # Seat 0 opens with 60 in turn 1.  With opening_scope = team its partner, seat 2, counts as
+    # opened: in its first turn (turn 3) it lays 2H 3H 4H (9 points, far below 51) and throws its
+    # highest card; with opening_scope = player 9 points cannot open and it lays nothing.
+    rules = PARTNERSHIP.replace(hand_size=7, opening_scope=scope)
+    hands = {0: "KS KH KD QS QH QD 4C 9D", 1: "2D 5H 7C 9H JD KC 4S", 2: "2H 3H 4H 7C 9C JS 5D",
+             3: "3D 5D 7H 9S JC 2C 6D"}
+    trace, ev = play(rules, hands, stock="3C 8D 10H 6S", players=4, dealer=3)
+    t = turns_of(ev)
+    assert t[0] == ["turn 0", "meld 0 set QS QH QD", "meld 0 set KS KH KD", "discard 0 9D"]
+    assert t[2][:2] == ["turn 2", "draw 2 stock 8D"]
+    if lays:
+        assert t[2][2:] == ["meld 2 run 2H 3H 4H", "discard 2 JS"]
+    else:
+        assert t[2][2:] == ["discard 2 JS"]
+
+
+@pytest.mark.parametrize("support", [0, 1])
+def test_support_hand_holds_back_a_normal_finish(support):
+    # Seat 0 hold-hand (can make no Hand), seat 2 its partner, greedy with support_hand.  Seat 2
+    # opens in its first turn with 10S..AS (51) and throws 8D, keeping 5S 6S.  In turn 7 it
+    # draws 7S: plain greedy melds 5S 6S 7S and is out (-30, partner 0); with support_hand = 1
+    # the hold-hand partner is still playing for a Hand (nothing laid, not bailed: the
+    # opponents hold 7 cards, the partner's 2 do not count), so it keeps two cards: it cannot
+    # meld the run and keep two, so it throws 7S (the highest) and plays on.
+    rules = PARTNERSHIP.replace(hand_size=7)
+    hands = {0: "2C 4D 6H 8S 10C QD AH 3S", 1: "2D 5H 7C 9H JD KC 4C", 2: "10S JS QS KS AS 5S 6S",
+             3: "3D 5C 7H 9D JC KH 2H"}
+    pol = ["hold-hand", "greedy", f"greedy:support_hand={support}", "greedy"]
+    trace, ev = play(rules, hands, stock="3C 8D 10H 4S 6D 7S", players=4, dealer=3, policies=pol)
+    t = turns_of(ev)
+    assert t[2][:3] == ["turn 2", "draw 2 stock 8D", "meld 2 run 10S JS QS KS AS"]
+    assert t[6][:2] == ["turn 2", "draw 2 stock 7S"]
+    if support:
+        assert t[6][2:] == ["discard 2 7S"]
+        assert len(t) > 7
+    else:
+        assert t[6][2:] == ["meld 2 run 5S 6S 7S", "out 2"]
+        assert trace["result"]["scores"][2] == -30 and trace["result"]["scores"][0] == 0
+
+
 def test_longest_legal_round_fits_the_turn_limit_and_the_move_log():
-    # max_reshuffles = 100 (the largest allowed) with tiny hands: void after 101 + 99 * 100 =
-    # 10001 turns - under MAX_TURNS, and the whole round is in the move log.
-    rules = CLASSIC.replace(hand_size=3, max_reshuffles=100)
+    # max_reshuffles = 30 (the largest allowed) with tiny hands: void after 101 + 99 * 30 =
+    # 3071 turns - under MAX_TURNS, and the whole round is in the move log.
+    rules = CLASSIC.replace(hand_size=3, max_reshuffles=30)
     trace, ev = play(rules, {0: "KS 2H 5D 9C", 1: "3S 6H 8D"})
-    assert trace["result"]["turns"] == 10001 and ev[-1] == "void"
+    assert trace["result"]["turns"] == 3071 and ev[-1] == "void"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from handsim import report
@@ -227,3 +228,142 @@ def test_empty_study_writes_a_report(tmp_path):
     acc = StudyAccumulator([{"jokers": 2}], [("a", "b")], 2, ["jokers"])
     path = acc.write_report(tmp_path, {"seed": 1})
     assert "No results yet." in path.read_text(encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------------------------
+# matches and partnership
+
+COOP = ("hold-hand", "greedy", "greedy:support_hand=1", "greedy")
+PLAIN = ("hold-hand", "greedy", "greedy", "greedy")
+
+
+def match_study(lineups, players=4, teams=False, effect=10, rounds=3, n=150, chunks=2, last_loses=False):
+    """Matches of ``rounds`` rounds; line-up position 3 (index 2) scores ``effect`` points less in the
+    first line-up than in the others (same deals otherwise).  Results follow RULES.md section 7."""
+    acc = StudyAccumulator([{}], lineups, players, [], teams=teams)
+    for ch in range(chunks):
+        rng = np.random.default_rng(50 + ch)
+        rows = n * rounds
+        deals = np.arange(ch * rows, (ch + 1) * rows, dtype=np.int64)
+        policy = np.array([np.roll(np.arange(players), -(int(d) % players)) for d in deals], dtype=np.int8)
+        base = rng.integers(0, 120, size=(rows, players))
+        out_pos = rng.integers(0, players, size=rows)
+        hand = rng.random(rows) < 0.1
+        blocks = {}
+        for l in range(len(lineups)):
+            pos_score = base.copy()
+            pos_score[np.arange(rows), out_pos] = np.where(hand, -60, -30)
+            if teams:
+                pos_score[np.arange(rows), (out_pos + 2) % 4] = 0
+            if l == 0:
+                pos_score[:, 2] -= effect
+            pos_flags = np.full((rows, players), FLAG_OPENED, np.uint8)
+            pos_flags[np.arange(rows), out_pos] |= FLAG_OUT | np.where(hand, FLAG_HAND, 0).astype(np.uint8)
+            pos_flags[rng.random((rows, players)) < 0.2] &= np.uint8(~FLAG_OPENED & 0xFF)
+            inv = policy.astype(np.intp)
+            score = np.take_along_axis(pos_score, inv, 1).astype(np.int32)
+            flags = np.take_along_axis(pos_flags, inv, 1)
+            mw = np.full((rows, players), 255, np.uint8)
+            ml = np.full((rows, players), 255, np.uint8)
+            total = np.zeros((rows, players), np.int32)
+            tb = np.full(rows, -1, np.int16)
+            hd = np.full(rows, 255, np.uint8)
+            for m in range(n):
+                r = m * rounds + rounds - 1
+                t = pos_score[m * rounds: r + 1].sum(axis=0)
+                if teams:
+                    a, b = t[0] + t[2], t[1] + t[3]
+                    win = np.array([a <= b, a > b] * 2, dtype=np.uint8)
+                    lose = np.zeros(players, np.uint8)
+                else:
+                    win = (t == t.min()).astype(np.uint8)
+                    lose = ((t == t.max()) & (win == 0)).astype(np.uint8) if last_loses else np.zeros(players, np.uint8)
+                mw[r] = win[inv[r]]
+                ml[r] = lose[inv[r]]
+                total[r] = t[inv[r]]
+                tb[r] = int(rng.random() < 0.1)
+                hd[r] = int(hand[m * rounds: r + 1].any() and rng.random() < 0.3)
+            blocks[(0, l)] = DealBlock(deals, policy, score, flags, rng.integers(10, 40, size=rows).astype(np.int16),
+                                       np.zeros(rows, np.uint8), mw, tb, ml, total, hd)
+        acc.add_chunk(blocks)
+    return acc
+
+
+@pytest.fixture(scope="module")
+def partnership(tmp_path_factory):
+    acc = match_study([COOP, PLAIN], teams=True)
+    out = tmp_path_factory.mktemp("partnership")
+    path = acc.write_report(out, {"players": 4, "rules": {"partnership": True, "standings": "lowest_wins"}})
+    return acc, out, path.read_text(encoding="utf-8")
+
+
+def test_partnership_report_sections_and_files(partnership):
+    acc, out, text = partnership
+    assert "## Matches" in text and "## Partnership (2 v 2)" in text and "### Line-ups compared" in text
+    assert "P(lost match)" not in text  # lowest_wins: nobody loses
+    for name in ("final_totals.png", "mean_score.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "![Final match totals](final_totals.png)" in text
+    lp = pd.read_csv(out / "lineups.csv")
+    assert len(lp) == 1 and lp["position"].tolist() == [3] and lp["team"].tolist() == ["team A"]
+    totals = pd.read_csv(out / "totals.csv")
+    assert set(totals["seat"]) == {"all", "team A", "team B"}
+    summary = pd.read_csv(out / "summary.csv")
+    assert (summary["seat"] == "team A").sum() == 2
+    # team rows only in the Partnership section, not in the per-policy tables
+    tables = text.split("## Tables", 1)[1]
+    assert "hold-hand & greedy" not in tables and "| seat 0 | seat 1 | seat 2 | seat 3 |" in tables
+    assert "**Players:** 4 seats" in text
+
+
+def test_partnership_report_numbers(partnership):
+    acc, out, text = partnership
+    s = acc.summary()
+    a = s[(s["seat"] == "team A") & (s["lineup"] == ",".join(COOP))].iloc[0]
+    assert a["policy"] == "hold-hand & greedy:support_hand=1"
+    cell = f"{a['mean_score']:.1f} ({a['ci95_low']:.1f} to {a['ci95_high']:.1f})"
+    row = next(x for x in text.splitlines() if x.startswith("| hold-hand, greedy, greedy:support_hand=1, greedy | A |"))
+    assert cell in row and f"{100 * a['match_win_rate']:.1f}%" in row
+    # the cooperative option lowers position 3's score by 10 points in every deal: COOP - PLAIN = -10
+    p = acc.lineup_pairs().iloc[0]
+    assert p["mean_diff"] == pytest.approx(-10.0) and p["team_diff"] == pytest.approx(-10.0)
+    assert p["total_diff"] == pytest.approx(-30.0)  # 3 rounds per match
+    f = findings(text)
+    line = next(x for x in f.splitlines() if x.startswith("- At position 3, `greedy:support_hand=1` instead of `greedy`"))
+    assert "by -10.0 points" in line and "team A's score per round by -10.0" in line
+    assert "chance of winning the match by" in line
+    assert "of matches needed a tie-break round" in f and "a single Hand decided" in f
+
+
+def test_last_loses_report_shows_losses(tmp_path):
+    acc = match_study([("a", "b", "b"), ("a", "b", "c")], players=3, last_loses=True, n=80, chunks=1)
+    s = acc.summary()
+    r = s[(s["seat"] == "all") & (s["policy"] == "a") & (s["lineup"] == "a,b,b")].iloc[0]
+    assert 0 < r["match_lose_rate"] < 1
+    assert r["match_neutral_rate"] == pytest.approx(1 - r["match_win_rate"] - r["match_lose_rate"])
+    path = acc.write_report(tmp_path, {"rules": {"standings": "last_loses"}})
+    text = path.read_text(encoding="utf-8")
+    assert "P(lost match)" in text and "P(neither)" in text and "## Partnership" not in text
+    assert "## Line-ups compared" in text
+    want = f"{100 * r['match_lose_rate']:.1f}%"
+    assert any(x.startswith("| a, b, b | a | 80 |") and want in x for x in text.splitlines())
+    assert (tmp_path / "lineups.csv").exists() and (tmp_path / "totals.csv").exists()
+
+
+def test_plot_final_totals_shares_sum_to_one():
+    acc = match_study([COOP, PLAIN], teams=True, n=60, chunks=1)
+    h = acc.histograms()
+    d = report.plot_final_totals(h["total"], lineup=",".join(COOP), team_total=h["team_total"])
+    assert len(d.artists) == 3 + 2  # 3 policies, 2 teams
+    for line in d.artists.values():
+        assert line.get_ydata().sum() == pytest.approx(1.0)
+    assert report.plot_final_totals(h["total"].iloc[0:0]).artists == {}
+
+
+def test_quantiles_from_histograms_match_the_accumulator():
+    acc = match_study([COOP, PLAIN], teams=True, n=60, chunks=1)
+    got = report._quantiles_from_histograms(acc.histograms())
+    want = acc.total_quantiles()
+    key = ["lineup", "seat", "policy"]
+    got, want = got.sort_values(key).reset_index(drop=True), want.sort_values(key).reset_index(drop=True)
+    pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False)

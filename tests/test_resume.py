@@ -68,3 +68,17 @@ def test_killed_run_resumes_to_identical_summary(tmp_path, reference, sig):
     r = _run(["--resume", str(out)], timeout=900)
     assert r.returncode == 0, r.stderr
     assert (out / "summary.csv").read_bytes() == reference
+
+
+def test_saved_spec_keeps_the_order_of_the_varied_options():
+    # run.json and the checkpoint are written with sorted keys; the configurations are the
+    # product of the varied options with the first varying slowest, so a reordering would file
+    # the chunks played after a resume under the wrong configurations.
+    import json
+
+    from handsim.simulate import StudySpec, make_spec
+
+    spec = make_spec(vary={"opening_threshold": [51, 71], "joker_penalty": [15, 30]}, deals=10)
+    again = StudySpec.from_json(json.loads(json.dumps(spec.to_json(), sort_keys=True)))
+    assert again.vary == (("opening_threshold", (51, 71)), ("joker_penalty", (15, 30)))
+    assert [(r.opening_threshold, r.joker_penalty) for r in again.configs()] == [(51, 15), (51, 30), (71, 15), (71, 30)]

@@ -108,8 +108,8 @@ def test_pooled_policy_uses_per_deal_means():
 
 def test_wilson_intervals_match_scipy():
     s = tiny().summary()
-    b = row(s, opening_threshold=51, policy="b", seat="all")
-    ci = sps.binomtest(2, 6).proportion_ci(confidence_level=0.95, method="wilson")
+    b = row(s, opening_threshold=51, policy="b", seat="1")  # b sat in seat 1 in deals 10 and 12, went out in 10
+    ci = sps.binomtest(1, 2).proportion_ci(confidence_level=0.95, method="wilson")
     assert (b["p_out_ci95_low"], b["p_out_ci95_high"]) == pytest.approx((ci.low, ci.high), rel=1e-12)
     a = row(s, opening_threshold=51, policy="a", seat="all")
     # Wilson 95% for 1 of 3, a known value
@@ -209,15 +209,21 @@ def random_chunk(seed: int, start: int, n: int, match: bool = False) -> dict:
     rng = np.random.default_rng(seed)
     perm = np.array([np.roll(np.arange(4), -(d % 4)) for d in range(start, start + n)], dtype=np.int8)
     base = rng.integers(-60, 150 + 40 * seed, size=(n, 4))  # score range differs between chunks
+    none = rng.random(n) < 0.5  # rows without a match result: the same in every block of the chunk
     blocks = {}
     for c, cfg in enumerate(CONFIGS):
         for l in range(len(LINEUPS)):
             score = base + (cfg["opening_threshold"] - 51) // 4 + rng.integers(-3, 4, size=(n, 4))
             kw = {}
             if match:
-                mw = (rng.random((n, 4)) < 0.25).astype(np.uint8)
-                mw[rng.random(n) < 0.5] = MATCH_NONE
-                kw = {"match_win": mw, "tiebreaks": rng.integers(-1, 3, size=n).astype(np.int16)}
+                # partners (opposite seats) share the match result, as in 2 v 2
+                mw = np.tile(rng.random((n, 2)) < 0.25, 2).astype(np.uint8)
+                ml = np.tile(rng.random((n, 2)) < 0.3, 2).astype(np.uint8) * (1 - mw)
+                tb = rng.integers(0, 3, size=n).astype(np.int16)
+                hd = (rng.random(n) < 0.2).astype(np.uint8)
+                total = rng.integers(-200, 400 + 100 * seed, size=(n, 4)).astype(np.int32)
+                mw[none], ml[none], tb[none], hd[none], total[none] = MATCH_NONE, MATCH_NONE, -1, MATCH_NONE, 0
+                kw = {"match_win": mw, "tiebreaks": tb, "match_lose": ml, "total": total, "hand_decided": hd}
             blocks[(c, l)] = DealBlock(np.arange(start, start + n, dtype=np.int64), perm,
                                        score.astype(np.int32), rng.integers(0, 8, size=(n, 4)).astype(np.uint8),
                                        rng.integers(4 + seed, 40 + 10 * seed, size=n).astype(np.int16),
@@ -228,13 +234,14 @@ def random_chunk(seed: int, start: int, n: int, match: bool = False) -> dict:
 CHUNKS = [(seed, 50 * seed, 50) for seed in range(5)]
 
 
-def fresh() -> StudyAccumulator:
-    return StudyAccumulator(CONFIGS, LINEUPS, 4, VARYING)
+def fresh(teams: bool = False) -> StudyAccumulator:
+    return StudyAccumulator(CONFIGS, LINEUPS, 4, VARYING, teams=teams)
 
 
 def frames(acc):
     h = acc.histograms()
-    return [acc.summary(), acc.paired(), acc.versus(), h["turns"], h["score"]]
+    return [acc.summary(), acc.paired(), acc.versus(), acc.lineup_pairs(), acc.total_quantiles(), h["turns"],
+            h["score"], h["total"], h["team_total"]]
 
 
 def assert_identical(acc1, acc2):
@@ -247,9 +254,9 @@ def assert_identical(acc1, acc2):
         pd.testing.assert_frame_equal(f1, f2, check_exact=True)
 
 
-@pytest.mark.parametrize("match", [False, True])
-def test_chunk_order_and_merge_are_byte_identical(match):
-    in_order, reverse, left, right = fresh(), fresh(), fresh(), fresh()
+@pytest.mark.parametrize("match, teams", [(False, False), (True, False), (True, True)])
+def test_chunk_order_and_merge_are_byte_identical(match, teams):
+    in_order, reverse, left, right = fresh(teams), fresh(teams), fresh(teams), fresh(teams)
     for seed, start, n in CHUNKS:
         in_order.add_chunk(random_chunk(seed, start, n, match))
     for seed, start, n in reversed(CHUNKS):
@@ -261,20 +268,26 @@ def test_chunk_order_and_merge_are_byte_identical(match):
     assert_identical(in_order, reverse)
     assert_identical(in_order, right.merge(left))
     assert in_order.deals().tolist() == [[250, 250]] * 6
+    assert len(in_order.lineup_pairs()) == 6
+    if match:
+        assert len(in_order.total_quantiles()) == 6 * (3 + 4 * teams)  # policies, then 2 teams per line-up
 
 
-def test_state_round_trip_through_npz():
-    acc = fresh()
+@pytest.mark.parametrize("teams", [False, True])
+def test_state_round_trip_through_npz(teams):
+    acc = fresh(teams)
     for seed, start, n in CHUNKS[:3]:
         acc.add_chunk(random_chunk(seed, start, n, match=True))
     buf = io.BytesIO()
     np.savez(buf, **acc.state())
     buf.seek(0)
     with np.load(buf) as z:
-        back = StudyAccumulator.from_state(z, configs=CONFIGS, lineups=LINEUPS, players=4, varying=VARYING)
+        back = StudyAccumulator.from_state(z, configs=CONFIGS, lineups=LINEUPS, players=4, varying=VARYING,
+                                           teams=[teams] * len(CONFIGS))
     assert_identical(acc, back)
+    assert back.teams == [teams] * len(CONFIGS)
     # resume: more chunks on the restored accumulator give what one run gives
-    full = fresh()
+    full = fresh(teams)
     for seed, start, n in CHUNKS:
         full.add_chunk(random_chunk(seed, start, n, match=True))
     for seed, start, n in CHUNKS[3:]:
@@ -282,6 +295,26 @@ def test_state_round_trip_through_npz():
     assert_identical(full, back)
     with pytest.raises(ValueError, match="different study"):
         StudyAccumulator.from_state(acc.state(), players=4, lineups=LINEUPS[:1])
+    with pytest.raises(ValueError, match="different study"):
+        StudyAccumulator.from_state(acc.state(), teams=not teams)
+    with pytest.raises(ValueError, match="different studies"):
+        fresh(not teams).merge(acc)
+
+
+def test_old_state_format_is_refused_with_a_clear_message():
+    import json
+
+    state = tiny().state()
+    meta = json.loads(bytes(state["meta"]).decode())
+    meta["format"] = 1
+    del meta["teams"]
+    state["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    with pytest.raises(ValueError, match="unsupported state format 1.*run the study again"):
+        StudyAccumulator.from_state(state)
+    good = tiny().state()
+    del good["lpair"]
+    with pytest.raises(ValueError, match="'lpair' is missing"):
+        StudyAccumulator.from_state(good)
 
 
 def test_pairs_differ_in_one_option():
@@ -315,23 +348,350 @@ def test_paired_random_matches_direct_computation():
     assert (r["ci95_low"], r["ci95_high"]) == pytest.approx(t_ci(d), rel=1e-10)
 
 
+def test_lineup_pairs_random_match_direct_computation():
+    acc = fresh(teams=True)
+    chunks = [random_chunk(seed, start, n, match=True) for seed, start, n in CHUNKS]
+    for ch in chunks:
+        acc.add_chunk(ch)
+    # line-ups differ at position 1 (index 0): hold-hand -> greedy; configuration 3
+    d, td, tot, ttot, win = [], [], [], [], []
+    for ch in chunks:
+        b1, b2 = ch[(3, 0)], ch[(3, 1)]
+        inv = np.argsort(b1.policy, axis=1)
+        pos1 = np.take_along_axis(b1.score.astype(np.int64), inv, 1)
+        pos2 = np.take_along_axis(b2.score.astype(np.int64), inv, 1)
+        d.append(pos1[:, 0] - pos2[:, 0])
+        td.append(pos1[:, [0, 2]].sum(1) - pos2[:, [0, 2]].sum(1))
+        res = b1.match_win[:, 0] != MATCH_NONE
+        t1 = np.take_along_axis(b1.total.astype(np.int64), inv, 1)[res]
+        t2 = np.take_along_axis(b2.total.astype(np.int64), inv, 1)[res]
+        tot.append(t1[:, 0] - t2[:, 0])
+        ttot.append(t1[:, [0, 2]].sum(1) - t2[:, [0, 2]].sum(1))
+        w1 = np.take_along_axis(b1.match_win.astype(np.int64), inv, 1)[res]
+        w2 = np.take_along_axis(b2.match_win.astype(np.int64), inv, 1)[res]
+        win.append(w1[:, 0] - w2[:, 0])
+    p = acc.lineup_pairs()
+    r = row(p, opening_threshold=71, joker_penalty=30)
+    assert (r["position"], r["policy_a"], r["policy_b"], r["team"]) == (1, "hold-hand", "greedy", "team A")
+    for x, col, lo, hi in ((d, "mean_diff", "ci95_low", "ci95_high"),
+                           (td, "team_diff", "team_diff_ci95_low", "team_diff_ci95_high"),
+                           (tot, "total_diff", "total_diff_ci95_low", "total_diff_ci95_high"),
+                           (ttot, "team_total_diff", "team_total_diff_ci95_low", "team_total_diff_ci95_high"),
+                           (win, "match_win_diff", "match_win_diff_ci95_low", "match_win_diff_ci95_high")):
+        x = np.concatenate(x)
+        assert r[col] == pytest.approx(x.mean(), rel=1e-12, abs=1e-12), col
+        assert (r[lo], r[hi]) == pytest.approx(t_ci(x), rel=1e-10), col
+    assert r["deals"] == 250 and r["matches"] == len(np.concatenate(tot))
+
+
 def test_match_fields():
     acc = fresh()
     ch = random_chunk(0, 0, 40, match=True)
     acc.add_chunk(ch)
     s = acc.summary()
-    b = ch[(0, 1)]  # all greedy
-    counted = b.match_win != MATCH_NONE
+    b = ch[(0, 1)]  # all greedy: 4 seats of one policy, so the match is the unit of the "all" row
+    res = b.match_win[:, 0] != MATCH_NONE
     r = row(s, opening_threshold=51, joker_penalty=15, lineup="greedy,greedy,greedy,greedy", seat="all")
-    assert r["matches"] == counted.sum()
-    assert r["match_win_rate"] == pytest.approx((b.match_win == 1).sum() / counted.sum())
-    ci = sps.binomtest(int((b.match_win == 1).sum()), int(counted.sum())).proportion_ci(method="wilson")
-    assert (r["match_win_rate_ci95_low"], r["match_win_rate_ci95_high"]) == pytest.approx((ci.low, ci.high))
+    assert r["matches"] == 4 * res.sum()  # player-matches
+    per_match = b.match_win[res].sum(axis=1) / 4
+    assert r["match_win_rate"] == pytest.approx(per_match.mean(), rel=1e-12)
+    assert (r["match_win_rate_ci95_low"], r["match_win_rate_ci95_high"]) == pytest.approx(t_ci(per_match), rel=1e-12)
+    assert r["match_lose_rate"] == pytest.approx(b.match_lose[res].mean(), rel=1e-12)
+    neutral = (4 - b.match_win[res].sum(axis=1) - b.match_lose[res].sum(axis=1)) / 4
+    assert r["match_neutral_rate"] == pytest.approx(neutral.mean(), rel=1e-12)
+    assert (r["match_neutral_rate_ci95_low"], r["match_neutral_rate_ci95_high"]) == pytest.approx(t_ci(neutral), rel=1e-12)
+    totals = b.total[res].astype(float).mean(axis=1)
+    assert r["mean_final_total"] == pytest.approx(totals.mean(), rel=1e-12)
+    assert (r["final_total_ci95_low"], r["final_total_ci95_high"]) == pytest.approx(t_ci(totals), rel=1e-12)
     tb = b.tiebreaks[b.tiebreaks >= 0]
     assert r["mean_tiebreaks"] == pytest.approx(tb.mean())
+    ci = sps.binomtest(int((tb >= 1).sum()), len(tb)).proportion_ci(method="wilson")
+    assert (r["tiebreak_rate"], r["tiebreak_rate_ci95_low"], r["tiebreak_rate_ci95_high"]) == pytest.approx(
+        ((tb >= 1).mean(), ci.low, ci.high), rel=1e-12)
+    hd = b.hand_decided[res]
+    assert r["hand_decided_rate"] == pytest.approx(hd.mean(), rel=1e-12)
+    # one seat: Wilson over that seat's matches
+    r1 = row(s, opening_threshold=51, joker_penalty=15, lineup="greedy,greedy,greedy,greedy", seat="1")
+    w = b.match_win[res, 1]
+    ci = sps.binomtest(int(w.sum()), len(w)).proportion_ci(method="wilson")
+    assert r1["matches"] == len(w)
+    assert (r1["match_win_rate"], r1["match_win_rate_ci95_low"], r1["match_win_rate_ci95_high"]) == pytest.approx(
+        (w.mean(), ci.low, ci.high), rel=1e-12)
     # no match fields: NaN
     s0 = tiny().summary()
-    assert s0["match_win_rate"].isna().all() and (s0["matches"] == 0).all()
+    for col in ("match_win_rate", "match_lose_rate", "match_neutral_rate", "mean_final_total", "tiebreak_rate",
+                "hand_decided_rate", "mean_tiebreaks"):
+        assert s0[col].isna().all(), col
+    assert (s0["matches"] == 0).all()
+    assert tiny().total_quantiles().empty and tiny().histograms()["total"].empty
+
+
+# ----------------------------------------------------------------------------------------------
+# matches computed by hand: 3 players, line-up (a, b, b), 3 matches of 2 rounds
+
+# line-up position in each relative seat, one row per round; results on rows 1, 3 and 5
+M_POLICY = np.array([[0, 1, 2], [1, 2, 0], [1, 2, 0], [2, 0, 1], [2, 0, 1], [0, 1, 2]], dtype=np.int8)
+M_RESULT_ROWS = (1, 3, 5)
+# by line-up position (a, b, b): final totals, winner, loser, tie-break rounds, decided by a Hand
+M_TOTALS = [(50, 120, -30), (-40, 200, 90), (130, 10, 60)]
+M_WINNER = (2, 0, 1)
+M_LOSER = (1, 1, 0)
+M_TIEBREAKS = (0, 2, 1)
+M_HAND = (1, 0, 0)
+
+
+def match_block() -> DealBlock:
+    n = len(M_POLICY)
+    mw = np.full((n, 3), MATCH_NONE, np.uint8)
+    ml = np.full((n, 3), MATCH_NONE, np.uint8)
+    total = np.zeros((n, 3), np.int32)
+    tb = np.full(n, -1, np.int16)
+    hd = np.full(n, MATCH_NONE, np.uint8)
+    for m, r in enumerate(M_RESULT_ROWS):
+        for s in range(3):
+            pos = M_POLICY[r, s]
+            mw[r, s] = pos == M_WINNER[m]
+            ml[r, s] = pos == M_LOSER[m]
+            total[r, s] = M_TOTALS[m][pos]
+        tb[r], hd[r] = M_TIEBREAKS[m], M_HAND[m]
+    score = np.arange(n * 3, dtype=np.int32).reshape(n, 3)
+    return DealBlock(np.arange(n, dtype=np.int64), M_POLICY.copy(), score, np.ones((n, 3), np.uint8),
+                     np.full(n, 20, np.int16), np.zeros(n, np.uint8), mw, tb, ml, total, hd)
+
+
+def match_study() -> StudyAccumulator:
+    acc = StudyAccumulator([{}], [("a", "b", "b")], 3, [])
+    acc.add_chunk({(0, 0): match_block()})
+    return acc
+
+
+def wilson(k, n):
+    ci = sps.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return (ci.low, ci.high)
+
+
+def test_match_rates_by_hand():
+    s = match_study().summary()
+    a = row(s, policy="a", seat="all")
+    assert a["matches"] == 3
+    for col, k in (("match_win_rate", 1), ("match_lose_rate", 1), ("match_neutral_rate", 1)):
+        assert a[col] == pytest.approx(k / 3, rel=1e-12)
+        assert (a[col + "_ci95_low"], a[col + "_ci95_high"]) == pytest.approx(wilson(k, 3), rel=1e-12)
+    assert a["mean_final_total"] == pytest.approx(140 / 3, rel=1e-12)
+    assert (a["final_total_ci95_low"], a["final_total_ci95_high"]) == pytest.approx(t_ci([50, -40, 130]), rel=1e-12)
+    # b holds two seats: per-match shares of wins 1/2, 0, 1/2; losses 1/2, 1/2, 0; neutral 0, 1/2, 1/2
+    b = row(s, policy="b", seat="all")
+    assert b["matches"] == 6
+    for col, shares in (("match_win_rate", [0.5, 0, 0.5]), ("match_lose_rate", [0.5, 0.5, 0]),
+                        ("match_neutral_rate", [0, 0.5, 0.5])):
+        assert b[col] == pytest.approx(1 / 3, rel=1e-12)
+        lo, hi = t_ci(shares)
+        assert (b[col + "_ci95_low"], b[col + "_ci95_high"]) == pytest.approx((max(lo, 0), min(hi, 1)), rel=1e-12)
+    assert b["mean_final_total"] == pytest.approx(75.0, rel=1e-12)
+    assert (b["final_total_ci95_low"], b["final_total_ci95_high"]) == pytest.approx(t_ci([45, 145, 35]), rel=1e-12)
+    # b in seat 0 at the end of a match: match 0 (position 1: lost, 120) and match 1 (position 2: neutral, 90)
+    b0 = row(s, policy="b", seat="0")
+    assert b0["matches"] == 2 and b0["match_win_rate"] == 0 and b0["match_lose_rate"] == 0.5
+    assert b0["match_neutral_rate"] == 0.5
+    assert (b0["match_lose_rate_ci95_low"], b0["match_lose_rate_ci95_high"]) == pytest.approx(wilson(1, 2), rel=1e-12)
+    assert b0["mean_final_total"] == 105.0
+    assert (b0["final_total_ci95_low"], b0["final_total_ci95_high"]) == pytest.approx(t_ci([120, 90]), rel=1e-12)
+    # per configuration and line-up, repeated on every row
+    for r in s.to_dict("records"):
+        assert r["mean_tiebreaks"] == 1.0
+        assert (r["tiebreak_rate"], r["tiebreak_rate_ci95_low"], r["tiebreak_rate_ci95_high"]) == pytest.approx(
+            (2 / 3, *wilson(2, 3)), rel=1e-12)
+        assert (r["hand_decided_rate"], r["hand_decided_rate_ci95_low"], r["hand_decided_rate_ci95_high"]) == \
+            pytest.approx((1 / 3, *wilson(1, 3)), rel=1e-12)
+
+
+def test_final_total_quantiles_and_histogram_by_hand():
+    acc = match_study()
+    q = acc.total_quantiles()
+    assert list(q.columns) == ["lineup", "policy", "seat", "matches", "mean_final_total", "min", "p10", "p25",
+                               "p50", "p75", "p90", "max"]
+    for policy, values in (("a", [50, -40, 130]), ("b", [120, -30, 200, 90, 10, 60])):
+        r = row(q, policy=policy)
+        assert r["seat"] == "all" and r["matches"] == len(values)
+        assert r["mean_final_total"] == pytest.approx(np.mean(values), rel=1e-12)
+        assert (r["min"], r["max"]) == (min(values), max(values))
+        want = np.quantile(values, [0.1, 0.25, 0.5, 0.75, 0.9])
+        got = [r[c] for c in ("p10", "p25", "p50", "p75", "p90")]
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert row(q, policy="a")["p50"] == 50.0 and row(q, policy="b")["p25"] == 22.5
+    h = acc.histograms()["total"]
+    assert list(h.columns) == ["lineup", "policy", "total", "count"]
+    hb = h[h["policy"] == "b"]
+    assert hb["total"].tolist() == [-30, 10, 60, 90, 120, 200] and hb["count"].tolist() == [1] * 6
+    assert acc.histograms()["team_total"].empty
+
+
+def test_hist_quantiles_with_repeated_values():
+    from handsim.stats import _hist_quantiles
+
+    rng = np.random.default_rng(3)
+    data = rng.integers(-5, 6, size=101)
+    values, counts = np.unique(data, return_counts=True)
+    qs = [0.0, 0.1, 0.25, 0.333, 0.5, 0.75, 0.9, 1.0]
+    np.testing.assert_allclose(_hist_quantiles(values, counts, qs), np.quantile(data, qs), rtol=1e-12, atol=1e-12)
+
+
+def test_pooled_rates_use_the_deal_as_unit():
+    s = tiny().summary()
+    # b's per-deal share of went-out: deal 10 1/2, deal 11 1/2, deal 12 0; unopened 1/2, 1/2, 1/2
+    b = row(s, opening_threshold=51, policy="b", seat="all")
+    lo, hi = t_ci([0.5, 0.5, 0.0])
+    assert (b["p_out_ci95_low"], b["p_out_ci95_high"]) == pytest.approx((max(lo, 0), min(hi, 1)), rel=1e-12)
+    # every deal the same share (1/2): no spread, the interval is the point
+    assert (b["p_unopened"], b["p_unopened_ci95_low"], b["p_unopened_ci95_high"]) == (0.5, 0.5, 0.5)
+    # no b player made a Hand in any deal: Wilson over the 3 deals, not a zero-width interval
+    assert b["p_hand"] == 0.0
+    assert (b["p_hand_ci95_low"], b["p_hand_ci95_high"]) == pytest.approx(wilson(0, 3), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------------------------
+# partnership (2 v 2): teams are line-up positions 1 & 3 and 2 & 4
+
+TEAM_LINEUPS = [("h", "g", "s", "g"), ("h", "g", "g", "g")]  # differ at position 3 (index 2)
+T_POLICY = np.array([[0, 1, 2, 3], [3, 0, 1, 2], [2, 3, 0, 1], [1, 2, 3, 0]], dtype=np.int8)
+# by line-up position, 4 deals (each a one-round match): scores and who went out (H: with a Hand)
+T_SCORE = {0: [[-30, 40, 0, 60], [20, -30, 35, 0], [0, 15, -30, 80], [-60, 200, 100, 120]],
+           1: [[-30, 50, 0, 70], [25, -30, 45, 0], [10, -30, 130, 0], [-60, 220, 100, 140]]}
+T_OUT = {0: [0, 1, 2, 0], 1: [0, 1, 1, 0]}
+T_HAND = {0: [False, False, False, True], 1: [False, False, False, True]}
+T_UNOPENED = {0: [[], [2], [], [1, 2, 3]], 1: [[], [], [2], [1, 3]]}  # positions that never opened
+T_TOTALS = {0: [[100, 40, 0, 50], [20, 10, 35, 0], [0, 15, 30, 80], [-60, 200, 100, 120]],
+            1: [[100, 50, 0, 40], [25, -30, 45, 0], [10, 0, 130, 0], [-60, 220, 100, 140]]}
+
+
+def team_block(l: int, matches: bool = True) -> DealBlock:
+    n = len(T_POLICY)
+    by_pos = np.array(T_SCORE[l])
+    score = np.take_along_axis(by_pos, T_POLICY.astype(np.intp), axis=1).astype(np.int32)
+    flags = np.full((n, 4), 1, np.uint8)
+    for d in range(n):
+        for s in range(4):
+            pos = T_POLICY[d, s]
+            if pos == T_OUT[l][d]:
+                flags[d, s] |= 2 | (4 if T_HAND[l][d] else 0)
+            if pos in T_UNOPENED[l][d]:
+                flags[d, s] &= ~np.uint8(1)
+    kw = {}
+    if matches:
+        tot = np.array(T_TOTALS[l])
+        team_a = tot[:, 0] + tot[:, 2] < tot[:, 1] + tot[:, 3]
+        win_pos = np.where(team_a[:, None], [1, 0, 1, 0], [0, 1, 0, 1])
+        kw = dict(match_win=np.take_along_axis(win_pos, T_POLICY.astype(np.intp), axis=1).astype(np.uint8),
+                  tiebreaks=np.zeros(n, np.int16), match_lose=np.zeros((n, 4), np.uint8),
+                  total=np.take_along_axis(tot, T_POLICY.astype(np.intp), axis=1).astype(np.int32),
+                  hand_decided=np.array([0, 0, 0, 1], np.uint8))
+    return DealBlock(np.arange(n, dtype=np.int64), T_POLICY.copy(), score, flags, np.full(n, 30, np.int16),
+                     np.zeros(n, np.uint8), **kw)
+
+
+def team_study(matches: bool = True) -> StudyAccumulator:
+    acc = StudyAccumulator([{}], TEAM_LINEUPS, 4, [], teams=True)
+    acc.add_chunk({(0, 0): team_block(0, matches), (0, 1): team_block(1, matches)})
+    return acc
+
+
+def test_team_rows_by_hand():
+    s = team_study().summary()
+    seats = ["all", "0", "1", "2", "3"]
+    assert s["seat"].tolist() == seats * 3 + ["team A", "team B"] + seats * 2 + ["team A", "team B"]
+    a = row(s, lineup="h,g,s,g", seat="team A")
+    assert a["policy"] == "h & s" and a["rounds"] == 4 and a["deals"] == 4
+    sums = [-30, 55, -30, 40]  # positions 1 + 3 per deal
+    assert a["mean_score"] == pytest.approx(np.mean(sums), rel=1e-12)
+    assert a["sd_score"] == pytest.approx(np.std(sums, ddof=1), rel=1e-12)
+    assert (a["ci95_low"], a["ci95_high"]) == pytest.approx(t_ci(sums), rel=1e-12)
+    # team A went out in deals 0, 2 and 3 (a Hand in 3)
+    assert (a["p_out"], a["p_out_ci95_low"], a["p_out_ci95_high"]) == pytest.approx((0.75, *wilson(3, 4)), rel=1e-12)
+    assert (a["p_hand"], a["p_hand_ci95_low"], a["p_hand_ci95_high"]) == pytest.approx((0.25, *wilson(1, 4)), rel=1e-12)
+    # unopened team player-rounds, per deal: 0, 1/2, 0, 1/2
+    lo, hi = t_ci([0, 0.5, 0, 0.5])
+    assert (a["p_unopened"], a["p_unopened_ci95_low"], a["p_unopened_ci95_high"]) == pytest.approx(
+        (0.25, max(lo, 0), hi), rel=1e-12)
+    # matches: team A's totals 100, 55, 30, 40 against 90, 10, 95, 320 -> wins matches 2 and 3
+    assert a["matches"] == 4
+    assert (a["match_win_rate"], a["match_win_rate_ci95_low"], a["match_win_rate_ci95_high"]) == pytest.approx(
+        (0.5, *wilson(2, 4)), rel=1e-12)
+    assert a["match_lose_rate"] == 0.0 and a["match_neutral_rate"] == 0.5
+    assert a["mean_final_total"] == pytest.approx(56.25, rel=1e-12)
+    assert (a["final_total_ci95_low"], a["final_total_ci95_high"]) == pytest.approx(t_ci([100, 55, 30, 40]), rel=1e-12)
+    assert a["hand_decided_rate"] == 0.25 and a["mean_turns"] == 30.0 and a["void_rate"] == 0.0
+    b = row(s, lineup="h,g,s,g", seat="team B")
+    assert b["policy"] == "g & g" and b["match_win_rate"] == 0.5
+    assert b["mean_score"] == pytest.approx(np.mean([100, -30, 95, 320]), rel=1e-12)
+    # g holds both team B seats: its "all" row, per match 0/2 wins -> share 0 or 1 per match
+    g = row(s, lineup="h,g,s,g", policy="g", seat="all")
+    assert g["matches"] == 8 and g["match_win_rate"] == 0.5
+    lo, hi = t_ci([0, 1, 1, 0])
+    assert (g["match_win_rate_ci95_low"], g["match_win_rate_ci95_high"]) == pytest.approx((max(lo, 0), min(hi, 1)))
+    q = team_study().total_quantiles()
+    qa = row(q, lineup="h,g,s,g", seat="team A")
+    assert qa["policy"] == "h & s" and qa["matches"] == 4
+    np.testing.assert_allclose([qa["p10"], qa["p50"], qa["p90"]], np.quantile([100, 55, 30, 40], [0.1, 0.5, 0.9]))
+    ht = team_study().histograms()["team_total"]
+    assert list(ht.columns) == ["lineup", "team", "policy", "total", "count"]
+    assert ht[(ht["lineup"] == "h,g,s,g") & (ht["team"] == "team B")]["total"].tolist() == [10, 90, 95, 320]
+
+
+def test_lineup_pairs_by_hand():
+    acc = team_study()
+    assert acc.lineup_diffs == [(0, 1, 2)]
+    p = acc.lineup_pairs()
+    assert len(p) == 1
+    r = p.iloc[0]
+    assert (r["lineup_a"], r["lineup_b"], r["position"]) == ("h,g,s,g", "h,g,g,g", 3)
+    assert (r["policy_a"], r["policy_b"], r["team"]) == ("s", "g", "team A")
+    d = [0, -10, -160, 0]  # position 3: s's score minus g's, deal by deal
+    assert r["deals"] == 4 and r["mean_diff"] == pytest.approx(-42.5, rel=1e-12)
+    assert (r["ci95_low"], r["ci95_high"]) == pytest.approx(t_ci(d), rel=1e-12)
+    assert r["p_value"] == pytest.approx(sps.ttest_1samp(d, 0.0).pvalue, rel=1e-9)
+    td = [0, -15, -170, 0]  # team A (positions 1 + 3)
+    assert r["team_diff"] == pytest.approx(np.mean(td), rel=1e-12)
+    assert (r["team_diff_ci95_low"], r["team_diff_ci95_high"]) == pytest.approx(t_ci(td), rel=1e-12)
+    assert r["team_p_value"] == pytest.approx(sps.ttest_1samp(td, 0.0).pvalue, rel=1e-9)
+    # per match: position 3's final total, team A's final total, and winning
+    assert r["matches"] == 4
+    assert r["total_diff"] == pytest.approx(np.mean([0, -10, -100, 0]), rel=1e-12)
+    assert (r["total_diff_ci95_low"], r["total_diff_ci95_high"]) == pytest.approx(t_ci([0, -10, -100, 0]), rel=1e-12)
+    assert r["team_total_diff"] == pytest.approx(np.mean([0, -15, -110, 0]), rel=1e-12)
+    # team A: won matches 2, 3 with s; with g its totals are 100, 70, 140, 40 against 90, -30, 0, 360
+    w = [0, 0, 1, 0]
+    assert r["match_win_diff"] == pytest.approx(0.25, rel=1e-12)
+    assert (r["match_win_diff_ci95_low"], r["match_win_diff_ci95_high"]) == pytest.approx(t_ci(w), rel=1e-12)
+    assert r["match_lose_diff"] == 0.0
+    # without teams or matches: the team and match columns are empty
+    plain = StudyAccumulator([{}], TEAM_LINEUPS, 4, [])
+    plain.add_chunk({(0, 0): team_block(0, False), (0, 1): team_block(1, False)})
+    r = plain.lineup_pairs().iloc[0]
+    assert r["mean_diff"] == pytest.approx(-42.5) and r["team"] == ""
+    assert math.isnan(r["team_diff"]) and math.isnan(r["total_diff"]) and math.isnan(r["match_win_diff"])
+    assert r["matches"] == 0
+    assert not (plain.summary()["seat"].str.startswith("team")).any()
+    # add_block alone compares no line-ups
+    single = StudyAccumulator([{}], TEAM_LINEUPS, 4, [], teams=True)
+    single.add_block(0, 0, team_block(0))
+    single.add_block(0, 1, team_block(1))
+    assert single.lineup_pairs().empty
+    pd.testing.assert_frame_equal(single.summary(), team_study().summary(), check_exact=True)
+
+
+def test_teams_per_configuration_and_errors():
+    acc = StudyAccumulator([{"partnership": False}, {"partnership": True}], TEAM_LINEUPS, 4, ["partnership"],
+                           teams=[False, True])
+    acc.add_chunk({(c, l): team_block(l) for c in (0, 1) for l in (0, 1)})
+    s = acc.summary()
+    teams = s[s["seat"].str.startswith("team")]
+    assert set(teams["partnership"]) == {True} and len(teams) == 4
+    p = acc.lineup_pairs()
+    assert p["team"].tolist() == ["", "team A"]
+    with pytest.raises(ValueError, match="4 players"):
+        StudyAccumulator([{}], [("a", "b", "c")], 3, [], teams=True)
+    with pytest.raises(ValueError, match="entries"):
+        StudyAccumulator([{}], TEAM_LINEUPS, 4, [], teams=[True, False])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -354,6 +714,16 @@ def test_mismatched_deals_raise_and_change_nothing():
     ({"turns": np.array([1, -1, 3], dtype=np.int16)}, "negative turns"),
     ({"void": np.array([0, 2, 0], dtype=np.uint8)}, "void"),
     ({"match_win": np.full((3, 3), 7, dtype=np.uint8)}, "match_win"),
+    ({"match_win": np.array([[1, 0, 0], [255, 0, 255], [255] * 3], dtype=np.uint8)}, "every seat"),
+    ({"match_lose": np.zeros((3, 3), dtype=np.uint8)}, "need match_win"),
+    ({"match_win": np.array([[1, 0, 0], [255] * 3, [255] * 3], dtype=np.uint8),
+      "match_lose": np.zeros((3, 3), dtype=np.uint8)}, "exactly where"),
+    ({"match_win": np.array([[1, 0, 0], [255] * 3, [255] * 3], dtype=np.uint8),
+      "match_lose": np.array([[1, 0, 0], [255] * 3, [255] * 3], dtype=np.uint8)}, "both win and lose"),
+    ({"match_win": np.array([[1, 0, 0], [255] * 3, [255] * 3], dtype=np.uint8),
+      "hand_decided": np.array([1, 2, 255], dtype=np.uint8)}, "hand_decided"),
+    ({"match_win": np.array([[1, 0, 0], [255] * 3, [255] * 3], dtype=np.uint8),
+      "total": np.zeros((3, 2), dtype=np.int32)}, "total has shape"),
     ({"score": np.zeros((3, 3), dtype=np.float64)}, "integers"),
 ])
 def test_bad_blocks_raise(change, message):

@@ -12,6 +12,7 @@ from numba import njit
 from .params import (
     PICKUP_MUST_OPEN,
     P_DISCARD_PICKUP,
+    P_PARTNERSHIP,
     P_ROUNDS,
     P_STANDINGS,
     P_STARTER,
@@ -48,6 +49,7 @@ from .state import (
     S_T_OPENED,
     S_T_OTHERS,
     S_T_TAKEN_MELDED,
+    S_T_TAKEN_USED,
     S_TAKEN,
     S_TAKEN_C0,
     S_TURN,
@@ -95,6 +97,7 @@ def play_turn(g, seat, first):
     g.sc[S_T_OTHERS] = 0
     g.sc[S_T_LAID] = 0
     g.sc[S_T_TAKEN_MELDED] = 0
+    g.sc[S_T_TAKEN_USED] = 0
     g.sc[S_T_OPENED] = 0
     log(g, EV_TURN, seat, g.sc[S_TURN], 0, 0, 0, 0, 0, 0)
     begin_turn(g, seat)
@@ -260,31 +263,50 @@ def play_traced(seed, i, players, rv, pol, pp):
     g = arr[0]
     seat_policies(g, pol_seat, pp_seat)
     play_round(g, dealer, key)
+    tr, status, scores, flags, err = _traced_result(g, players)
+    deck = g.deck[: g.sc[S_N_DECK]].copy()
+    keep_alive(arr)
+    return tr, deck, dealer, status, scores, flags, pol_seat, err
+
+
+@njit(cache=True)
+def _traced_result(g, players):
+    """Copies of a finished traced round: ``(trace, status, scores, flags by seat, error)``;
+    a full move log is reported as :data:`E_TRACE_FULL`."""
     flags = np.zeros(4, dtype=np.uint8)
     for s in range(players):
         flags[s] = seat_flags(g, s)
     tr = g.tr[: g.sc[S_TR_N]].copy()
-    deck = g.deck[: g.sc[S_N_DECK]].copy()
-    status = g.sc[S_STATUS]
-    scores = g.scores.copy()
     err = g.sc[S_ERR]
     if err == 0 and g.sc[S_TR_OVER] != 0:
         err = E_TRACE_FULL
-    keep_alive(arr)
-    return tr, deck, dealer, status, scores, flags, pol_seat, err
+    return tr, g.sc[S_STATUS], g.scores.copy(), flags, err
 
 
 MAX_TIEBREAKS = 50
 
 
 @njit(cache=True)
-def _standings(totals, wins, P, last_loses, out_win, out_lose):
+def _standings(totals, wins, P, last_loses, team, out_win, out_lose):
     """Winner (unique lowest total) and, with ``last_loses``, the loser (RULES.md section 7).
 
-    Returns False when the lowest total is shared (a tie-break round is needed).  The loser is
-    the single highest total; a tie for last goes to the fewest round wins, and a tie on that
-    too makes every seat still tied a loser.
+    With ``team`` (2 v 2) the totals compared are the team sums ``totals[s] + totals[s + 2]``
+    and both partners of the lower team win.  Returns False when the lowest total is shared
+    (a tie-break round is needed).  The loser is the single highest total; a tie for last goes
+    to the fewest round wins, and a tie on that too makes every seat still tied a loser.
     """
+    if team:
+        a = totals[0] + totals[2]
+        b = totals[1] + totals[3]
+        for s in range(4):
+            out_win[s] = 0
+            out_lose[s] = 0
+        if a == b:
+            return False
+        w = 0 if a < b else 1
+        out_win[w] = 1
+        out_win[w + 2] = 1
+        return True
     lo = totals[0]
     for s in range(1, P):
         if totals[s] < lo:
@@ -316,8 +338,29 @@ def _standings(totals, wins, P, last_loses, out_win, out_lose):
 
 
 @njit(cache=True)
-def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, o_void, o_policy,
-                 o_win, o_lose, o_tiebreaks, o_err):
+def _hand_decided(totals, wins, rs, rhand, nr, P, last_loses, team, w, t2, w2, l2):
+    """Whether a single Hand decided the match: some round finished by a Hand without which
+    (its scores taken off every total, its round win off the winner's count) the winner would
+    differ or be tied."""
+    for r in range(nr):
+        if rhand[r] < 0:
+            continue
+        for s in range(P):
+            t2[s] = totals[s] - rs[r, s]
+        wins[rhand[r]] -= 1
+        ok = _standings(t2, wins, P, last_loses, team, w2, l2)
+        wins[rhand[r]] += 1
+        if not ok:
+            return True
+        for s in range(P):
+            if w2[s] != w[s]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, o_void, o_resh, o_policy,
+                 o_win, o_lose, o_tiebreaks, o_total, o_hand_decided, o_err):
     """Play matches ``start .. start+n-1`` (RULES.md section 7).
 
     A match is ``rounds`` rounds (``rv[P_ROUNDS]``, R); the first dealer is drawn from the
@@ -329,8 +372,11 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
     Outputs have one row per *regular* round, ``k * R + r`` (the same rows for every
     configuration with the same R, so configurations pair up); seats are relative to the
     round's starter.  ``o_policy`` gives the line-up position in each seat; ``o_win`` /
-    ``o_lose`` (1/0, 255 = no result) and ``o_tiebreaks`` (-1 = no result) are filled on the
-    match's last regular row.  Tie-break rounds count only towards the match result.
+    ``o_lose`` (1/0, 255 = no result), ``o_tiebreaks`` (-1 = no result), ``o_total`` (final
+    match total of each seat, points, tie-breaks included) and ``o_hand_decided`` (1 when a
+    single Hand decided the match, see :func:`_hand_decided`; 255 = no result) are filled on
+    the match's last regular row.  Tie-break rounds count only towards the match result.
+    With ``partnership`` the match is won by the team with the lower sum of totals.
     """
     R = rv[P_ROUNDS]
     arr = new_game(players, rv, False)
@@ -342,7 +388,12 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
     w = np.zeros(4, dtype=np.uint8)
     lz = np.zeros(4, dtype=np.uint8)
     last_loses = rv[P_STANDINGS] == STANDINGS_LAST_LOSES
-    o_resh = np.zeros(n * R, dtype=np.int8)
+    team = rv[P_PARTNERSHIP] != 0
+    rs = np.zeros((R + MAX_TIEBREAKS, 4), dtype=np.int64)
+    rhand = np.zeros(R + MAX_TIEBREAKS, dtype=np.int64)
+    t2 = np.zeros(4, dtype=np.int64)
+    w2 = np.zeros(4, dtype=np.uint8)
+    l2 = np.zeros(4, dtype=np.uint8)
     for k in range(n):
         m = start + k
         st = np.empty(1, dtype=np.uint64)
@@ -363,10 +414,14 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
             play_round(g, dealer, stream_key(seed, m, r + 1))
             if g.sc[S_ERR] != 0 and err == 0:
                 err = g.sc[S_ERR]
+            rhand[r] = -1
             for s in range(players):
                 totals[s] += g.scores[s]
+                rs[r, s] = g.scores[s]
             if g.sc[S_STATUS] == STATUS_OUT:
                 wins[g.sc[S_OUT_SEAT]] += 1
+                if g.sc[S_IS_HAND]:
+                    rhand[r] = g.sc[S_OUT_SEAT]
             if r < R:
                 row = k * R + r
                 _write_deal(g, row, o_score, o_flags, o_turns, o_void, o_resh, o_err)
@@ -377,8 +432,9 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
                     o_win[row, rel] = 255
                     o_lose[row, rel] = 255
                 o_tiebreaks[row] = -1
+                o_hand_decided[row] = 255
             r += 1
-            if r >= R and (_standings(totals, wins, players, last_loses, w, lz) or r >= R + MAX_TIEBREAKS):
+            if r >= R and (_standings(totals, wins, players, last_loses, team, w, lz) or r >= R + MAX_TIEBREAKS):
                 break
         row = k * R + R - 1
         starter = (first_dealer + R - 1 + (1 if rv[P_STARTER] == STARTER_DEALER_RIGHT else 0)) % players
@@ -386,7 +442,10 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
             s = (starter + rel) % players
             o_win[row, rel] = w[s]
             o_lose[row, rel] = lz[s]
+            o_total[row, rel] = totals[s]
         o_tiebreaks[row] = r - R
+        o_hand_decided[row] = 1 if _hand_decided(totals, wins, rs, rhand, r, players, last_loses, team, w,
+                                                 t2, w2, l2) else 0
         o_err[row] = err
     keep_alive(arr)
 
@@ -409,14 +468,6 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
         g.deck[i] = deck[i]
     deal_from_deck(g)
     play_dealt_round(g)
-    flags = np.zeros(4, dtype=np.uint8)
-    for s in range(players):
-        flags[s] = seat_flags(g, s)
-    tr = g.tr[: g.sc[S_TR_N]].copy()
-    status = g.sc[S_STATUS]
-    scores = g.scores.copy()
-    err = g.sc[S_ERR]
-    if err == 0 and g.sc[S_TR_OVER] != 0:
-        err = E_TRACE_FULL
+    tr, status, scores, flags, err = _traced_result(g, players)
     keep_alive(arr)
     return tr, status, scores, flags, err

@@ -26,6 +26,7 @@ P_HAND_MIN_CARDS = INDEX["hand_min_new_meld_cards"]
 P_HAND_DOUBLES = INDEX["hand_doubles_others"]
 P_ROUNDS = INDEX["rounds"]
 P_STANDINGS = INDEX["standings"]
+P_PARTNERSHIP = INDEX["partnership"]
 N_PARAMS = len(INDEX)
 
 STARTER_DEALER_RIGHT = PARAM_BY_NAME["starter"].choices.index("dealer_right")
@@ -34,3 +35,4 @@ PICKUP_NEW_MELD_ONLY = PARAM_BY_NAME["discard_pickup"].choices.index("new_meld_o
 OPENING_ASCENDING = PARAM_BY_NAME["opening_rule"].choices.index("ascending")
 UNOPENED_FLAT = PARAM_BY_NAME["unopened_penalty"].choices.index("flat")
 STANDINGS_LAST_LOSES = PARAM_BY_NAME["standings"].choices.index("last_loses")
+SCOPE_TEAM = PARAM_BY_NAME["opening_scope"].choices.index("team")

@@ -15,16 +15,18 @@ import numpy as np
 from numba import njit
 
 from .arrange import COUNT, COUNT_BONUS, DEAD, OPEN, meld_value
-from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_JOKER_SWAP
+from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_JOKER_SWAP, P_PARTNERSHIP
 from .rng import randbelow
 from .state import (
     Q_BAILED,
+    Q_LAID_BEFORE,
     Q_OPENED,
     Q_OWN_TURNS,
     S_N_MELDS,
     S_PLAYERS,
     S_T_OPENED,
     S_T_TAKEN_MELDED,
+    S_T_TAKEN_USED,
     S_TAKEN,
     S_TAKEN_C0,
     card_hand_value,
@@ -39,6 +41,7 @@ from .state import (
     meld_size,
     meld_uses,
     path_uses,
+    required_for,
     required_opening,
     swap_joker,
     swap_position,
@@ -52,6 +55,8 @@ RANDOM = 2
 # hold-hand parameters (g.pp[seat, i])
 PP_BAIL_TURN = 0
 PP_BAIL_OPPONENT_CARDS = 1
+# greedy parameters
+PP_SUPPORT_HAND = 0
 
 
 @njit(cache=True)
@@ -70,22 +75,67 @@ def _copy_path(src, dst, n):
 
 
 @njit(cache=True)
-def plan_melds(g, seat, mode, req):
-    """Melds to lay now: best arrangement of the hand under ``mode`` reaching ``req`` points.
+def _leftover_ok(g, seat, path, n, keep):
+    """Whether laying the first ``n`` melds of ``path`` leaves ``seat`` at least ``keep`` cards
+    and, unless it leaves none, a card it may legally discard (not the card just taken)."""
+    hand = g.hands[seat]
+    left = g.hand_n[seat] - melded_cards(path, n)
+    if left < keep:
+        return False
+    if left == 0:
+        return True
+    taken = g.sc[S_TAKEN]
+    for t in range(53):
+        if hand[t] == 0:
+            continue
+        u = path_uses(path, n, t)
+        if hand[t] - u > 0:
+            if t != taken or g.sc[S_TAKEN_C0] > 0 or g.sc[S_T_TAKEN_USED] > 0 or u > 0:
+                return True
+    return False
 
-    When ``go_out_requires_discard`` and the arrangement would meld every card, the best
-    arrangement that leaves one legal discard is taken instead.  Returns the number of melds
-    (in ``g.bestpath``), or -1 when ``req`` cannot be reached.
+
+@njit(cache=True)
+def plan_melds(g, seat, mode, req, keep):
+    """Melds to lay now: best arrangement of the hand under ``mode`` reaching ``req`` points
+    that leaves at least ``keep`` cards (0, 1 or 2) and a legal discard among them (unless it
+    empties the hand with ``keep = 0``).
+
+    When the best arrangement breaks that, the best one with one card kept back (a legal
+    discard) is taken, and with ``keep = 2`` if need be two cards.  Returns the number of melds
+    (in ``g.bestpath``), or -1 when no such arrangement reaches ``req``.
     """
     hand = g.hands[seat]
     val, n = hand_search(g, hand, mode)
     if n == 0 or val < req:
         return -1
-    if go_out_requires_discard(g) and melded_cards(g.bestpath, n) == g.hand_n[seat]:
-        bestv = -1
-        bestn = 0
+    if _leftover_ok(g, seat, g.bestpath, n, keep):
+        return n
+    bestv = -1
+    bestn = 0
+    other = -1
+    otherv = -1
+    N = g.hand_n[seat]
+    for t in range(53):
+        if hand[t] > 0 and discard_is_legal(g, seat, t):
+            hand[t] -= 1
+            v, k = hand_search(g, hand, mode)
+            hand[t] += 1
+            if k == 0 or v < req:
+                continue
+            if N - melded_cards(g.bestpath, k) >= keep:
+                if v > bestv:
+                    bestv = v
+                    bestn = k
+                    _copy_path(g.bestpath, g.bp2, k)
+            elif v > otherv:
+                otherv = v
+                other = t
+    if bestv < 0 and other >= 0 and keep >= 2:
+        # keep back a second card as well
+        hand[other] -= 1
         for t in range(53):
-            if hand[t] > 0 and discard_is_legal(g, seat, t):
+            if hand[t] > 0:
                 hand[t] -= 1
                 v, k = hand_search(g, hand, mode)
                 hand[t] += 1
@@ -93,11 +143,11 @@ def plan_melds(g, seat, mode, req):
                     bestv = v
                     bestn = k
                     _copy_path(g.bestpath, g.bp2, k)
-        if bestv < 0:
-            return -1
-        _copy_path(g.bp2, g.bestpath, bestn)
-        return bestn
-    return n
+        hand[other] += 1
+    if bestv < 0:
+        return -1
+    _copy_path(g.bp2, g.bestpath, bestn)
+    return bestn
 
 
 @njit(cache=True)
@@ -170,10 +220,26 @@ def do_swaps(g, seat):
 
 
 @njit(cache=True)
+def _discard_after(g, seat, t):
+    """Whether ``seat`` still has a legal discard (or no card at all) after card ``t`` leaves
+    its hand for the table."""
+    h = g.hands[seat]
+    if g.hand_n[seat] <= 1:
+        return True
+    taken = g.sc[S_TAKEN]
+    free = t == taken or g.sc[S_TAKEN_C0] > 0 or g.sc[S_T_TAKEN_USED] > 0
+    for u in range(53):
+        c = h[u] - (1 if u == t else 0)
+        if c > 0 and (u != taken or free):
+            return True
+    return False
+
+
+@njit(cache=True)
 def do_layoffs(g, seat, keep):
     """Lay off cards while more than ``keep`` cards remain: first the card just taken from the
     discard pile (it may not be discarded, so it must not lose its place to another card), then
-    the highest-value cards."""
+    the highest-value cards, never leaving a hand without a legal discard."""
     done = 0
     t = g.sc[S_TAKEN]
     if t >= 0 and g.hands[seat, t] > 0 and g.hand_n[seat] > keep:
@@ -195,9 +261,10 @@ def do_layoffs(g, seat, keep):
                 continue
             for k in range(nm):
                 if layoff_position(g, k, t) != -100:
-                    bt = t
-                    bk = k
-                    bv = v
+                    if _discard_after(g, seat, t):
+                        bt = t
+                        bk = k
+                        bv = v
                     break
         if bt < 0:
             break
@@ -208,16 +275,38 @@ def do_layoffs(g, seat, keep):
 
 
 @njit(cache=True)
-def greedy_table_play(g, seat):
+def supporting(g, seat):
+    """Whether ``seat`` (greedy with ``support_hand``) holds back from going out: 2 v 2, it has
+    laid down in an earlier turn (so going out now would be a plain finish, not a Hand of its
+    own), and its partner is a hold-hand player still playing for a Hand (not bailed, nothing
+    laid)."""
+    if g.rv[P_PARTNERSHIP] == 0 or g.pol[seat] != GREEDY or g.pp[seat, PP_SUPPORT_HAND] == 0:
+        return False
+    if g.seat[seat, Q_LAID_BEFORE] == 0:
+        return False
+    p = (seat + 2) % 4
+    return g.pol[p] == HOLD_HAND and g.seat[p, Q_BAILED] == 0 and g.seat[p, Q_LAID_BEFORE] == 0
+
+
+@njit(cache=True)
+def greedy_keep(g, seat):
+    """Cards greedy keeps after its melds and lay-offs: 2 while supporting a partner's Hand
+    (it does not go out), 1 when the last card must be a discard, else 0."""
+    if supporting(g, seat):
+        return 2
+    return 1 if go_out_requires_discard(g) else 0
+
+
+@njit(cache=True)
+def greedy_table_play(g, seat, keep):
     """Opened: lay every meld of the least-deadwood arrangement, swap jokers, lay off."""
     if not may_touch_table(g, seat):
         return
-    keep = 1 if go_out_requires_discard(g) else 0
-    n = plan_melds(g, seat, DEAD, 1)
+    n = plan_melds(g, seat, DEAD, 1, keep)
     if n > 0:
         lay_melds(g, seat, g.bestpath, n)
     if do_swaps(g, seat) > 0:
-        n = plan_melds(g, seat, DEAD, 1)
+        n = plan_melds(g, seat, DEAD, 1, keep)
         if n > 0:
             lay_melds(g, seat, g.bestpath, n)
     do_layoffs(g, seat, keep)
@@ -225,16 +314,17 @@ def greedy_table_play(g, seat):
 
 @njit(cache=True)
 def greedy_play(g, seat):
+    keep = greedy_keep(g, seat)
     if g.seat[seat, Q_OPENED] == 0:
         req = required_opening(g)
         val, n = hand_search(g, g.hands[seat], OPEN)
         if val >= req and n > 0:
-            n = plan_melds(g, seat, OPEN, req)
+            n = plan_melds(g, seat, OPEN, req, keep)
             if n > 0:
                 lay_melds(g, seat, g.bestpath, n)
         if g.seat[seat, Q_OPENED] == 0:
             return choose_discard(g, seat, g.bestpath, n if n > 0 else 0)
-    greedy_table_play(g, seat)
+    greedy_table_play(g, seat, keep)
     if g.hand_n[seat] == 0:
         return -1
     return choose_discard(g, seat, g.bestpath, 0)
@@ -264,7 +354,7 @@ def greedy_choose_draw(g, seat):
         return 0
     if g.seat[seat, Q_OPENED] == 0:
         _pretend_take(g, seat, top)
-        n = plan_melds(g, seat, OPEN, required_opening(g))
+        n = plan_melds(g, seat, OPEN, required_opening(g), greedy_keep(g, seat))
         ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
         _undo_take(g, seat, top)
         return 1 if ok else 0
@@ -273,7 +363,7 @@ def greedy_choose_draw(g, seat):
             if layoff_position(g, k, top) != -100 or swap_position(g, k, top) != -100:
                 return 1
     _pretend_take(g, seat, top)
-    n = plan_melds(g, seat, DEAD, 1)
+    n = plan_melds(g, seat, DEAD, 1, greedy_keep(g, seat))
     ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
     _undo_take(g, seat, top)
     return 1 if ok else 0
@@ -288,7 +378,7 @@ def plan_hand(g, seat):
     """
     hand = g.hands[seat]
     N = g.hand_n[seat]
-    req = required_opening(g)
+    req = required_for(g, seat)
     hmin = hand_min_cards(g)
     w, n = hand_search(g, hand, COUNT)
     c = w // COUNT_BONUS
@@ -334,15 +424,16 @@ def hold_begin_turn(g, seat):
         g.seat[seat, Q_BAILED] = 1
         return
     P = g.sc[S_PLAYERS]
+    partner = (seat + 2) % 4 if g.rv[P_PARTNERSHIP] != 0 else -1
     for s in range(P):
-        if s != seat and g.hand_n[s] <= g.pp[seat, PP_BAIL_OPPONENT_CARDS]:
+        if s != seat and s != partner and g.hand_n[s] <= g.pp[seat, PP_BAIL_OPPONENT_CARDS]:
             g.seat[seat, Q_BAILED] = 1
             return
 
 
 @njit(cache=True)
 def hold_choose_draw(g, seat):
-    if g.seat[seat, Q_BAILED] != 0 or g.seat[seat, Q_OPENED] != 0:
+    if g.seat[seat, Q_BAILED] != 0 or g.seat[seat, Q_LAID_BEFORE] != 0:
         return greedy_choose_draw(g, seat)
     top = top_discard(g)
     if top < 0:
@@ -356,7 +447,7 @@ def hold_choose_draw(g, seat):
 
 @njit(cache=True)
 def hold_play(g, seat):
-    if g.seat[seat, Q_BAILED] != 0 or g.seat[seat, Q_OPENED] != 0:
+    if g.seat[seat, Q_BAILED] != 0 or g.seat[seat, Q_LAID_BEFORE] != 0:
         return greedy_play(g, seat)
     n, d = plan_hand(g, seat)
     if n > 0:
@@ -367,6 +458,11 @@ def hold_play(g, seat):
 
 
 # ---------------------------------------------------------------- random
+
+
+@njit(cache=True)
+def _rkeep(g):
+    return 1 if go_out_requires_discard(g) else 0
 
 
 @njit(cache=True)
@@ -414,9 +510,9 @@ def random_choose_draw(g, seat):
         return 1 if _coin(g) else 0
     _pretend_take(g, seat, top)
     if opened:
-        n = plan_melds(g, seat, DEAD, 1)
+        n = plan_melds(g, seat, DEAD, 1, _rkeep(g))
     else:
-        n = plan_melds(g, seat, OPEN, required_opening(g))
+        n = plan_melds(g, seat, OPEN, required_opening(g), _rkeep(g))
     ok = n > 0 and (must_open or path_uses(g.bestpath, n, top) >= 1)
     if ok and not opened:
         # the full opening must leave a legal discard (or go out), since the taken card may
@@ -445,7 +541,7 @@ def random_open(g, seat, forced):
     """Maybe open (always when ``forced``) with a random subset of the best opening melds that
     still reaches the required value (and holds the taken card under new_meld_only)."""
     req = required_opening(g)
-    n = plan_melds(g, seat, OPEN, req)
+    n = plan_melds(g, seat, OPEN, req, _rkeep(g))
     if n <= 0:
         return
     if not forced and not _coin(g):
@@ -488,7 +584,7 @@ def random_table_play(g, seat):
         return
     top = g.sc[S_TAKEN]
     if top >= 0 and g.rv[P_DISCARD_PICKUP] != PICKUP_MUST_OPEN and g.sc[S_T_TAKEN_MELDED] == 0:
-        n = plan_melds(g, seat, DEAD, 1)
+        n = plan_melds(g, seat, DEAD, 1, _rkeep(g))
         for i in range(n):
             if meld_uses(g.bestpath[i], top) > 0:
                 lay_melds(g, seat, g.bestpath[i:], 1)
@@ -508,7 +604,7 @@ def random_table_play(g, seat):
                     nlay += 1
                 if swap_position(g, k, t) != -100:
                     nswap += 1
-        nnew = plan_melds(g, seat, DEAD, 1)
+        nnew = plan_melds(g, seat, DEAD, 1, _rkeep(g))
         if nnew < 0:
             nnew = 0
         total = nlay + nswap + nnew

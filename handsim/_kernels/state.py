@@ -21,6 +21,9 @@ from numba import njit
 
 from .arrange import COUNT, DEAD, MAX_DEPTH, MAX_MELDS, OPEN, make_weights, meld_value, rank_hand_value, search
 from .params import (
+    P_OPENING_SCOPE,
+    P_PARTNERSHIP,
+    SCOPE_TEAM,
     P_ACE_LOW,
     P_MIN_NATURAL,
     OPENING_ASCENDING,
@@ -86,6 +89,7 @@ S_N_DECK = 21
 S_TR_OVER = 22
 S_T_TAKEN_MELDED = 23  # copies of the taken card put into new melds this turn
 S_T_OPENED = 24  # the player opened in this turn
+S_T_TAKEN_USED = 25  # copies of the taken card put on the table this turn (meld, lay-off, swap)
 N_SC = 32
 
 # per-seat integers seat[s, ...]
@@ -304,6 +308,15 @@ def deal_from_deck(g):
 
 
 @njit(cache=True)
+def required_for(g, seat):
+    """Points ``seat``'s next lay-down must reach: 0 once it counts as opened (its own opening,
+    or its partner's with ``opening_scope = team``), else :func:`required_opening`."""
+    if g.seat[seat, Q_OPENED] != 0:
+        return 0
+    return required_opening(g)
+
+
+@njit(cache=True)
 def required_opening(g):
     """Points the next opening must reach (RULES.md section 4, fixed or ascending)."""
     thr = g.rv[P_THRESHOLD]
@@ -498,7 +511,9 @@ def lay_melds(g, seat, path, n):
             fail(g, E_BAD_MELD)
             return False
         if g.sc[S_TAKEN] >= 0:
-            g.sc[S_T_TAKEN_MELDED] += meld_uses(m, g.sc[S_TAKEN])
+            u = meld_uses(m, g.sc[S_TAKEN])
+            g.sc[S_T_TAKEN_MELDED] += u
+            g.sc[S_T_TAKEN_USED] += u
         for j in range(6):
             g.melds[k, j] = m[j]
         g.owner[k] = seat
@@ -510,6 +525,9 @@ def lay_melds(g, seat, path, n):
         g.seat[seat, Q_OPENED] = 1
         g.seat[seat, Q_OPEN_VALUE] = total
         g.sc[S_T_OPENED] = 1
+        if rv[P_PARTNERSHIP] != 0 and rv[P_OPENING_SCOPE] == SCOPE_TEAM:
+            # opening_scope = team: the partner (opposite) counts as opened too (RULES.md section 4)
+            g.seat[(seat + 2) % 4, Q_OPENED] = 1
     elif g.sc[S_T_OPENED] == 1:
         # more melds in the opening turn belong to the opening (RULES.md section 4)
         for i in range(n):
@@ -591,6 +609,8 @@ def lay_off(g, seat, k, t):
             m[4] |= 1 << pos
     g.hands[seat, t] -= 1
     g.hand_n[seat] -= 1
+    if t == g.sc[S_TAKEN]:
+        g.sc[S_T_TAKEN_USED] += 1
     g.sc[S_T_LAID] = 1
     if g.owner[k] != seat:
         g.sc[S_T_OTHERS] = 1
@@ -640,6 +660,8 @@ def swap_joker(g, seat, k, t):
         m[4] &= ~(1 << pos)
     g.hands[seat, t] -= 1
     g.hands[seat, 52] += 1
+    if t == g.sc[S_TAKEN]:
+        g.sc[S_T_TAKEN_USED] += 1
     g.sc[S_T_LAID] = 1
     if g.owner[k] != seat:
         g.sc[S_T_OTHERS] = 1
@@ -650,10 +672,11 @@ def swap_joker(g, seat, k, t):
 @njit(cache=True)
 def discard_is_legal(g, seat, t):
     """Whether ``seat`` may discard ``t``: held, and not the card just taken from the pile
-    (its twin, held before, may go; RULES.md section 3)."""
+    (its twin, held before, may go, and so may any copy once one was put on the table this
+    turn; RULES.md section 3)."""
     if t < 0 or t > 52 or g.hands[seat, t] <= 0:
         return False
-    if t == g.sc[S_TAKEN] and g.sc[S_TAKEN_C0] == 0 and g.hands[seat, t] == 1 and g.sc[S_T_TAKEN_MELDED] == 0:
+    if t == g.sc[S_TAKEN] and g.sc[S_TAKEN_C0] == 0 and g.hands[seat, t] == 1 and g.sc[S_T_TAKEN_USED] == 0:
         return False
     return True
 
@@ -682,10 +705,13 @@ def score_round(g):
         return
     out = g.sc[S_OUT_SEAT]
     is_hand = g.sc[S_IS_HAND]
+    partner = (out + 2) % 4 if rv[P_PARTNERSHIP] != 0 else -1
     for s in range(P):
         if s == out:
             g.scores[s] = -60 if is_hand else -30
             continue
+        if s == partner:
+            continue  # 2 v 2: the partner of the player who went out scores 0 (RULES.md section 6)
         v = 0
         for t in range(53):
             if g.hands[s, t] > 0:

@@ -7,6 +7,7 @@ library (numpy, numba kernels, pandas) inside its function.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Iterable, Sequence
 
@@ -14,7 +15,7 @@ import click
 
 #: Presets of :data:`handsim.rules.PRESETS`, spelled out so that ``--help`` needs no numpy import
 #: (``tests/test_cli.py`` checks that the two agree).
-PRESET_NAMES = ("classic", "saudi", "qahwa")
+PRESET_NAMES = ("classic", "saudi", "qahwa", "partnership")  # handsim.rules.PRESETS, without importing numpy at startup
 
 #: Library exceptions that mean "bad user input": (module, class name).  They are looked up in
 #: ``sys.modules`` when an error occurs (a module that was never imported raised nothing).
@@ -27,6 +28,46 @@ _USER_ERRORS = (
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+#: An integer as typed: ASCII digits (``int()`` alone would also read ``"٤"`` and ``"1_000"``).
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+class IntIn(click.IntRange):
+    """An integer from ``min`` to ``max`` written in ASCII digits; errors and ``--help`` name the
+    range as ``text`` (e.g. ``1..10^12``), errors read "... is out of range: allowed 1..10^12"."""
+
+    def __init__(self, min: int | None = None, max: int | None = None, text: str | None = None):
+        super().__init__(min, max)
+        if text is None:
+            if min is not None and max is not None:
+                text = f"{min}..{max}"
+            elif min is not None:
+                text = f">= {min}"
+            else:
+                text = "an integer" if max is None else f"<= {max}"
+        self.text = text
+
+    def _describe_range(self) -> str:  # click shows it in --help: [default: 0; 1..10^12]
+        return "" if self.min is None and self.max is None else self.text
+
+    def convert(self, value: Any, param, ctx) -> int:
+        if isinstance(value, str):
+            shown = value if len(value) <= 30 else value[:27] + "..."
+            digits = value.strip()
+            if not _INT_TEXT.fullmatch(digits):
+                self.fail(f"{shown!r} is not an integer: allowed {self.text}", param, ctx)
+            try:
+                value = int(digits)
+            except ValueError:  # more digits than int() reads
+                self.fail(f"{shown} is out of range: allowed {self.text}", param, ctx)
+        elif isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{value!r} is not an integer: allowed {self.text}", param, ctx)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            text = str(value)
+            self.fail(f"{text if len(text) <= 30 else text[:27] + '...'} is out of range: allowed {self.text}",
+                      param, ctx)
+        return value
 
 
 def user_error_types() -> tuple[type, ...]:
@@ -60,7 +101,8 @@ class Group(click.Group):
     """The ``handsim`` group: every error is printed as one line ``Error: ...`` on stderr.
 
     Exit codes: 0 success, 1 a negative answer (``check`` found discrepancies, ``meld`` got an
-    illegal meld), 2 bad input, 130 interrupted.
+    illegal meld) or an internal error (``show-deal``: the engine failed on the deal), 2 bad input,
+    130 interrupted.
     """
 
     command_class = Command
@@ -117,7 +159,8 @@ def rules_options(f):
     )(f)
     f = click.option(
         "--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), metavar="FILE",
-        help="Rules from a TOML file (an optional preset = \"name\" plus option keys).",
+        help="Rules from a UTF-8 TOML file: an optional preset = \"name\" plus option keys with TOML values "
+             "(jokers = 4, joker_swap = false, starter = \"dealer\").",
     )(f)
     f = click.option(
         "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False), default=None,
@@ -126,8 +169,9 @@ def rules_options(f):
     return f
 
 
-def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str]):
-    """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides.
+def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False):
+    """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides (with ``partnership``,
+    ``--players 2v2``: ``partnership=true`` first, checked together with the overrides).
 
     Raises
     ------
@@ -141,8 +185,9 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
     rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
+    settings = (["partnership=true"] if partnership else []) + list(settings)
     if settings:
-        rules = rules.with_settings(list(settings))
+        rules = rules.with_settings(settings)
     return rules
 
 

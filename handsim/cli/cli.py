@@ -27,8 +27,8 @@ def handsim():
         $ handsim arrange "QH KH AH 5S 5D 5C"
         $ handsim rules --preset qahwa
 
-    Exit codes: 0 ok, 1 a negative answer (check found discrepancies, meld is illegal),
-    2 bad input, 130 interrupted.
+    Exit codes: 0 ok, 1 a negative answer (check found discrepancies, meld is illegal) or an
+    internal error, 2 bad input, 130 interrupted.
     """
 
 

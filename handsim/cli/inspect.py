@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ._common import Command, cards_text, dump_json, load_rules, rules_note, rules_options, sorted_cards, table
+from ._common import Command, IntIn, cards_text, dump_json, load_rules, rules_note, rules_options, sorted_cards, table
 
 _JSON_HELP = "Print the answer as one JSON object."
 
@@ -174,6 +174,8 @@ def score(file, preset, rules_file, settings, as_json):
     name = "standard input" if file.name == "<stdin>" else file.name
     try:
         obj = json.loads(file.read())
+    except OSError as e:
+        raise click.UsageError(f"cannot read {name}: {e.strerror or e}") from None
     except json.JSONDecodeError as e:
         raise click.UsageError(f"malformed JSON in {name}: {e.msg} (line {e.lineno}, column {e.colno})") from None
     except UnicodeDecodeError:
@@ -374,16 +376,17 @@ Examples:
 
 
 @click.command(cls=Command, name="show-deal", help=SHOW_DEAL_HELP, short_help="Print one deal turn by turn.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="The study's seed.")
-@click.option("--deal", type=click.IntRange(min=0), default=0, show_default=True, help="Deal index.")
+@click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="The study's seed.")
+@click.option("--deal", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Deal index.")
 @rules_options
 @click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: greedy]")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
-@click.option("--players", type=click.IntRange(2, 4), default=None, help="Players.  [default: 4, or the line-up's length]")
+@click.option("--players", type=IntIn(2, 4, "2, 3 or 4"), default=None,
+              help="Players.  [default: 4, or the line-up's length]")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
 def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players, as_json):
     from handsim.policies import parse_lineup, parse_policy
-    from handsim.trace import trace_deal
+    from handsim.trace import EngineError, trace_deal
 
     rules = load_rules(preset, rules_file, settings)
     if policy and lineup:
@@ -399,7 +402,10 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
     else:
         specs = [parse_policy(policy or "greedy")] * (players or 4)
     rules.validate(len(specs))
-    trace = trace_deal(rules, specs, deal, seed)
+    try:
+        trace = trace_deal(rules, specs, deal, seed)
+    except EngineError as e:  # a bug, not bad input: exit 1, one line
+        raise click.ClickException(f"internal engine error {e.code} in deal {deal} (please report it)") from None
     click.echo(dump_json(trace) if as_json else render_deal(trace))
 
 
@@ -408,12 +414,51 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
 CHECK_HELP = """Replay recorded deals (JSON lines, e.g. OUT/traces.jsonl of 'handsim simulate --trace N')
 through the pure-Python rules and list every discrepancy.
 
-Exit code 1 when a discrepancy is found.
+Exit code 1 when a discrepancy is found; 2 when FILE is not JSON lines of deal traces.
 
 \b
 Example:
     $ handsim check results/study-20250101-120000/traces.jsonl
 """
+
+
+#: Fields every deal trace holds (docs/design.md); a JSON line without them is not a trace.
+_TRACE_FIELDS = ("players", "rules", "dealer", "starter", "deck", "events", "result")
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
+               type(None): "null"}
+
+
+def _check_traces_file(path) -> None:
+    """Check that ``path`` holds JSON lines of deal traces (one object per non-blank line, with the
+    trace fields); what the rules say about them is :func:`handsim.checker.check_file`'s business.
+
+    Raises
+    ------
+    click.UsageError
+        Naming the first line that is not a trace, or an empty file.
+    OSError, UnicodeDecodeError
+        The file cannot be read as text.
+    """
+    expected = "expected one deal trace per line, as 'handsim show-deal --json' or 'handsim simulate --trace N' write"
+    n = 0
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            n += 1
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise click.UsageError(f"{path}, line {line_no}: not JSON ({e.msg}, column {e.colno}): {expected}") from None
+            if not isinstance(obj, dict):
+                raise click.UsageError(f"{path}, line {line_no}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
+                                       f"not a deal trace object: {expected}")
+            missing = [k for k in _TRACE_FIELDS if k not in obj]
+            if missing:
+                raise click.UsageError(f"{path}, line {line_no}: not a deal trace (no {', '.join(map(repr, missing))} "
+                                       f"field{'s' if len(missing) > 1 else ''}): {expected}")
+    if not n:
+        raise click.UsageError(f"{path} holds no deal: {expected}")
 
 
 @click.command(cls=Command, name="check", help=CHECK_HELP, short_help="Check recorded deals against the rules.")
@@ -423,6 +468,7 @@ def check(ctx, file):
     from handsim.checker import check_file
 
     try:
+        _check_traces_file(file)
         n, problems = check_file(file)
     except OSError as e:
         raise click.UsageError(f"cannot read {file}: {e.strerror}") from None

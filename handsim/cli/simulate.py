@@ -10,10 +10,13 @@ from pathlib import Path
 
 import click
 
-from ._common import Command, command_line, dump_json, fmt_value, load_rules, rules_note, rules_options, table
+from ._common import Command, IntIn, command_line, dump_json, fmt_value, load_rules, rules_note, rules_options, table
 
-#: handsim.simulate.DEFAULT_CHUNK (kept here so that --help imports nothing heavy; a test checks it).
+#: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK (kept here so that --help imports nothing
+#: heavy; a test checks them).
 DEFAULT_CHUNK = 2000
+MAX_DEALS = 10**12
+MAX_CHUNK = 10**6
 DEFAULT_DEALS = 20000
 #: The default study (no rule or policy option given).
 DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
@@ -214,9 +217,9 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 
 @click.command(cls=Command, name="simulate", help=SIMULATE_HELP, short_help="Run a study of rules and policies.")
 @rules_options
-@click.option("--threshold", "thresholds", type=int, multiple=True, metavar="N",
+@click.option("--threshold", "thresholds", type=IntIn(), multiple=True, metavar="N",
               help="opening_threshold value to compare (repeatable).")
-@click.option("--joker-penalty", "joker_penalties", type=int, multiple=True, metavar="N",
+@click.option("--joker-penalty", "joker_penalties", type=IntIn(), multiple=True, metavar="N",
               help="joker_penalty value to compare (repeatable).")
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help="Any rule option and the values to compare, e.g. --vary discard_pickup=must_open,new_meld_only (repeatable).")
@@ -224,31 +227,36 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
               help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 (repeatable; see 'handsim policies').")
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
-@click.option("--players", type=click.IntRange(2, 4), default=4,
-              help="Players (seats).  [default: the length of the first --lineup, else 4]")
-@click.option("--deals", type=click.IntRange(min=1), default=DEFAULT_DEALS, show_default=True,
-              help="Deals per configuration and line-up.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Seed of the deals.")
+@click.option("--players", type=click.Choice(["2", "3", "4", "2v2"]), default="4",
+              help="Players (seats): 2, 3 or 4 single players, or 2v2 - partnership, four players, partners "
+                   "opposite (line-up positions 1 & 3 against 2 & 4; the same as --set partnership=true).  "
+                   "[default: the length of the first --lineup, else 4]")
+@click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=DEFAULT_DEALS, show_default=True,
+              help="Deals per configuration and line-up (with --matches or --rounds: matches).")
+@click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Seed of the deals.")
 @click.option("--matches", is_flag=True,
               help="Play whole matches (RULES.md section 7): each of --deals is a match of 'rounds' rounds.")
-@click.option("--rounds", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--rounds", type=IntIn(1), default=None, metavar="N",
               help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--jobs", type=IntIn(1), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
                    "handsim installed with its cluster extra (pip install -e \".[cluster]\" in a checkout).  Results are the same as locally.")
-@click.option("--chunk", type=click.IntRange(min=1), default=DEFAULT_CHUNK, show_default=True,
-              help="Deals per work item (results do not depend on it).")
+@click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
+              help="Deals per work item (results do not depend on it; at most 10^6 work items per study).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Output folder (must be new or empty).  [default: results/study-YYYYmmdd-HHMMSS]")
-@click.option("--force", is_flag=True, help="Replace an existing non-empty --out folder.")
+@click.option("--force", is_flag=True,
+              help="Replace an existing non-empty --out folder if it is a study folder (holds run.json or "
+                   "checkpoint.npz); any other folder is never deleted.")
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
               help="Continue an interrupted study in DIR (with its saved arguments).")
 @click.option("--from", "from_run", type=click.Path(exists=True), default=None, metavar="RUN_JSON",
               help="Run again exactly the study described by a run.json (or a study folder).")
 @click.option("--per-deal", is_flag=True, help="Also write every deal's rows (Parquet, OUT/per_deal/).")
-@click.option("--trace", type=click.IntRange(min=0), default=0, metavar="N",
-              help="Write N sampled deals per configuration × line-up to OUT/traces.jsonl (see 'handsim check').")
+@click.option("--trace", type=IntIn(0), default=0, metavar="N",
+              help="Write N sampled deals per configuration × line-up to OUT/traces.jsonl (see 'handsim check'; "
+                   "not with --matches).")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
@@ -260,6 +268,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     # ---- what to run
     base = preset or "classic"
+    two_v_two = players == "2v2"
+    players = 4 if two_v_two else int(players)
     if resume and from_run:
         raise click.UsageError("use either --resume or --from")
     if resume or from_run:
@@ -287,12 +297,12 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         from handsim.policies import parse_lineup, parse_policy
 
         if not _given(ctx, _STUDY_OPTIONS):
-            rules = load_rules(None, None, ())
+            rules = load_rules(None, None, (), partnership=two_v_two)
             vary_map = dict(DEFAULT_VARY)
             greedy, hold = parse_policy("greedy"), parse_policy("hold-hand")
             lineup_list = [[greedy] * players, [hold] + [greedy] * (players - 1)]
         else:
-            rules = load_rules(preset, rules_file, settings)
+            rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
             vary_map = {}
             if thresholds:
                 vary_map["opening_threshold"] = list(thresholds)
@@ -319,6 +329,11 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         raise click.UsageError("--trace samples single deals: it does not work with --matches")
     if trace > spec.deals:
         raise click.BadParameter(f"{trace} is more than the {spec.deals} deals of the study", param_hint="'--trace'")
+
+    if scheduler is not None:
+        from handsim.simulate import check_scheduler
+
+        check_scheduler(scheduler)  # before anything is created or compiled
 
     # ---- where
     if out is None:
@@ -377,7 +392,6 @@ Example:
 def report(folder, quiet):
     import numpy as np
 
-    from handsim.report import write_report
     from handsim.simulate import CHECKPOINT
     from handsim.stats import StudyAccumulator
 
@@ -404,7 +418,7 @@ def report(folder, quiet):
             except ValueError:
                 pass
         info["title"] = "Hand (هاند) strategy study (interrupted: partial results)"
-    path = write_report(out, acc.summary(), acc.paired(), acc.histograms(), info, versus=acc.versus())
+    path = acc.write_report(out, info)
     if not quiet:
         rounds = int(np.asarray(state["__rounds__"]).reshape(-1)[0]) if "__rounds__" in state else 0
         click.echo(f"Report: {path}" + (f" ({rounds:,} rounds)" if rounds else ""))
