@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from operator import add
 from typing import Any
 
-from handsim.cards import JOKER, CardError, format_card, format_cards, parse_card
+from handsim.cards import JOKER, N_TYPES, CardError, format_card, format_cards, parse_card
 from handsim.melds import Pair, can_lay_off, can_swap, format_pairs, validate_meld
 from handsim.rules import Rules, RulesError
-from handsim.scoring import score_round
+from handsim.scoring import partners_of, score_round
+
+#: Canonical card text -> card type (``format_card``'s output); other spellings go through parse_card.
+_CARD_OF = {format_card(t): t for t in range(N_TYPES)}
+_MISSING = object()
 
 
 class _Stop(Exception):
@@ -38,6 +42,23 @@ def full_deck(rules) -> Counter:
     return deck
 
 
+def _deck_counts(rules) -> list[int]:
+    """The deck as a count vector by card type (length 53)."""
+    return [2] * JOKER + [rules.jokers]
+
+
+def _counts(cards) -> list[int]:
+    """Count vector (length 53) of card types."""
+    out = [0] * N_TYPES
+    for t in cards:
+        out[t] += 1
+    return out
+
+
+def _as_counter(counts: list[int]) -> Counter:
+    return Counter({t: k for t, k in enumerate(counts) if k})
+
+
 def _difference(have: Counter, want: Counter) -> str:
     """``missing 7H, extra 9D`` between two multisets of card types."""
     missing = sorted((want - have).elements())
@@ -48,6 +69,26 @@ def _difference(have: Counter, want: Counter) -> str:
     if extra:
         parts.append(f"extra {format_cards(extra)}")
     return ", ".join(parts)
+
+
+#: Rules already read from a trace's ``rules`` object (traces of one study share a few).
+_RULES_CACHE: dict[tuple, Rules] = {}
+
+
+def _rules_from_dict(d: Any) -> Rules:
+    """:meth:`Rules.from_dict`, remembering the answer for objects already seen."""
+    try:
+        key = tuple((k, type(v), v) for k, v in d.items())
+        hash(key)
+    except (TypeError, AttributeError):
+        return Rules.from_dict(d)
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = Rules.from_dict(d)
+        if len(_RULES_CACHE) > 256:
+            _RULES_CACHE.clear()
+        _RULES_CACHE[key] = rules
+    return rules
 
 
 class GameState:
@@ -65,8 +106,10 @@ class GameState:
 
     Attributes
     ----------
-    hands : list of Counter
-        Card types held, by seat.
+    hands : list of list of int
+        Copies of each card type held (count vectors of length 53), by seat.
+    held : list of int
+        Cards in each seat's hand.
     stock : deque of int
         The stock, top card first.
     pile : list of int
@@ -88,12 +131,16 @@ class GameState:
     def __init__(self, rules, players: int, deck: list[int], starter: int):
         self.rules = rules
         self.players = players
-        self.hands: list[Counter] = [Counter() for _ in range(players)]
+        self.hands: list[list[int]] = [[0] * N_TYPES for _ in range(players)]
+        self.held = [0] * players
         pos = 0
         for k in range(players):
             seat = (starter + k) % players
             size = rules.hand_size + (1 if k == 0 else 0)
-            self.hands[seat].update(deck[pos:pos + size])
+            hand = self.hands[seat]
+            for t in deck[pos:pos + size]:
+                hand[t] += 1
+            self.held[seat] = len(deck[pos:pos + size])
             pos += size
         self.stock: deque[int] = deque(deck[pos:])
         self.pile: list[int] = []
@@ -103,57 +150,75 @@ class GameState:
         self.laid_down = [False] * players
         self.best_opening = 0
         self.reshuffles = 0
+        self.team_opening = rules.opening_scope == "team"
 
     def partner(self, seat: int) -> int | None:
-        """The partner seat (opposite) in a 2 v 2 game, i.e. ``opening_scope="team"`` with 4 seats."""
-        if self.rules.opening_scope == "team" and self.players == 4:
+        """The partner seat (opposite) in a 2 v 2 game (``partnership=true``), else None."""
+        if self.rules.partnership and self.players == 4:
             return (seat + 2) % 4
         return None
 
     def is_open(self, seat: int) -> bool:
-        """Whether the seat counts as opened (its own opening, or its partner's with team scope)."""
-        partner = self.partner(seat)
-        return self.opened[seat] or (partner is not None and self.opened[partner])
+        """Whether the seat counts as opened: its own opening, or with ``opening_scope="team"``
+        its partner's (RULES.md section 4)."""
+        if self.opened[seat]:
+            return True
+        return self.team_opening and self.players == 4 and self.opened[(seat + 2) % 4]
+
+    def counts(self) -> list[int]:
+        """Every card in hands, stock, pile and on the table, as a count vector by card type."""
+        hands = self.hands
+        summed = map(add, hands[0], hands[1])
+        for hand in hands[2:]:
+            summed = map(add, summed, hand)
+        total = list(summed)
+        for t in self.stock:
+            total[t] += 1
+        for t in self.pile:
+            total[t] += 1
+        for meld in self.table:
+            for c, _ in meld:
+                total[c] += 1
+        return total
 
     def all_cards(self) -> Counter:
         """Every card in hands, stock, pile and on the table, as one multiset of card types."""
-        total = Counter()
-        for hand in self.hands:
-            total.update(hand)
-        total.update(self.stock)
-        total.update(self.pile)
-        for meld in self.table:
-            total.update(c for c, _ in meld)
-        return total
+        return _as_counter(self.counts())
 
     def hand_cards(self, seat: int) -> list[int]:
         """The seat's hand as a sorted list of card types."""
-        return sorted(self.hands[seat].elements())
+        return [t for t, k in enumerate(self.hands[seat]) for _ in range(k)]
 
 
-@dataclass
 class TurnState:
     """What has happened so far in the current turn."""
 
-    seat: int
-    number: int
-    needs_draw: bool            # every turn but the starter's first
-    required: int               # points an opening needs in this turn
-    opened_at_start: bool
-    laid_before: bool           # laid something down in an earlier turn (no Hand possible)
-    drew: bool = False
-    reshuffled: bool = False
-    taken: int | None = None    # card type taken from the discard pile
-    held_before_take: int = 0   # copies of it in hand before the draw
-    laid_melds: bool = False
-    meld_value: int = 0         # points of the new melds of this turn
-    new_meld_cards: Counter = field(default_factory=Counter)
-    laid_off: Counter = field(default_factory=Counter)
-    used: Counter = field(default_factory=Counter)  # card types played from the hand to the table
-    layoff_or_swap: bool = False
-    touched_others: bool = False  # laid off or swapped on another player's meld
-    discarded: bool = False
-    closed: bool = False
+    __slots__ = ("seat", "number", "needs_draw", "required", "opened_at_start", "laid_before", "drew",
+                 "reshuffled", "taken", "held_before_take", "laid_melds", "meld_value", "new_meld_cards",
+                 "n_new_meld_cards", "laid_off", "used", "layoff_or_swap", "touched_others", "discarded", "closed")
+
+    def __init__(self, seat: int, number: int, needs_draw: bool, required: int, opened_at_start: bool,
+                 laid_before: bool):
+        self.seat = seat
+        self.number = number
+        self.needs_draw = needs_draw            # every turn but the starter's first
+        self.required = required                # points an opening needs in this turn
+        self.opened_at_start = opened_at_start
+        self.laid_before = laid_before          # laid something down in an earlier turn (no Hand possible)
+        self.drew = False
+        self.reshuffled = False
+        self.taken: int | None = None           # card type taken from the discard pile
+        self.held_before_take = 0               # copies of it in hand before the draw
+        self.laid_melds = False
+        self.meld_value = 0                     # points of the new melds of this turn
+        self.new_meld_cards: dict[int, int] = {}  # card type -> copies put into new melds
+        self.n_new_meld_cards = 0
+        self.laid_off: dict[int, int] = {}      # card type -> copies laid off
+        self.used: dict[int, int] = {}          # card type -> copies played from the hand to the table
+        self.layoff_or_swap = False
+        self.touched_others = False             # laid off or swapped on another player's meld
+        self.discarded = False
+        self.closed = False
 
     @property
     def is_opening(self) -> bool:
@@ -161,7 +226,14 @@ class TurnState:
 
 
 class _Replay:
-    """Replays one trace; one ``on_<event>`` method per event type."""
+    """Replays one trace; one ``on_<event>`` method per event type.
+
+    Card conservation: the events that only move one card (draw, discard) cannot change the
+    multiset of all cards; the reshuffle is checked against the pile; a meld, lay-off or swap
+    checks that the table meld it leaves holds exactly the cards that went in.  On top of
+    that the whole multiset (hands, stock, pile, table) is recounted against the deck at
+    every turn's end and at the end of the round.
+    """
 
     def __init__(self, trace: dict):
         self.trace = trace
@@ -177,7 +249,12 @@ class _Replay:
         self.state: GameState | None = None
         self.rules: Rules | None = None
         self.starter = 0
-        self.deck = Counter()  # the full deck as a multiset, for the conservation check
+        self.deck: list[int] = []  # the full deck as a count vector, for the conservation check
+        self.handlers = {
+            "turn": self.on_turn, "draw": self.on_draw, "reshuffle": self.on_reshuffle, "void": self.on_void,
+            "meld": self.on_meld, "layoff": self.on_layoff, "swap": self.on_swap, "discard": self.on_discard,
+            "out": self.on_out,
+        }
 
     # -- reporting ------------------------------------------------------------------------
 
@@ -203,6 +280,10 @@ class _Replay:
         return obj[name]
 
     def card(self, text: Any, what: str) -> int:
+        if type(text) is str:
+            t = _CARD_OF.get(text)
+            if t is not None:
+                return t
         try:
             return parse_card(str(text))
         except CardError as e:
@@ -211,7 +292,11 @@ class _Replay:
     def cards(self, texts: Any, what: str) -> list[int]:
         if not isinstance(texts, list):
             self.stop(f"{what}: expected a list of cards, got {texts!r}")
-        return [self.card(t, what) for t in texts]
+        get = _CARD_OF.get
+        out = [get(t) if type(t) is str else None for t in texts]
+        if None in out:
+            return [self.card(t, what) for t in texts]
+        return out
 
     def int_field(self, obj: dict, name: str, what: str, lo: int, hi: int) -> int:
         value = self.field(obj, name, what)
@@ -227,10 +312,12 @@ class _Replay:
             events = self.field(self.trace, "events", "trace")
             if not isinstance(events, list):
                 self.stop("events: expected a list")
+            step = self.step
             for ev in events:
-                self.step(ev)
+                step(ev)
             if not self.finished:
                 self.stop("the events end without an out or void event")
+            self.recount("out" if self.out is not None else "void")
             self.check_result()
         except _Stop:
             pass
@@ -239,7 +326,7 @@ class _Replay:
     def setup(self) -> None:
         trace = self.trace
         try:
-            rules = Rules.from_dict(self.field(trace, "rules", "trace"))
+            rules = _rules_from_dict(self.field(trace, "rules", "trace"))
         except (RulesError, TypeError, AttributeError) as e:
             self.stop(f"rules: {e}")
         self.rules = rules
@@ -259,10 +346,10 @@ class _Replay:
             self.fail(f"policies: expected {players} entries, one per seat")
 
         self.starter = starter
-        self.deck = full_deck(rules)
+        self.deck = _deck_counts(rules)
         deck = self.cards(self.field(trace, "deck", "trace"), "deck")
-        diff = _difference(Counter(deck), self.deck)
-        if diff:
+        if _counts(deck) != self.deck:
+            diff = _difference(Counter(deck), full_deck(rules))
             self.stop(f"deck: not the full {rules.deck_size}-card deck: {diff}")
         self.state = GameState(rules, players, deck, starter)
 
@@ -271,13 +358,15 @@ class _Replay:
             if not isinstance(hands, list) or len(hands) != players:
                 self.stop(f"hands: expected {players} hands, one per seat")
             for seat, hand in enumerate(hands):
-                diff = _difference(Counter(self.cards(hand, f"hands[{seat}]")), self.state.hands[seat])
-                if diff:
+                dealt = self.state.hands[seat]
+                cards = self.cards(hand, f"hands[{seat}]")
+                if _counts(cards) != dealt:
+                    diff = _difference(Counter(cards), _as_counter(dealt))
                     self.stop(f"hands[{seat}]: not the cards dealt from the deck: {diff}")
 
     def step(self, ev: Any) -> None:
         kind = ev.get("type") if isinstance(ev, dict) else None
-        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             self.stop(f"unknown event {ev!r}")
         if self.finished:
@@ -287,34 +376,59 @@ class _Replay:
         if kind != "turn" and self.turn is None:
             self.stop(f"{kind} event before the first turn")
         handler(ev)
-        diff = _difference(self.state.all_cards(), self.deck)
-        if diff:
+
+    def recount(self, kind: str) -> None:
+        """Card conservation: every card of the deck is in a hand, the stock, the pile or on the table."""
+        have = self.state.counts()
+        if have != self.deck:
+            diff = _difference(_as_counter(have), _as_counter(self.deck))
             self.stop(f"after the {kind} event the cards are not the deck: {diff}")
+
+    def same_cards(self, kind: str, before: list, after) -> None:
+        """The table meld an event leaves holds exactly the cards of ``before`` (card conservation)."""
+        if sorted(before) != sorted(c for c, _ in after):
+            self.recount(kind)
 
     def actor(self, ev: dict, kind: str) -> int:
         """The event's seat, which must be the seat whose turn it is."""
-        seat = self.field(ev, "seat", kind)
+        seat = ev.get("seat", _MISSING)
+        if seat is _MISSING:
+            self.stop(f"{kind}: missing field 'seat'")
         if seat != self.turn.seat:
             self.stop(f"{kind} by seat {seat} during the turn of seat {self.turn.seat}")
         return seat
 
     def expect_drawn(self, action: str) -> None:
-        if self.turn.needs_draw and not self.turn.drew:
+        turn = self.turn
+        if turn.needs_draw and not turn.drew:
             self.fail(f"{action} before the draw")
-        if self.turn.discarded:
+        if turn.discarded:
             self.stop(f"{action} after the discard that ended the turn")
 
     def take_from_hand(self, seat: int, cards: list[int], action: str) -> None:
         hand = self.state.hands[seat]
-        short = Counter(cards) - hand
+        need = {}
+        for t in cards:
+            need[t] = need.get(t, 0) + 1
+        short = [t for t, k in sorted(need.items()) for _ in range(k - hand[t]) if k > hand[t]]
         if short:
-            self.stop(f"{action} {format_cards(sorted(short.elements()))}, not in the hand "
+            self.stop(f"{action} {format_cards(short)}, not in the hand "
                       f"({format_cards(self.state.hand_cards(seat))})")
-        hand.subtract(cards)
+        for t in cards:
+            hand[t] -= 1
+        self.state.held[seat] -= len(cards)
+
+    def take_one(self, seat: int, card: int, action: str) -> None:
+        hand = self.state.hands[seat]
+        if not hand[card]:
+            self.stop(f"{action} {format_card(card)}, not in the hand "
+                      f"({format_cards(self.state.hand_cards(seat))})")
+        hand[card] -= 1
+        self.state.held[seat] -= 1
 
     def after_play(self, seat: int) -> None:
         """A card went from the hand to the table: an empty hand ends the round."""
-        if not +self.state.hands[seat]:
+        if not self.state.held[seat]:
             self.hand_emptied = True
 
     def may_add_to_table(self, seat: int, action: str) -> None:
@@ -333,20 +447,22 @@ class _Replay:
     def on_turn(self, ev: dict) -> None:
         state = self.state
         previous = self.turn
-        if previous is not None and not previous.closed:
-            self.fail("the turn ended without a discard")
-            self.close_turn()
+        if previous is not None:
+            if not previous.closed:
+                self.fail("the turn ended without a discard")
+                self.close_turn()
+            self.recount("discard" if previous.discarded else "turn")
         seat = self.field(ev, "seat", "turn")
         number = self.field(ev, "turn", "turn")
         expected_seat = self.starter if previous is None else (previous.seat + 1) % state.players
         self.turns += 1
         self.turn = TurnState(
-            seat=expected_seat,
-            number=self.turns,
-            needs_draw=previous is not None,
-            required=self.required_opening(),
-            opened_at_start=state.is_open(expected_seat),
-            laid_before=state.laid_down[expected_seat],
+            expected_seat,
+            self.turns,
+            previous is not None,
+            self.required_opening(),
+            state.is_open(expected_seat),
+            state.laid_down[expected_seat],
         )
         if number != self.turns:
             self.fail(f"turn event numbered {number}, expected {self.turns}")
@@ -391,6 +507,7 @@ class _Replay:
         else:
             self.stop(f"draw source {source!r}: expected stock or discard")
         state.hands[seat][card] += 1
+        state.held[seat] += 1
         turn.drew = True
 
     def on_reshuffle(self, ev: dict) -> None:
@@ -402,8 +519,8 @@ class _Replay:
         if state.reshuffles >= rules.max_reshuffles:
             self.fail(f"reshuffle number {state.reshuffles + 1}, but max_reshuffles is {rules.max_reshuffles}")
         new_stock = self.cards(self.field(ev, "stock", "reshuffle"), "reshuffle")
-        diff = _difference(Counter(new_stock), Counter(state.pile[:-1]))
-        if diff:
+        if sorted(new_stock) != sorted(state.pile[:-1]):
+            diff = _difference(Counter(new_stock), Counter(state.pile[:-1]))
             self.stop(f"reshuffle: the new stock is not the discard pile minus its top card: {diff}")
         state.stock = deque(new_stock)
         state.pile = state.pile[-1:]
@@ -432,7 +549,8 @@ class _Replay:
         raw = self.field(ev, "cards", "meld")
         if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
             self.stop(f"meld cards: expected a list of [card, stands_for] pairs, got {raw!r}")
-        pairs = [(self.card(c, "meld"), self.card(sf, "meld")) for c, sf in raw]
+        card = self.card
+        pairs = [(card(c, "meld"), card(sf, "meld")) for c, sf in raw]
         check = validate_meld(pairs, self.rules)
         if not check.ok:
             self.fail(f"illegal meld {format_pairs(pairs)}: {check.reason}")
@@ -441,13 +559,19 @@ class _Replay:
                 self.fail(f"meld {format_pairs(pairs)} recorded as kind {ev.get('kind')!r}, but it is a {check.kind}")
             if check.kind == "run" and tuple(pairs) != check.cards:
                 self.fail(f"run {format_pairs(pairs)} not in position order ({format_pairs(check.cards)})")
-        self.take_from_hand(seat, [c for c, _ in pairs], "melded")
-        turn.used.update(c for c, _ in pairs)
+        played = [c for c, _ in pairs]
+        self.take_from_hand(seat, played, "melded")
+        used, new = turn.used, turn.new_meld_cards
+        for c in played:
+            used[c] = used.get(c, 0) + 1
+            new[c] = new.get(c, 0) + 1
+        turn.n_new_meld_cards += len(played)
         state.table.append(list(check.cards) if check.ok else pairs)
         state.owner.append(seat)
+        if check.ok:
+            self.same_cards("meld", played, check.cards)
         turn.laid_melds = True
         turn.meld_value += check.value
-        turn.new_meld_cards.update(c for c, _ in pairs)
         if not turn.opened_at_start and turn.meld_value >= turn.required:
             state.opened[seat] = True
         self.after_play(seat)
@@ -466,15 +590,17 @@ class _Replay:
         card = self.card(self.field(ev, "card", "layoff"), "layoff")
         stands_for = self.card(ev.get("stands_for", format_card(card)), "layoff")
         self.may_add_to_table(seat, "lay-off")
-        self.take_from_hand(seat, [card], "laid off")
-        turn.used[card] += 1
-        check = can_lay_off(state.table[index], card, stands_for, self.rules)
+        self.take_one(seat, card, "laid off")
+        turn.used[card] = turn.used.get(card, 0) + 1
+        meld = state.table[index]
+        check = can_lay_off(meld, card, stands_for, self.rules)
         if check.ok:
             state.table[index] = list(check.cards)
+            self.same_cards("layoff", [c for c, _ in meld] + [card], check.cards)
         else:
             self.fail(f"illegal lay-off on meld {index}: {check.reason}")
-            state.table[index].append((card, stands_for))
-        turn.laid_off[card] += 1
+            meld.append((card, stands_for))
+        turn.laid_off[card] = turn.laid_off.get(card, 0) + 1
         turn.layoff_or_swap = True
         turn.touched_others |= state.owner[index] != seat
         self.after_play(seat)
@@ -493,16 +619,20 @@ class _Replay:
         if not jokers:
             self.stop(f"swap on meld {index}: no joker in {format_pairs(meld)}")
         self.may_add_to_table(seat, "joker swap")
-        self.take_from_hand(seat, [card], "swapped in")
-        turn.used[card] += 1
+        self.take_one(seat, card, "swapped in")
+        turn.used[card] = turn.used.get(card, 0) + 1
         check = can_swap(meld, card, self.rules, stands_for=stands_for)
+        state.hands[seat][JOKER] += 1
+        state.held[seat] += 1
         if check.ok:
             state.table[index] = list(check.cards)
+            before = [c for c, _ in meld]
+            before.remove(JOKER)
+            self.same_cards("swap", before + [card], check.cards)
         else:
             self.fail(f"illegal joker swap on meld {index}: {check.reason}")
             named = [i for i in jokers if meld[i][1] == stands_for]
             meld[(named or jokers)[0]] = (card, card)
-        state.hands[seat][JOKER] += 1
         turn.layoff_or_swap = True
         turn.touched_others |= state.owner[index] != seat
 
@@ -511,19 +641,23 @@ class _Replay:
         seat = self.actor(ev, "discard")
         self.expect_drawn("discard")
         card = self.card(self.field(ev, "card", "discard"), "discard")
-        self.take_from_hand(seat, [card], "discarded")
-        if card == turn.taken and turn.held_before_take == 0 and turn.used[card] == 0:
+        self.take_one(seat, card, "discarded")
+        # The taken card itself may not go back (RULES.md section 3), but another copy may: a
+        # twin held before the draw, a joker just swapped off the table, or any copy once one
+        # went onto the table (the player says which copy it played).
+        if (card == turn.taken and turn.held_before_take == 0 and not turn.used.get(card)
+                and not state.hands[seat][card]):
             self.fail(f"discarded {format_card(card)}, the card just taken from the discard pile")
         state.pile.append(card)
         turn.discarded = True
         self.close_turn()
-        if not +state.hands[seat]:
+        if not state.held[seat]:
             self.hand_emptied = True
 
     def on_out(self, ev: dict) -> None:
         state, turn = self.state, self.turn
         seat = self.actor(ev, "out")
-        if +state.hands[seat]:
+        if state.held[seat]:
             self.stop(f"out, but the hand still holds {format_cards(state.hand_cards(seat))}")
         if self.rules.go_out_requires_discard and not turn.discarded:
             self.fail("went out by melding the last card, but go_out_requires_discard is true")
@@ -561,8 +695,8 @@ class _Replay:
             taken = format_card(turn.taken)
             if rules.discard_pickup == "must_open" and not turn.opened_at_start and not turn.laid_melds:
                 self.fail(f"took {taken} from the discard pile without opening (discard_pickup=must_open)")
-            if rules.discard_pickup == "new_meld_only" and turn.new_meld_cards[turn.taken] == 0:
-                how = " (it was laid off)" if turn.laid_off[turn.taken] else ""
+            if rules.discard_pickup == "new_meld_only" and not turn.new_meld_cards.get(turn.taken):
+                how = " (it was laid off)" if turn.laid_off.get(turn.taken) else ""
                 self.fail(f"took {taken} from the discard pile but did not put it into a new meld{how} "
                           f"(discard_pickup=new_meld_only)")
         if turn.laid_melds or turn.layoff_or_swap:
@@ -575,7 +709,7 @@ class _Replay:
             return "cards were laid down in an earlier turn"
         if turn.touched_others:
             return "a card went onto another player's meld this turn"
-        placed = sum(turn.new_meld_cards.values())
+        placed = turn.n_new_meld_cards
         if placed < self.rules.hand_min_new_meld_cards:
             return (f"only {placed} cards went into new melds, "
                     f"hand_min_new_meld_cards is {self.rules.hand_min_new_meld_cards}")
@@ -586,11 +720,9 @@ class _Replay:
         self.turn = None  # messages now read "deal N: result: ..."
         result = self.field(self.trace, "result", "trace")
         opened = [state.is_open(s) for s in range(state.players)]
-        partners = None
-        if state.partner(0) is not None:
-            partners = [state.partner(s) for s in range(state.players)]
         scores = score_round(self.rules, self.out, self.hand_finish,
-                             [state.hand_cards(s) for s in range(state.players)], opened, partners)
+                             [state.hand_cards(s) for s in range(state.players)], opened,
+                             partners_of(self.rules, state.players))
         expected = {"void": self.void, "out": self.out, "hand": self.hand_finish,
                     "turns": self.turns, "opened": opened, "scores": scores}
         if not isinstance(result, dict):
@@ -623,7 +755,8 @@ def check_deal(trace: dict) -> list[str]:
     Checked (RULES.md sections 2-6): the deck and the deal; turn order (starter first, no
     draw in the starter's first turn, one draw in every later turn, a discard ends each
     turn); draws take the top of the stock or of the discard pile; ``discard_pickup``; the
-    card taken from the pile is not discarded in the same turn (a twin held before may be);
+    card taken from the pile is not discarded in the same turn (another copy may be: a twin
+    held before, a joker swapped off the table in this turn);
     every meld, lay-off and joker swap is legal; openings reach the threshold (or beat the
     best opening so far with ``opening_rule="ascending"``); no lay-off or swap before
     opening (nor in the opening turn with ``layoff_on_opening_turn=false``); the player
@@ -636,9 +769,17 @@ def check_deal(trace: dict) -> list[str]:
     ``swap`` on a set may name in ``stands_for`` either the joker's recorded card or the
     entering card.
 
-    With ``opening_scope="team"`` and 4 seats the checker treats the game as 2 v 2
-    (partners opposite): a partner's opening opens the seat, ``result.opened`` is that team
-    flag, and the partner of the player who goes out scores 0.
+    With ``partnership=true`` (2 v 2, 4 seats, partners opposite) the partner of the player
+    who goes out scores 0 and a Hand doubles the two opponents only.  With
+    ``opening_scope="team"`` as well, a seat counts as opened from the turn after its partner
+    opened: it lays new melds of any value (not an opening: no threshold, no part in the
+    ``ascending`` rule), lays off, swaps jokers and takes the discard under ``must_open``
+    freely, pays no unopened penalty, and ``result.opened`` is that team flag.
+
+    Card conservation is checked event by event (each meld, lay-off and swap must leave the
+    table meld holding exactly the cards that went in; draws and discards move one checked
+    card; a reshuffle must be the pile) and by a full recount of hands, stock, pile and table
+    against the deck at the end of every turn and of the round.
     """
     if not isinstance(trace, dict):
         return [f"deal ?: a trace is a JSON object, got {type(trace).__name__}"]

@@ -22,6 +22,15 @@ class ScoreInputError(ValueError):
     """Round-end data that cannot be scored; the one-line message names the field."""
 
 
+def partners_of(rules, players: int) -> list[int] | None:
+    """The ``partners`` argument of :func:`score_round` for ``rules``: partners sit opposite
+    (seat ``s`` and ``(s + 2) % 4``) when ``rules.partnership`` (2 v 2, RULES.md sections 6-7),
+    else None (single players)."""
+    if getattr(rules, "partnership", False) and players == 4:
+        return [(s + 2) % 4 for s in range(4)]
+    return None
+
+
 def score_round(
     rules,
     out: int | None,
@@ -46,7 +55,9 @@ def score_round(
         Whether each seat opened in this round.
     partners : sequence of (int or None), optional
         The partnership hook: ``partners[s]`` is the partner seat of ``s`` (2 v 2, partners
-        opposite).  The partner of the player who went out scores 0.  None: singles.
+        opposite; :func:`partners_of` gives it for ``rules``).  The partner of the player who
+        went out scores 0; the opponents score as usual (a Hand doubles only them).
+        None: singles.
 
     Returns
     -------
@@ -101,8 +112,11 @@ def round_end_from_json(obj: Any, rules) -> list[int]:
     obj : dict
         ``{"out": seat or null, "hand_finish": bool, "hands": ["KS 7H 9D", "", ...],
         "opened": [true, false, ...]}``: hands as card strings (or lists of card strings),
-        by seat; 2 to 4 seats.
+        by seat; 2 to 4 seats (4 with ``rules.partnership``).
     rules : handsim.rules.Rules
+        With ``partnership=true`` (2 v 2, partners opposite) the partner of the out seat
+        scores 0; with ``opening_scope="team"`` as well, a seat whose partner opened counts as
+        opened (no unopened penalty).
 
     Returns
     -------
@@ -114,8 +128,8 @@ def round_end_from_json(obj: Any, rules) -> list[int]:
     ScoreInputError
         One line naming the field: a missing or unknown field, a wrong type, unreadable
         cards, more copies of a card than the deck holds, lengths that differ, a non-empty
-        hand for the out seat (or an empty one for another seat), or an out seat that
-        never opened.
+        hand for the out seat (or an empty one for another seat), an out seat that
+        never opened, or a partnership round without 4 hands.
     """
     if not isinstance(obj, dict):
         raise ScoreInputError(f"expected a JSON object with fields {', '.join(_FIELDS)}, got {type(obj).__name__}")
@@ -157,6 +171,11 @@ def round_end_from_json(obj: Any, rules) -> list[int]:
     for seat, hand in enumerate(hands):
         if seat != out and not hand:
             raise ScoreInputError(f"hands[{seat}]: empty, but only the out player can have no cards")
+    partners = partners_of(rules, n)
+    if getattr(rules, "partnership", False) and partners is None:
+        raise ScoreInputError(f"hands: partnership=true (2 v 2) needs 4 hands, one per seat, got {n}")
+    if partners is not None and rules.opening_scope == "team":
+        opened = [opened[s] or opened[partners[s]] for s in range(n)]  # a partner's opening opens the team
     if out is not None and not opened[out]:
         raise ScoreInputError(f"opened[{out}]: the out player must have opened")
-    return score_round(rules, out, hand_finish, hands, opened)
+    return score_round(rules, out, hand_finish, hands, opened, partners)

@@ -2,15 +2,16 @@
 """Fuzz the engine against the pure-Python rules checker.
 
 Plays deals with random and scripted line-ups under every preset and every value of the rule
-options of RULES.md sections 1-6, records each deal's move log and replays it through
-:func:`handsim.checker.check_deal` (legality of every move, card conservation, the opening and
-pickup rules, the end of the round, the scores).  Prints a JSON summary; exits 1 on any
+options of RULES.md sections 1-6 and 2 v 2 partnership (section 7), records each deal's move log
+and replays it through :func:`handsim.checker.check_deal` (legality of every move, card
+conservation, the opening and pickup rules, the end of the round, the scores).  Prints a JSON summary; exits 1 on any
 discrepancy and writes the offending traces to ``--failures`` (JSON lines).
 
 Usage::
 
     python scripts/fuzz.py --deals 1000000 --jobs 2          # the long run
     python scripts/fuzz.py --deals 2000 --seed 3              # a quick one
+    python scripts/fuzz.py --deals 20000 --only partnership   # only the cases naming "partnership"
 """
 
 from __future__ import annotations
@@ -57,13 +58,48 @@ LINEUPS = {
 }
 
 
+#: go_out_requires_discard with discard_pickup=must_open (the default pickup): a player who takes
+#: the discard must keep a card to throw, greedy, hold-hand and random alike.
+GO_OUT_DISCARD_MUST_OPEN = [
+    (preset, {"go_out_requires_discard": True, "discard_pickup": "must_open", **ov}, lu)
+    for preset, ov in [("classic", {}), ("saudi", {"opening_threshold": 71}), ("qahwa", {})]
+    for lu in ["greedy,greedy", "hold-hand,greedy", "random,random", "hold-hand,random,greedy",
+               "greedy,greedy,greedy,greedy", "hold-hand,hold-hand,random,greedy", "random,hold-hand,random,hold-hand"]
+]
+
+#: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
+#: are partners.  opening_scope player and team, with the fixed and the ascending opening rule,
+#: new_meld_only, go_out_requires_discard and layoff_on_opening_turn=false.
+PARTNERSHIP_VARIANTS = [
+    ("partnership", {"opening_scope": "player"}),
+    ("partnership", {"opening_scope": "team"}),
+    ("saudi", {"partnership": True, "opening_scope": "player"}),
+    ("saudi", {"partnership": True, "opening_scope": "team"}),
+    ("qahwa", {"partnership": True, "opening_scope": "team"}),
+    ("partnership", {"opening_scope": "team", "go_out_requires_discard": True, "layoff_on_opening_turn": False,
+                     "joker_swap": False}),
+]
+PARTNERSHIP_LINEUPS = ["greedy,greedy,greedy,greedy", "random,random,random,random", "hold-hand,greedy,greedy,greedy",
+                       "hold-hand,greedy,greedy:support_hand=1,greedy"]
+
+
 def cases():
-    """The (variant, players, line-up) combinations, cycled deal by deal."""
+    """The (preset, overrides, players, line-up) combinations, cycled deal by deal."""
     out = []
     for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4)):
         for lu in LINEUPS[players]:
             out.append((preset, ov, players, lu))
+    for preset, ov, lu in GO_OUT_DISCARD_MUST_OPEN:
+        out.append((preset, ov, len(lu.split(",")), lu))
+    for (preset, ov), lu in itertools.product(PARTNERSHIP_VARIANTS, PARTNERSHIP_LINEUPS):
+        out.append((preset, ov, 4, lu))
     return out
+
+
+def describe(case) -> str:
+    """One line naming a case: ``partnership opening_scope=team / greedy,greedy,greedy,greedy``."""
+    preset, ov, players, lu = case
+    return " ".join([preset, *(f"{k}={json.dumps(v)}" for k, v in ov.items())]) + f" / {lu}"
 
 
 def _check(args):
@@ -71,17 +107,25 @@ def _check(args):
     from handsim.rules import Rules
     from handsim.trace import trace_deal
 
-    seed, first, n = args
+    seed, first, n = args[:3]
+    only = args[3] if len(args) > 3 else None
     cs = cases()
+    if only:
+        cs = [c for c in cs if only in describe(c)]
     failures = []
     counts = {"deals": 0, "void": 0, "hand": 0, "reshuffles": 0, "swaps": 0, "layoffs": 0}
+    rules_of = {}
     for d in range(first, first + n):
-        preset, ov, players, lu = cs[d % len(cs)]
-        rules = Rules.preset(preset, **ov)
+        key = d % len(cs)
+        preset, ov, players, lu = case = cs[key]
         try:
+            rules = rules_of.get(key)
+            if rules is None:
+                rules = rules_of[key] = Rules.preset(preset, **ov)
             tr = trace_deal(rules, lu, d, seed)
-        except Exception as e:  # an engine error is a discrepancy too
-            failures.append({"deal": d, "preset": preset, "overrides": ov, "lineup": lu, "problems": [repr(e)]})
+        except Exception as e:  # an engine error (or a case the engine cannot play yet) is a discrepancy too
+            failures.append({"deal": d, "seed": seed, "case": describe(case), "preset": preset, "overrides": ov,
+                             "lineup": lu, "problems": [repr(e)]})
             continue
         problems = check_deal(tr)
         counts["deals"] += 1
@@ -96,8 +140,8 @@ def _check(args):
             elif t == "layoff":
                 counts["layoffs"] += 1
         if problems:
-            failures.append({"deal": d, "preset": preset, "overrides": ov, "lineup": lu, "problems": problems,
-                             "trace": tr})
+            failures.append({"deal": d, "seed": seed, "case": describe(case), "preset": preset, "overrides": ov,
+                             "lineup": lu, "problems": problems, "trace": tr})
     return counts, failures
 
 
@@ -108,13 +152,17 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--batch", type=int, default=500)
     ap.add_argument("--failures", default="fuzz-failures.jsonl")
+    ap.add_argument("--only", default=None, metavar="TEXT",
+                    help="Play only the cases whose description contains TEXT, e.g. 'partnership' or 'support_hand'.")
     args = ap.parse_args()
 
+    if args.only and not any(args.only in describe(c) for c in cases()):
+        ap.error(f"--only {args.only!r} matches no case")
     t0 = time.perf_counter()
-    batches = [(args.seed, s, min(args.batch, args.deals - s)) for s in range(0, args.deals, args.batch)]
+    batches = [(args.seed, s, min(args.batch, args.deals - s), args.only) for s in range(0, args.deals, args.batch)]
     total = {"deals": 0, "void": 0, "hand": 0, "reshuffles": 0, "swaps": 0, "layoffs": 0}
     failures = []
-    _check((args.seed, 0, 1))  # compile before forking
+    _check((args.seed, 0, 1, args.only))  # compile before forking
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
     with cf.ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as ex:
         for i, (counts, fails) in enumerate(ex.map(_check, batches)):
@@ -129,7 +177,7 @@ def main() -> int:
                 f.write(json.dumps(x) + "\n")
     total.update({
         "discrepancies": len(failures),
-        "cases": len(cases()),
+        "cases": sum(1 for c in cases() if not args.only or args.only in describe(c)),
         "seconds": round(time.perf_counter() - t0, 1),
         "seed": args.seed,
     })

@@ -158,6 +158,30 @@ def test_twin_of_the_taken_card_may_be_discarded():
     assert check_deal(trace) == []
 
 
+def deal_j(swap_first=True):
+    # seat 1 throws a joker; seat 0 takes it, swaps 10H for the joker of its run (a second
+    # joker in hand) and throws a joker: the swapped one, which is legal.  Seat 1 goes out.
+    return make_trace(
+        RULES_B, dealer=1,
+        front="8H 9H JK 10H 2D  10S 10D 10C JK  6D 10H",
+        hands=["8H 9H JK 10H 2D", "10S 10D 10C JK"],
+        turns=[
+            [meld("run", "8H 9H JK=10H"), discard("2D")],
+            [draw("6D"), meld("set", "10S 10D 10C"), discard("JK")],
+            [draw("JK", "discard"), *([swap(0, "10H", "10H")] if swap_first else []), discard("JK")],
+            [draw("10H"), layoff(1, "10H"), discard("6D"), out()],
+        ],
+        result={"void": False, "out": 1, "hand": False, "turns": 4, "opened": [True, True],
+                "scores": [15 if swap_first else 10, -30]})
+
+
+def test_a_joker_swapped_off_the_table_may_go_after_taking_a_joker():
+    assert check_deal(deal_j()) == []
+    # without the swap the only joker in hand is the one just taken
+    assert check_deal(deal_j(swap_first=False)) == [
+        "deal 7, turn 3, seat 0: discarded JK, the card just taken from the discard pile"]
+
+
 # --- mutations: each one fault ------------------------------------------------------------
 
 
@@ -437,9 +461,10 @@ def test_deal_follows_design():
     deck = [parse_card(c) for c in deck_with("", rules)]
     state = GameState(rules, 3, deck, starter=2)
     # the starter takes deck[0..14], then seats 0 and 1 take 14 cards each, in playing order
-    assert state.hands[2] == Counter(deck[0:15])
-    assert state.hands[0] == Counter(deck[15:29])
-    assert state.hands[1] == Counter(deck[29:43])
+    assert state.hand_cards(2) == sorted(deck[0:15])
+    assert state.hand_cards(0) == sorted(deck[15:29])
+    assert state.hand_cards(1) == sorted(deck[29:43])
+    assert state.held == [14, 14, 15]
     assert list(state.stock) == deck[43:] and len(state.stock) == 106 - 43
     assert state.all_cards() == full_deck(rules)
 
@@ -550,6 +575,209 @@ def test_check_file(tmp_path):
     assert problems[0] == (8, "deal 8: result: scores is [-30, 19], but the replay gives [-30, 119]")
     assert problems[1][0] is None and problems[1][1].startswith("line 4: not a JSON object")
     assert len(problems) == 2
+
+
+# --- card conservation: the checker's own bookkeeping is checked too ----------------------
+
+
+@pytest.mark.parametrize("event, patched, build, lost, turn, seat", [
+    ("meld", "validate_meld", deal_a, "KS", 1, 0),    # KS KH KD laid
+    ("layoff", "can_lay_off", deal_a, "KC", 5, 0),    # KC laid off on KS KH KD
+    ("swap", "can_swap", deal_b, "10H", 2, 1),        # 10H takes the joker's place in 8H 9H JK=10H
+])
+def test_conservation_catches_a_table_meld_that_changes_cards(monkeypatch, event, patched, build, lost, turn, seat):
+    # a meld rule that hands back the meld with one card replaced by a QS breaks conservation:
+    # the check of that event must say so (and the replay stops there)
+    from dataclasses import replace
+
+    import handsim.checker as checker
+
+    real = getattr(checker, patched)
+    lost_t, qs = parse_card(lost), parse_card("QS")
+
+    def fake(*args, **kwargs):
+        check = real(*args, **kwargs)
+        if check.ok and any(c == lost_t for c, _ in check.cards):
+            cards = [(qs, qs) if c == lost_t else (c, sf) for c, sf in check.cards]
+            return replace(check, cards=tuple(cards))
+        return check
+
+    monkeypatch.setattr(checker, patched, fake)
+    assert check_deal(build()) == [f"deal 7, turn {turn}, seat {seat}: after the {event} event the cards are "
+                                   f"not the deck: missing {lost}, extra QS"]
+
+
+def test_conservation_recount_at_the_end_of_each_turn(monkeypatch):
+    # a bookkeeping slip that no single event check sees (a card vanishing from the stock) is
+    # caught by the recount when the turn ends
+    import handsim.checker as checker
+
+    real = checker._Replay.on_discard
+
+    def leaky(self, ev):
+        real(self, ev)
+        if self.turn.number == 2:
+            self.state.stock.pop()  # the bottom card of the stock disappears
+
+    monkeypatch.setattr(checker._Replay, "on_discard", leaky)
+    trace = deal_a()
+    lost = trace["deck"][-1]
+    assert check_deal(trace) == [f"deal 7, turn 2, seat 1: after the discard event the cards are not the deck: "
+                                 f"missing {lost}"]
+
+
+# --- partnership, 2 v 2 (RULES.md sections 4, 6 and 7) -----------------------------------
+#
+# Four seats, partners opposite (0 & 2, 1 & 3).  dealer 3, so seat 0 starts; 4-card hands.
+
+
+def partnership_rules(scope="player", **kw):
+    return Rules.preset("partnership", opening_scope=scope, opening_threshold=30, **{**SMALL, **kw})
+
+
+# Deal P: seat 0 opens with three Kings, seat 3 opens with three tens, seat 0 lays off the
+# fourth King and goes out (no Hand).  With ``take`` seat 2 takes seat 1's 7C from the pile
+# without laying anything down (allowed with opening_scope=team: its partner has opened).
+def deal_p(rules, take=False, result=None):
+    return make_trace(
+        rules, dealer=3, players=4,
+        front="KS KH KD 5C 9D  2H 3H 4H 7C  2S 6D 8C QC  10S 10D 10C 3S  8H " + ("" if take else "5S ") + "JS KC",
+        hands=["KS KH KD 5C 9D", "2H 3H 4H 7C", "2S 6D 8C QC", "10S 10D 10C 3S"],
+        turns=[
+            [meld("set", "KS KH KD"), discard("9D")],                              # seat 0: 30 opens
+            [draw("8H"), discard("7C")],                                           # seat 1
+            [draw("7C", "discard") if take else draw("5S"), discard("QC")],        # seat 2
+            [draw("JS"), meld("set", "10S 10D 10C"), discard("JS")],               # seat 3: 30 opens
+            [draw("KC"), layoff(0, "KC"), discard("5C"), out()],                   # seat 0 out
+        ],
+        result=result,
+    )
+
+
+def test_partnership_normal_finish_partner_scores_zero():
+    # seat 0 out: -30.  Seat 2, its partner: 0 (it holds 2S 6D 8C 5S = 21 and never opened).
+    # Seat 1 keeps 2H 3H 4H 8H = 17 and never opened: 117.  Seat 3 opened, keeps 3S: 3.
+    result = {"void": False, "out": 0, "hand": False, "turns": 5, "opened": [True, False, False, True],
+              "scores": [-30, 117, 0, 3]}
+    assert check_deal(deal_p(partnership_rules(), result=result)) == []
+    # the same deal between four single players: seat 2 pays 21 + 100
+    singles = deal_p(partnership_rules(partnership=False), result=result)
+    assert check_deal(singles) == [
+        "deal 7: result: scores is [-30, 117, 0, 3], but the replay gives [-30, 117, 121, 3]"]
+    singles["result"]["scores"] = [-30, 117, 121, 3]
+    assert check_deal(singles) == []
+
+
+def test_partnership_team_opening_covers_the_partner():
+    # opening_scope=team: seat 2 (partner of seat 0, opened in turn 1) may take the discard
+    # without laying down; seat 1 counts as opened once its partner seat 3 opened (turn 4), so
+    # it pays 17 without the 100.  Every seat's opened flag is the team's.
+    result = {"void": False, "out": 0, "hand": False, "turns": 5, "opened": [True, True, True, True],
+              "scores": [-30, 17, 0, 3]}
+    assert check_deal(deal_p(partnership_rules("team"), take=True, result=result)) == []
+    # opening_scope=player: seat 2 has not opened, so taking the discard is illegal, and seat 1
+    # pays the 100
+    trace = deal_p(partnership_rules("player"), take=True, result=result)
+    assert check_deal(trace) == [
+        "deal 7, turn 3, seat 2: took 7C from the discard pile without opening (discard_pickup=must_open)",
+        "deal 7: result: opened is [true, true, true, true], but the replay gives [true, false, false, true]",
+        "deal 7: result: scores is [-30, 17, 0, 3], but the replay gives [-30, 117, 0, 3]",
+    ]
+
+
+@pytest.mark.parametrize("scope", ["player", "team"])
+def test_partnership_hand_doubles_both_opponents_not_the_partner(scope):
+    # seat 0 lays 9S 10S JS QS and discards 4D in its first turn: a Hand, -60.  Opponents:
+    # seat 1 (2 + 3 + 4 + 7 + 100) * 2 = 232, seat 3 (3 + 5 + 7 + 9 + 100) * 2 = 248; the
+    # partner, seat 2: 0 (not doubled, though it holds 2S 6D 8C QC and never opened).
+    rules = partnership_rules(scope)
+    trace = make_trace(
+        rules, dealer=3, players=4,
+        front="9S 10S JS QS 4D  2H 3H 4H 7C  2S 6D 8C QC  3D 5D 7H 9C",
+        hands=["9S 10S JS QS 4D", "2H 3H 4H 7C", "2S 6D 8C QC", "3D 5D 7H 9C"],
+        turns=[[meld("run", "9S 10S JS QS"), discard("4D"), out(hand=True)]],
+        result={"void": False, "out": 0, "hand": True, "turns": 1,
+                "opened": [True, False, scope == "team", False], "scores": [-60, 232, 0, 248]})
+    assert check_deal(trace) == []
+    trace["result"]["scores"] = [-60, 232, 2 * (2 + 6 + 8 + 10 + 100), 248]  # partner doubled: wrong
+    assert check_deal(trace) == [
+        "deal 7: result: scores is [-60, 232, 252, 248], but the replay gives [-60, 232, 0, 248]"]
+
+
+# Deal T (5-card hands): seat 0 opens with three Kings; its partner, seat 2, then lays
+# AH 2H 3H 4H (10 points with the Ace low) in turn 3 and goes out in turn 7 by laying off 5H.
+def deal_t(rules, seat0_opens=True):
+    return make_trace(
+        rules, dealer=3, players=4,
+        front="KS KH KD 5C 9D 8S  2C 3D 5H 7S 9H  AH 2H 3H 4H QC  6C 7D 8H JC QS  JD 6S 4S 2S 3C 5H",
+        hands=["KS KH KD 5C 9D 8S", "2C 3D 5H 7S 9H", "AH 2H 3H 4H QC", "6C 7D 8H JC QS"],
+        turns=[
+            [meld("set", "KS KH KD"), discard("9D")] if seat0_opens else [discard("9D")],
+            [draw("JD"), discard("JD")],
+            [draw("6S"), meld("run", "AH 2H 3H 4H"), discard("QC")],
+            [draw("4S"), discard("4S")],
+            [draw("2S"), discard("2S")],
+            [draw("3C"), discard("3C")],
+            [draw("5H"), layoff(1 if seat0_opens else 0, "5H"), discard("6S"), out()],
+        ],
+        # seat 2 out; seat 0 its partner 0; seat 1 2C 3D 5H 7S 9H = 26 + 100; seat 3
+        # 6C 7D 8H JC QS = 41 + 100 (their team never opened)
+        result={"void": False, "out": 2, "hand": False, "turns": 7,
+                "opened": [seat0_opens or rules.opening_scope == "team", False, True, False],
+                "scores": [0, 126, -30, 141]})
+
+
+def test_team_opening_lets_the_partner_lay_a_small_meld():
+    assert check_deal(deal_t(partnership_rules("team", hand_size=5))) == []
+    # opening_scope=player: the partner's 10 points are its own opening, below the 30 needed
+    assert check_deal(deal_t(partnership_rules("player", hand_size=5))) == [
+        "deal 7, turn 3, seat 2: opening worth 10 points, below the 30 needed"]
+
+
+def test_team_opening_needs_the_partner_to_have_opened_first():
+    # seat 0 does not open: seat 2's 10-point run is an opening and is rejected, team or not
+    # (with team, the rejected opening still counts as the team's: seat 0's flag is true)
+    for scope in ("team", "player"):
+        assert check_deal(deal_t(partnership_rules(scope, hand_size=5), seat0_opens=False)) == [
+            "deal 7, turn 3, seat 2: opening worth 10 points, below the 30 needed"]
+
+
+@pytest.mark.parametrize("scope", ["team", "player"])
+def test_team_partner_lay_down_is_not_an_opening_for_the_ascending_rule(scope):
+    # Saudi (ascending), 5-card hands.  Seat 0 opens with 30; seat 2 lays four Queens (40);
+    # seat 3 opens with 8D 9D 10D JD (37), lays off QD and discards 4S: out in one turn, a Hand.
+    # With opening_scope=team seat 2's 40 is no opening, so 31 is enough for seat 3; with
+    # player it is, and seat 3 needs 41.  Seat 1, seat 3's partner, scores 0; the opponents
+    # are doubled: seat 0 (5 + 8) * 2 = 26, seat 2 4 * 2 = 8.
+    rules = Rules.preset("saudi", partnership=True, opening_scope=scope, opening_threshold=30, hand_size=5)
+    trace = make_trace(
+        rules, dealer=3, players=4,
+        front="KS KH KD 5C 9D 8S  2C 3D 5H 7S 9H  QS QH QD QC 4H  8D 9D 10D JD 4S  JS 6S QD",
+        hands=["KS KH KD 5C 9D 8S", "2C 3D 5H 7S 9H", "QS QH QD QC 4H", "8D 9D 10D JD 4S"],
+        turns=[
+            [meld("set", "KS KH KD"), discard("9D")],
+            [draw("JS"), discard("JS")],
+            [draw("6S"), meld("set", "QS QH QD QC"), discard("6S")],
+            [draw("QD"), meld("run", "8D 9D 10D JD"), layoff(2, "QD"), discard("4S"), out(hand=True)],
+        ],
+        result={"void": False, "out": 3, "hand": True, "turns": 4,
+                "opened": [True, scope == "team", True, True], "scores": [26, 0, 8, -60]})
+    if scope == "team":
+        assert check_deal(trace) == []
+    else:
+        assert check_deal(trace) == [
+            "deal 7, turn 4, seat 3: lay-off before opening "
+            "(the melds of this turn are worth 37 of the 41 points needed)",
+            "deal 7, turn 4, seat 3: opening worth 37 points, below the 41 needed "
+            "(ascending: the best opening so far is 40)"]
+
+
+def test_partnership_rules_are_checked():
+    trace = deal_p(partnership_rules("team"), take=True)
+    trace["rules"]["partnership"] = False
+    only(check_deal(trace), "deal 7: rules: opening_scope=team needs partnership=true")
+    trace = deal_a(RULES_A.replace(partnership=True))  # a 2-player deal
+    only(check_deal(trace), "deal 7: rules: partnership=true needs 4 players (2 v 2), not 2")
 
 
 # --- random legal deals: the checker must find nothing ------------------------------------

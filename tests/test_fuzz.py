@@ -20,13 +20,27 @@ def test_fuzz_cases_cover_every_option_value():
         for p in PARAMS:
             seen[p.name].add(getattr(r, p.name))
     for p in PARAMS:
-        if p.kind in ("bool", "choice") and p.name not in ("opening_scope", "standings"):
+        if p.kind in ("bool", "choice") and p.name != "standings":  # standings: matches, not deals
             allowed = {True, False} if p.kind == "bool" else set(p.choices)
             assert seen[p.name] == allowed, p.name
     assert {51, 71, 91} <= seen["opening_threshold"]
     assert {15, 30} <= seen["joker_penalty"]
     assert {0, 1, 3} <= seen["max_reshuffles"]
     assert {1, 3, 4} <= seen["max_jokers_per_meld"]
+
+
+def test_fuzz_cases_include_go_out_with_discard_and_2v2():
+    from handsim.rules import Rules
+
+    cases = [(Rules.preset(preset, **ov), n, lu) for preset, ov, n, lu in fuzz.cases()]
+    gord_must_open = [lu for r, _, lu in cases if r.go_out_requires_discard and r.discard_pickup == "must_open"]
+    for policy in ("greedy", "hold-hand", "random"):
+        assert any(policy in lu for lu in gord_must_open), policy
+    two_v_two = [(r, n, lu) for r, n, lu in cases if r.partnership]
+    assert all(n == 4 for _, n, _ in two_v_two)
+    assert {r.opening_scope for r, _, _ in two_v_two} == {"player", "team"}
+    assert {r.opening_rule for r, _, _ in two_v_two} == {"fixed", "ascending"}
+    assert any("support_hand=1" in lu for _, _, lu in two_v_two)
 
 
 @pytest.mark.parametrize("first", [0, 331])

@@ -108,3 +108,48 @@ def test_json_jokers_limited_by_rules():
     with pytest.raises(ScoreInputError, match="3 copies of JK"):
         round_end_from_json(obj, CLASSIC)
     assert round_end_from_json(obj, Rules.preset("qahwa")) == [-30, 90]
+
+
+# --- partnership, 2 v 2 (RULES.md section 6) ---------------------------------------------
+
+PARTNERSHIP = Rules.preset("partnership")
+
+
+def test_partners_of():
+    from handsim.scoring import partners_of
+
+    assert partners_of(PARTNERSHIP, 4) == [2, 3, 0, 1]
+    assert partners_of(CLASSIC, 4) is None
+    assert partners_of(PARTNERSHIP.replace(opening_scope="team"), 4) == [2, 3, 0, 1]
+
+
+def test_partnership_hand_doubles_the_opponents_only():
+    # seat 0 makes a Hand; seat 2, its partner, scores 0; seat 1 (7 + 9 + 100) * 2 = 232;
+    # seat 3 (10 + 10) * 2 = 40
+    scores = score_round(PARTNERSHIP, 0, True, hands("", "7H 9D", "KS KH", "QS QH"), [True, False, False, True],
+                         partners=[2, 3, 0, 1])
+    assert scores == [-60, 232, 0, 40]
+
+
+def test_json_round_end_in_2v2():
+    # seat 1 out; seat 3, its partner, 0; seat 0 26 + 100 (never opened); seat 2 opened: 20
+    obj = {"out": 1, "hand_finish": False, "hands": ["KS 7H 9D", "", "QH 10C", "AS AH"],
+           "opened": [False, True, True, False]}
+    assert round_end_from_json(obj, PARTNERSHIP) == [126, -30, 20, 0]
+    # opening_scope=team: seat 0's partner (seat 2) opened, so seat 0 counts as opened
+    assert round_end_from_json(obj, PARTNERSHIP.replace(opening_scope="team")) == [26, -30, 20, 0]
+    # singles: seat 3 pays its Aces + 100
+    assert round_end_from_json(obj, CLASSIC) == [126, -30, 20, 122]
+
+
+def test_json_round_end_in_2v2_out_player_opened_through_the_partner():
+    obj = {"out": 2, "hand_finish": False, "hands": ["KS", "7H", "", "9D"], "opened": [True, False, False, False]}
+    with pytest.raises(ScoreInputError, match=r"opened\[2\]: the out player must have opened"):
+        round_end_from_json(obj, PARTNERSHIP)
+    assert round_end_from_json(obj, PARTNERSHIP.replace(opening_scope="team")) == [0, 107, -30, 109]
+
+
+def test_json_round_end_2v2_needs_four_hands():
+    obj = {"out": 1, "hand_finish": False, "hands": ["KS 7H 9D", "", "QH"], "opened": [True, True, True]}
+    with pytest.raises(ScoreInputError, match=r"hands: partnership=true \(2 v 2\) needs 4 hands"):
+        round_end_from_json(obj, PARTNERSHIP)

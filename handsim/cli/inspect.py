@@ -123,7 +123,7 @@ def score_reasons(rules, out, hand_finish, hands, opened, scores, void=False) ->
     from handsim.cards import hand_value, parse_card
 
     P = len(hands)
-    team = rules.opening_scope == "team" and P == 4
+    team = bool(rules.partnership) and P == 4
     reasons = []
     for seat in range(P):
         if void or out is None:
