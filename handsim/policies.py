@@ -123,7 +123,11 @@ def parse_policy(text: str) -> PolicySpec:
                 allowed = ", ".join(q.name for q in d.params) or "none"
                 raise PolicyError(f"unknown parameter {k!r} for policy {name}: allowed {allowed}")
             try:
+                if not v.isascii():
+                    raise ValueError(v)
                 x = float(v)
+                if x != x:  # nan
+                    raise ValueError(v)
             except ValueError:
                 raise PolicyError(f"bad value {v!r} for {name}:{k}: expected a number from {_num(p.lo)} to {_num(p.hi)}") from None
             if not p.lo <= x <= p.hi:

@@ -40,6 +40,10 @@ class StudyError(ValueError):
     """A study that cannot be run as asked (bad sizes, an existing output, a broken resume)."""
 
 
+class StudyEngineError(RuntimeError):
+    """The engine reported an internal error in a deal of a study: a bug, not bad input."""
+
+
 @dataclass(frozen=True)
 class StudySpec:
     """Everything that defines a study's results.
@@ -422,7 +426,7 @@ def run_study(
     ------
     StudyError
         A broken or foreign checkpoint.
-    RuntimeError
+    StudyEngineError
         If the engine reported an internal error (a bug: the deal index is named).
     """
     from .stats import DealBlock, StudyAccumulator
@@ -494,8 +498,8 @@ def run_study(
             if len(bad):
                 what = "match" if spec.matches else "deal"
                 first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))
-                raise RuntimeError(
-                    f"engine error {int(res['err'][bad[0]])} in {what} {first} "
+                raise StudyEngineError(
+                    f"internal engine error {int(res['err'][bad[0]])} in {what} {first} "
                     f"(configuration {c}, line-up {l}): please report it"
                 )
             if spec.matches:

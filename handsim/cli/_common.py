@@ -125,6 +125,16 @@ class Group(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
+        except RuntimeError as e:
+            # the engine's internal errors (handsim.simulate.StudyEngineError,
+            # handsim.trace.EngineError): a bug, not bad input - one line, exit 1
+            if type(e).__name__ not in ("StudyEngineError", "EngineError"):
+                raise
+            msg = str(e)
+            if not msg.startswith("internal"):
+                msg = f"internal {msg} (please report it)"
+            click.echo(f"Error: {one_line(msg)}", err=True)
+            sys.exit(1)
         sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
 
 

@@ -238,7 +238,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
               help="Play whole matches (RULES.md section 7): each of --deals is a match of 'rounds' rounds.")
 @click.option("--rounds", type=IntIn(1), default=None, metavar="N",
               help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
-@click.option("--jobs", type=IntIn(1), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
                    "handsim installed with its cluster extra (pip install -e \".[cluster]\" in a checkout).  Results are the same as locally.")
