@@ -125,6 +125,16 @@ def _signed(x: float, nd: int = 1) -> str:
     return f"{x:+.{nd}f}"
 
 
+def _lineup_policies(lineup: str) -> list[str]:
+    """The policies of a line-up label (``"hold-hand,greedy:support_hand=1,greedy"``)."""
+    from .policies import split_lineup
+
+    try:
+        return split_lineup(str(lineup))
+    except ValueError:
+        return [str(lineup)]
+
+
 def _pct(p: float) -> str:
     if p is None or math.isnan(p):
         return "–"
@@ -570,9 +580,13 @@ def _paired_findings(summary: pd.DataFrame, paired: pd.DataFrame, options: list[
             d, lo, hi = row["mean_diff"], row["ci95_low"], row["ci95_high"]
             sig = _significance(lo, hi)
             judgement = ""
+            alone = len(set(_lineup_policies(row["lineup"]))) == 1
             if sig == "significant":
-                judgement = (f": {row['policy']} does worse (scores are penalty points, lower is better)" if d > 0
-                             else f": {row['policy']} does better (lower is better)")
+                judgement = (f": {row['policy']} scores more (worse: scores are penalty points)" if d > 0
+                             else f": {row['policy']} scores less (better: lower is better)")
+                if alone:
+                    judgement += (f" - every seat plays {row['policy']}, so this is the rule's effect on the level "
+                                  f"of scores, not an advantage over anyone")
             else:
                 judgement = f" — {sig}"
             out.append(
@@ -593,9 +607,11 @@ def _paired_findings(summary: pd.DataFrame, paired: pd.DataFrame, options: list[
                 levels = f"from {_pct(p1)} to {_pct(p2)}" if move != "stays" else f"at {_pct(p1)}"
                 s = _significance(dlo, dhi)
                 tail = "" if s == "significant" else f" — {s}"
+                nd = 1 if abs(100 * dd) >= 0.1 else (2 if abs(100 * dd) >= 0.01 else 3)
                 out.append(
                     f"  - {_RATE_NAMES[rate]} for {row['policy']} {move} {levels} "
-                    f"({_pp(dd)} percentage points, 95% CI {_ci_text(100 * dlo, 100 * dhi, _signed)}){tail}.")
+                    f"({_pp(dd, nd)} percentage points, 95% CI "
+                    f"{_ci_text(100 * dlo, 100 * dhi, lambda x: _signed(x, nd))}){tail}.")
         out.append("")
     return out
 

@@ -111,7 +111,14 @@ def test_findings_threshold_effect_direction(study, written):
     assert f"by {diff:+.1f} points" in line
     lo, hi = float(r["ci95_low"].iloc[0]), float(r["ci95_high"].iloc[0])
     assert f"95% CI {lo:+.1f} to {hi:+.1f}" in line
-    assert "greedy does worse" in line and "not significant" not in line
+    assert "greedy scores more (worse" in line and "not significant" not in line
+    assert "every seat plays" not in line  # a mixed line-up: the note is for one-policy line-ups
+
+
+def test_one_policy_lineup_is_recognised():
+    assert set(report._lineup_policies("greedy,greedy,greedy,greedy")) == {"greedy"}
+    assert report._lineup_policies("hold-hand:bail_turn=8,bail_opponent_cards=3,greedy") == [
+        "hold-hand:bail_turn=8,bail_opponent_cards=3", "greedy"]
 
 
 def test_findings_null_effect_is_not_significant(written):
