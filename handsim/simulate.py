@@ -206,6 +206,11 @@ def make_spec(
     spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk, bool(matches))
     for r in spec.configs():
         r.validate(players)
+        if not r.partnership:
+            for specs in lu:
+                for p in specs:
+                    if dict(p.params).get("support_hand", 0):
+                        raise StudyError(f"{p.label} works only in 2 v 2 play (partnership=true, --players 2v2)")
     return spec
 
 

@@ -174,6 +174,7 @@ def trace_deal(
     deal: int,
     seed: int,
     players: int | None = None,
+    match_round: int | None = None,
 ) -> dict:
     """Replay deal ``deal`` of a study (same seed, rules and line-up) with the move log on.
 
@@ -188,11 +189,15 @@ def trace_deal(
         The study's seed.
     players : int, optional
         Defaults to the line-up length.
+    match_round : int, optional
+        Replay round ``match_round`` (0-based; tie-break rounds follow the regular ones) of match
+        ``deal`` of a match study (RULES.md section 7) instead of single deal ``deal``.
 
     Returns
     -------
     dict
-        The deal in the JSON layout of ``docs/design.md``.
+        The deal in the JSON layout of ``docs/design.md`` (with ``match`` and ``round`` for a
+        match round).
 
     Raises
     ------
@@ -206,17 +211,28 @@ def trace_deal(
     specs = parse_lineup(lineup)
     P = players or len(specs)
     pol, pp = lineup_arrays(specs)
-    tr, deck, dealer, status, scores, flags, pol_seat, err = E.play_traced(
-        np.uint64(seed), np.int64(deal), np.int64(P), rules.to_vector(), pol, pp
-    )
+    if match_round is not None:
+        tr, deck, dealer, status, scores, flags, pol_seat, err = E.play_traced_match_round(
+            np.uint64(seed), np.int64(deal), np.int64(match_round), np.int64(P), rules.to_vector(), pol, pp
+        )
+    else:
+        tr, deck, dealer, status, scores, flags, pol_seat, err = E.play_traced(
+            np.uint64(seed), np.int64(deal), np.int64(P), rules.to_vector(), pol, pp
+        )
     if err:
         raise EngineError(int(err), int(deal))
     starter = _starter(rules, int(dealer), P)
     by_seat_policy = [None] * P
+    extra = {"deal": int(deal), "seed": int(seed)}
     for j, spec in enumerate(specs):
-        by_seat_policy[(starter + (j + deal) % P) % P] = spec.label
+        if match_round is not None:
+            by_seat_policy[(j + deal) % P] = spec.label  # one seating for the whole match
+        else:
+            by_seat_policy[(starter + (j + deal) % P) % P] = spec.label
+    if match_round is not None:
+        extra.update(match=int(deal), round=int(match_round))
     return _assemble(rules, P, [int(c) for c in deck], int(dealer), by_seat_policy, tr, status, scores, flags,
-                     deal=int(deal), seed=int(seed))
+                     **extra)
 
 
 def _starter(rules: Rules, dealer: int, P: int) -> int:

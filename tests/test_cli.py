@@ -175,10 +175,14 @@ BAD_INPUTS = [
     (["simulate", "--policy", "hold-hand:bail_turn=\u0668"], ["bad value", "hold-hand:bail_turn", "from 1 to 1000"]),
     (["simulate", "--policy", "hold-hand:bail_turn=nan"], ["bad value 'nan'", "hold-hand:bail_turn"]),
     (["simulate", "--players", "2v2", "--lineup", "greedy,greedy"], ["has 2 policies: 4 players need 4"]),
-    (["simulate", "--players", "3", "--preset", "partnership"], ["partnership=true needs 4 players"]),
+    (["simulate", "--players", "3", "--preset", "partnership"], ["partnership=true", "--players"]),
     (["simulate", "--set", "opening_scope=team"], ["opening_scope=team needs partnership=true"]),
     (["simulate", "--players", "2", "--set", "standings=last_loses"], ["standings=last_loses needs 3 or 4 players"]),
     (["simulate", "--preset", "partnership", "--set", "standings=last_loses"], ["last_loses", "not 2 v 2"]),
+    (["simulate", "--players", "2v2", "--set", "partnership=false"], ["--players 2v2", "partnership=false"]),
+    (["simulate", "--preset", "partnership", "--players", "4"], ["partnership=true", "--players 2v2"]),
+    (["simulate", "--policy", "greedy:support_hand=1"], ["greedy:support_hand=1 works only in 2 v 2"]),
+    (["show-deal", "--round", "0"], ["--round", "0"]),
     (["simulate", "--chunk", "0"], ["--chunk"]),
     (["simulate", "--deals", "x"], ["--deals", "'x'"]),
     (["meld", "5X"], ["bad card '5X'", "S,H,D,C"]),
@@ -1014,3 +1018,29 @@ def test_force_never_deletes_a_folder_that_is_not_a_study(tmp_path):
     r = CliRunner().invoke(cli, ["simulate", "--policy", "greedy", "--deals", "5", "--jobs", "1", "-q",
                                  "--out", "", "--force"])
     assert r.exit_code == 2 and "--out is empty" in r.output
+
+
+def test_show_deal_replays_a_match_round_of_a_2v2_study(runner):
+    import re
+
+    from handsim.checker import check_deal
+
+    args = ["show-deal", "--players", "2v2", "--set", "opening_scope=team", "--deal", "12", "--round", "3",
+            "--lineup", "hold-hand,greedy,greedy,greedy"]
+    res = run(runner, *args, "--json")
+    assert_ok(res)
+    trace = json.loads(res.output)
+    assert (trace["match"], trace["round"], trace["players"]) == (12, 2, 4)
+    assert trace["rules"]["partnership"] is True and trace["rules"]["opening_scope"] == "team"
+    # line-up position j sits at seat (j + match) % 4 for the whole match: hold-hand at seat 0
+    assert trace["policies"] == ["hold-hand", "greedy", "greedy", "greedy"]
+    assert check_deal(trace) == []
+    text = run(runner, *args)
+    assert_ok(text)
+    assert text.output.startswith("Match 12, round 3, seed 0: 4 players (2 v 2: seats 0 & 2 against 1 & 3)")
+    # a team-opened partner's first lay-down is not an opening: every "opens with" reaches 51
+    for d in range(1, 7):
+        out = run(runner, "show-deal", "--players", "2v2", "--set", "opening_scope=team", "--deal", d,
+                  "--policy", "greedy").output
+        values = [int(v) for v in re.findall(r"opens with (\d+) points", out)]
+        assert values and min(values) >= 51, (d, values)

@@ -143,3 +143,45 @@ def test_partnership_deals_follow_the_rules_and_match_the_fast_path(scope, lineu
     totals = compare(rules, lineup, 21, start, 250)
     assert totals["out"] + totals["void"] == 250
     assert totals["out"] > 200
+
+
+@pytest.mark.parametrize("preset, changes, lineup, rounds", [
+    ("partnership", {"opening_scope": "team"}, "hold-hand,greedy,greedy:support_hand=1,greedy", 3),
+    ("classic", {"standings": "last_loses"}, "greedy,hold-hand,greedy", 4),
+])
+def test_match_rounds_replay_as_played(preset, changes, lineup, rounds):
+    # Every round of a match study, replayed alone (show-deal --round), follows the rules and is
+    # the very round the match driver counted: scores and flags by seat relative to the starter,
+    # turns, void, reshuffles and the line-up position in each seat.
+    from handsim.simulate import run_match_chunk
+
+    rules = Rules.preset(preset, rounds=rounds, **changes)
+    specs = parse_lineup(lineup)
+    P = len(specs)
+    pol, pp = lineup_arrays(specs)
+    seed, start, n = 5, 40, 25
+    fast = run_match_chunk(rules.to_vector(), pol, pp, P, seed, start, n)
+    assert not fast["err"].any()
+    for k in range(n):
+        m = start + k
+        for r in range(rounds):
+            row = k * rounds + r
+            trace = trace_deal(rules, specs, m, seed, match_round=r)
+            assert check_deal(trace) == [], (m, r)
+            res, starter = trace["result"], trace["starter"]
+            seats = [(starter + rel) % P for rel in range(P)]
+            assert [res["scores"][s] for s in seats] == fast["score"][row].tolist(), (m, r)
+            flags = [(1 if res["opened"][s] else 0) | (2 if res["out"] == s else 0)
+                     | (4 if res["out"] == s and res["hand"] else 0) for s in seats]
+            assert flags == fast["flags"][row].tolist()
+            assert res["turns"] == fast["turns"][row] and int(res["void"]) == fast["void"][row]
+            assert sum(e["type"] == "reshuffle" for e in trace["events"]) == fast["reshuffles"][row]
+            assert [trace["policies"][s] for s in seats] == [specs[p].label for p in fast["policy"][row]]
+        last = k * rounds + rounds - 1
+        if fast["tiebreaks"][last] == 0:  # without tie-breaks the final total is the sum of the rounds
+            totals = np.zeros(P, np.int64)
+            for r in range(rounds):
+                trace = trace_deal(rules, specs, m, seed, match_round=r)
+                totals += trace["result"]["scores"]
+            starter = trace["starter"]
+            assert [int(totals[(starter + rel) % P]) for rel in range(P)] == fast["total"][last].tolist()

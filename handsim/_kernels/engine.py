@@ -359,6 +359,43 @@ def _hand_decided(totals, wins, rs, rhand, nr, P, last_loses, team, w, t2, w2, l
 
 
 @njit(cache=True)
+def _match_setup(seed, m, players, pol, pp, pol_seat, pp_seat):
+    """Seating of match ``m`` (line-up position ``j`` at seat ``(j + m) % players`` for the whole
+    match) into ``pol_seat`` / ``pp_seat``; returns the first round's dealer."""
+    st = np.empty(1, dtype=np.uint64)
+    st[0] = stream_key(seed, m, 0)
+    first_dealer = randbelow(st, players)
+    for j in range(players):
+        s = (j + m) % players
+        pol_seat[s] = pol[j]
+        for q in range(N_POLICY_PARAMS):
+            pp_seat[s, q] = pp[j, q]
+    return first_dealer
+
+
+@njit(cache=True)
+def play_traced_match_round(seed, m, r, players, rv, pol, pp):
+    """Replay round ``r`` (0-based, tie-break rounds after the regular ones) of match ``m``
+    exactly as :func:`play_matches` plays it, with the move log on.  A round depends only on
+    ``(seed, m, r)``, the rules and the line-up, not on earlier rounds.
+
+    Returns what :func:`play_traced` returns.
+    """
+    pol_seat = np.zeros(4, dtype=np.int64)
+    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    first_dealer = _match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
+    dealer = (first_dealer + r) % players
+    arr = new_game(players, rv, True)
+    g = arr[0]
+    seat_policies(g, pol_seat, pp_seat)
+    play_round(g, dealer, stream_key(seed, m, r + 1))
+    tr, status, scores, flags, err = _traced_result(g, players)
+    deck = g.deck[: g.sc[S_N_DECK]].copy()
+    keep_alive(arr)
+    return tr, deck, dealer, status, scores, flags, pol_seat, err
+
+
+@njit(cache=True)
 def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, o_void, o_resh, o_policy,
                  o_win, o_lose, o_tiebreaks, o_total, o_hand_decided, o_err):
     """Play matches ``start .. start+n-1`` (RULES.md section 7).
@@ -396,14 +433,7 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
     l2 = np.zeros(4, dtype=np.uint8)
     for k in range(n):
         m = start + k
-        st = np.empty(1, dtype=np.uint64)
-        st[0] = stream_key(seed, m, 0)
-        first_dealer = randbelow(st, players)
-        for j in range(players):
-            s = (j + m) % players
-            pol_seat[s] = pol[j]
-            for q in range(N_POLICY_PARAMS):
-                pp_seat[s, q] = pp[j, q]
+        first_dealer = _match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
         seat_policies(g, pol_seat, pp_seat)
         totals[:] = 0
         wins[:] = 0

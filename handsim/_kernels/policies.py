@@ -77,7 +77,10 @@ def _copy_path(src, dst, n):
 @njit(cache=True)
 def _leftover_ok(g, seat, path, n, keep):
     """Whether laying the first ``n`` melds of ``path`` leaves ``seat`` at least ``keep`` cards
-    and, unless it leaves none, a card it may legally discard (not the card just taken)."""
+    and, unless it leaves none, a card it may legally discard (not the card just taken) - or,
+    with ``keep = 0``, only the taken card with a table meld to lay it off on (greedy's lay-offs
+    that follow put it there first, and the player goes out; not for the random policy, whose
+    lay-offs are random)."""
     hand = g.hands[seat]
     left = g.hand_n[seat] - melded_cards(path, n)
     if left < keep:
@@ -91,6 +94,10 @@ def _leftover_ok(g, seat, path, n, keep):
         u = path_uses(path, n, t)
         if hand[t] - u > 0:
             if t != taken or g.sc[S_TAKEN_C0] > 0 or g.sc[S_T_TAKEN_USED] > 0 or u > 0:
+                return True
+    if keep == 0 and left == 1 and taken >= 0 and g.pol[seat] != RANDOM and may_touch_table(g, seat):
+        for k in range(g.sc[S_N_MELDS]):
+            if layoff_position(g, k, taken) != -100:
                 return True
     return False
 

@@ -214,6 +214,13 @@ class _DealView:
         self.opened_at_start = False
 
     # -- helpers
+    def counts_as_opened(self, seat: int) -> bool:
+        """Opened itself, or (2 v 2 with opening_scope = team) its partner opened (RULES.md §4)."""
+        if self.opened[seat]:
+            return True
+        team = self.rules.partnership and self.rules.opening_scope == "team" and len(self.opened) == 4
+        return team and self.opened[(seat + 2) % 4]
+
     def say(self, text: str) -> None:
         self.lines.append("  " + text)
 
@@ -236,7 +243,7 @@ class _DealView:
     def end_turn(self) -> None:
         if self.seat is None:
             return
-        if not self.opened_at_start and self.turn_melds and not self.opened[self.seat]:
+        if not self.opened_at_start and self.turn_melds and not self.counts_as_opened(self.seat):
             self.opened[self.seat] = True
             self.lines.insert(self._last_meld_line + 1, f"  opens with {self.turn_melds} points")
         hand = sorted_cards(self.hands[self.seat])
@@ -248,7 +255,7 @@ class _DealView:
         self.end_turn()
         self.seat = ev["seat"]
         self.turn_melds = 0
-        self.opened_at_start = self.opened[self.seat]
+        self.opened_at_start = self.counts_as_opened(self.seat)
         self.lines.append(f"Turn {ev['turn']} · seat {self.seat}{self.policy(self.seat)}")
         self._last_meld_line = len(self.lines) - 1
 
@@ -327,9 +334,13 @@ def render_deal(trace: dict) -> str:
     """A trace (docs/design.md layout) as readable text, turn by turn."""
     view = _DealView(trace)
     rules, P = view.rules, trace["players"]
+    what = (f"Match {trace['match']}, round {trace['round'] + 1}" if "round" in trace else f"Deal {trace['deal']}")
+    team = " (2 v 2: seats 0 & 2 against 1 & 3)" if rules.partnership else ""
     lines = [
-        f"Deal {trace['deal']}, seed {trace['seed']}: {P} players, rules {rules_note(rules)}; "
+        f"{what}, seed {trace['seed']}: {P} players{team}, rules {rules_note(rules)}; "
         f"dealer seat {trace['dealer']}, starter seat {trace['starter']}",
+        f"(seats are numbered around the table; in summary.csv and per-deal files seat 0 is the starter, so seat "
+        f"s here is seat (s - {trace['starter']}) mod {P} there)",
         "",
         "Dealt:",
     ]
@@ -365,13 +376,15 @@ SHOW_DEAL_HELP = """Replay one deal of a study with the move log on, and print i
 Deal I of a study with seed S is the same deal in every study (common random numbers), so
 this shows exactly what happened there: draws, melds (with what each joker stands for),
 lay-offs, joker swaps, discards, the hand after every turn and the scores with their reasons.
-Line-up positions rotate over the seats from deal to deal, as in 'handsim simulate'.
+Line-up positions rotate over the seats from deal to deal, as in 'handsim simulate'.  For a
+match study (--rounds N or --matches) give the match as --deal and the round as --round.
 
 \b
 Examples:
     $ handsim show-deal --seed 0 --deal 17
     $ handsim show-deal --deal 3 --lineup hold-hand,greedy,greedy,greedy --preset qahwa
     $ handsim show-deal --deal 3 --players 2 --json > deal3.jsonl && handsim check deal3.jsonl
+    $ handsim show-deal --players 2v2 --deal 12 --round 3 --lineup hold-hand,greedy,greedy,greedy
 """
 
 
@@ -381,14 +394,19 @@ Examples:
 @rules_options
 @click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: greedy]")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
-@click.option("--players", type=IntIn(2, 4, "2, 3 or 4"), default=None,
-              help="Players.  [default: 4, or the line-up's length]")
+@click.option("--players", type=click.Choice(["2", "3", "4", "2v2"]), default=None,
+              help="Players: 2, 3, 4 or 2v2 (partnership), as in the study.  [default: 4, or the line-up's length]")
+@click.option("--round", "match_round", type=IntIn(1, 10**6, "1..10^6"), default=None, metavar="R",
+              help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
+                   "--deal of a match study (--rounds N or --matches).")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
-def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players, as_json):
+def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players, match_round, as_json):
     from handsim.policies import parse_lineup, parse_policy
     from handsim.trace import EngineError, trace_deal
 
-    rules = load_rules(preset, rules_file, settings)
+    two_v_two = players == "2v2"
+    players = None if players is None else (4 if two_v_two else int(players))
+    rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
     if policy and lineup:
         raise click.UsageError("use either --policy or --lineup")
     if lineup:
@@ -403,7 +421,8 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
         specs = [parse_policy(policy or "greedy")] * (players or 4)
     rules.validate(len(specs))
     try:
-        trace = trace_deal(rules, specs, deal, seed)
+        trace = trace_deal(rules, specs, deal, seed,
+                           match_round=None if match_round is None else match_round - 1)
     except EngineError as e:  # a bug, not bad input: exit 1, one line
         raise click.ClickException(f"internal engine error {e.code} in deal {deal} (please report it)") from None
     click.echo(dump_json(trace) if as_json else render_deal(trace))

@@ -303,6 +303,11 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             lineup_list = [[greedy] * players, [hold] + [greedy] * (players - 1)]
         else:
             rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
+            if two_v_two and not rules.partnership:
+                raise click.UsageError("--players 2v2 plays partnership, but the rules set partnership=false")
+            if rules.partnership and _given(ctx, ["players"]) and not two_v_two:
+                raise click.UsageError(f"the rules set partnership=true (2 v 2), but --players is {players}: "
+                                       "use --players 2v2 or leave --players out")
             vary_map = {}
             if thresholds:
                 vary_map["opening_threshold"] = list(thresholds)
