@@ -26,6 +26,7 @@ class PolicyParam:
     lo: float
     hi: float
     help: str
+    integer: bool = True  # whole numbers only (every parameter so far)
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,10 @@ def parse_policy(text: str) -> PolicySpec:
                 if x != x:  # nan
                     raise ValueError(v)
             except ValueError:
-                raise PolicyError(f"bad value {v!r} for {name}:{k}: expected a number from {_num(p.lo)} to {_num(p.hi)}") from None
-            if not p.lo <= x <= p.hi:
-                raise PolicyError(f"bad value {v!r} for {name}:{k}: expected a number from {_num(p.lo)} to {_num(p.hi)}")
+                raise PolicyError(f"bad value {v!r} for {name}:{k}: expected a whole number from {_num(p.lo)} to {_num(p.hi)}") from None
+            if not p.lo <= x <= p.hi or (p.integer and not x.is_integer()):
+                raise PolicyError(f"bad value {v!r} for {name}:{k}: expected "
+                                  f"{'a whole number' if p.integer else 'a number'} from {_num(p.lo)} to {_num(p.hi)}")
             values[k] = x
     return PolicySpec(name, tuple((p.name, values[p.name]) for p in d.params))
 

@@ -641,12 +641,17 @@ def _versus_from_summary(summary: pd.DataFrame) -> pd.DataFrame:
                                                  "mean_diff", "ci95_low", "ci95_high", "p_value"])
 
 
-def _versus_findings(versus: pd.DataFrame, options: list[str], paired_ci: bool) -> list[str]:
+def _versus_findings(versus: pd.DataFrame, options: list[str], paired_ci: bool, teams: bool = False) -> list[str]:
     out: list[str] = []
     if not len(versus):
         return out
     out.append("### Policies compared in the same deals")
     out.append("")
+    if teams:
+        out.append("In 2 v 2 a policy's figure pools every seat it holds, partners and opponents alike (a player "
+                   "scores 0 when its partner goes out), so these per-policy comparisons do not compare teams: "
+                   "see the team rows and the line-up comparisons for that.")
+        out.append("")
     how = ("per-deal difference on the same deals" if paired_ci
            else "unpaired interval from the two means (conservative)")
     for row in versus.to_dict("records"):
@@ -654,7 +659,7 @@ def _versus_findings(versus: pd.DataFrame, options: list[str], paired_ci: bool) 
         sig = _significance(lo, hi)
         if sig == "significant":
             better, worse = (row["policy_a"], row["policy_b"]) if d < 0 else (row["policy_b"], row["policy_a"])
-            verdict = f"{better} does better than {worse}"
+            verdict = f"{better} scores less than {worse} (lower is better)"
         else:
             verdict = sig
         ctx = f"line-up {_lineup_text(row['lineup'])}"
@@ -1267,7 +1272,8 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     findings: list[str] = []
     if len(summary):
         findings += _paired_findings(summary, paired, options)
-        findings += _versus_findings(versus, options, paired_ci)
+        teams = "seat" in summary.columns and bool(summary["seat"].astype(str).str.startswith("team").any())
+        findings += _versus_findings(versus, options, paired_ci, teams)
         findings += _round_findings(summary, options)
         findings += _match_findings(summary, options, losses)
         findings += _lineup_findings(lineup_pairs, options)

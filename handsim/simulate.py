@@ -168,14 +168,26 @@ def make_spec(
                          f"{MAX_CHUNKS:,}: use a chunk (--chunk) of at least {-(-deals // MAX_CHUNKS):,} deals")
     if not _is_int(seed) or not 0 <= seed < 2**63:
         raise StudyError(f"invalid seed {repr(seed):.40}: allowed an integer from 0 to 2**63-1")
+    if not isinstance(matches, bool):
+        raise StudyError(f"invalid matches {repr(matches):.40}: allowed true or false")
     vary_items = []
+    seen = set()
     pairs = (vary or {}).items() if isinstance(vary, Mapping) or not vary else vary
     for item in pairs:
         if not isinstance(item, (list, tuple)) or len(item) != 2 or not isinstance(item[0], str):
             raise StudyError(f"invalid vary item {repr(item):.60}: expected (option name, list of values)")
         k, values = item
-        if k in (x for x, _ in vary_items):
+        if k in seen:
             raise StudyError(f"{k!r} is varied twice")
+        seen.add(k)
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+            raise StudyError(f"invalid values {repr(values):.60} for varied option {k!r}: expected a non-empty list")
+        if k == "partnership":
+            raise StudyError("cannot vary 'partnership' (singles and 2 v 2 are different games): "
+                             "run one study per format")
+        if k == "rounds":
+            raise StudyError("cannot vary 'rounds' (the match length): run one match study per length "
+                             "(--rounds N)")
         if k not in PARAM_BY_NAME:
             raise RulesError(f"unknown rule {k!r}: allowed {', '.join(PARAM_BY_NAME)}")
         vals = []

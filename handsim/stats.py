@@ -1326,7 +1326,7 @@ class StudyAccumulator:
             row = self._config_cols(c)
             row.update(lineup=",".join(lu), policy=policy, seat=seat, matches=n,
                        mean_final_total=int((values * counts).sum()) / n, min=int(values[0]))
-            row.update(zip(qcols, _hist_quantiles(values, counts, QUANTILES)))
+            row.update(zip(qcols, (round(float(x), 6) for x in _hist_quantiles(values, counts, QUANTILES))))
             row["max"] = int(values[-1])
             rows.append(row)
 

@@ -145,7 +145,7 @@ def test_findings_rates_and_policies(study, written):
     versus_lines = [x for x in f.splitlines() if x.startswith("- hold-hand scores")]
     assert len(versus_lines) == 4
     for line in versus_lines:
-        assert "hold-hand does better than greedy" in line
+        assert "hold-hand scores less than greedy (lower is better)" in line
         m = re.search(r"difference (-?\+?[\d.]+)", line)
         assert m and -16.0 < float(m.group(1)) < -14.0
     assert "### Round length" in f
@@ -228,7 +228,7 @@ def test_degrades_when_nothing_varies(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert "No rule option varies" in text
     assert not (tmp_path / "paired.png").exists() and (tmp_path / "mean_score.png").exists()
-    assert "hold-hand does better than greedy" in text
+    assert "hold-hand scores less than greedy (lower is better)" in text
 
 
 def test_empty_study_writes_a_report(tmp_path):

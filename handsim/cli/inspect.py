@@ -407,6 +407,11 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
     two_v_two = players == "2v2"
     players = None if players is None else (4 if two_v_two else int(players))
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
+    if two_v_two and not rules.partnership:
+        raise click.UsageError("--players 2v2 plays partnership, but the rules set partnership=false")
+    if match_round is not None and match_round > rules.rounds + 50:
+        raise click.BadParameter(f"{match_round} is beyond the last possible round of a {rules.rounds}-round match "
+                                 f"(at most {rules.rounds} + 50 tie-break rounds)", param_hint="'--round'")
     if policy and lineup:
         raise click.UsageError("use either --policy or --lineup")
     if lineup:
@@ -420,6 +425,9 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
     else:
         specs = [parse_policy(policy or "greedy")] * (players or 4)
     rules.validate(len(specs))
+    for spec in specs:
+        if dict(spec.params).get("support_hand", 0) and not rules.partnership:
+            raise click.BadParameter(f"{spec.label} works only in 2 v 2 play (--players 2v2)", param_hint="'--lineup'")
     try:
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)

@@ -363,15 +363,22 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     except KeyboardInterrupt:
         import shlex
 
-        click.echo(f"\nInterrupted: partial results are checkpointed in {out}; "
-                   f"'handsim simulate --resume {shlex.quote(str(out))}' continues.", err=True)
+        from handsim.simulate import CHECKPOINT
+
+        if (Path(out) / CHECKPOINT).exists():
+            click.echo(f"\nInterrupted: partial results are checkpointed in {out}; "
+                       f"'handsim simulate --resume {shlex.quote(str(out))}' continues.", err=True)
+        else:
+            click.echo(f"\nInterrupted before any work was finished: nothing to resume in {out}.", err=True)
         ctx.exit(130)
 
     if quiet:
         return
     click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
     info = result.run_info
-    click.echo(f"Results: {out}/ (report.md, summary.csv, summary.parquet, paired.csv, run.json)")
+    files = [f for f in ("report.md", "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
+                         "totals.csv", "run.json") if (Path(out) / f).exists()]
+    click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:
         click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")
     rps = info.get("rounds_per_s")
