@@ -1050,3 +1050,18 @@ def test_show_deal_replays_a_match_round_of_a_2v2_study(runner):
                   "--policy", "greedy").output
         values = [int(v) for v in re.findall(r"opens with (\d+) points", out)]
         assert values and min(values) >= 51, (d, values)
+
+
+def test_standings_last_loses_match_study(runner, tmp_path):
+    out = tmp_path / "ll"
+    res = run(runner, "simulate", "--standings", "last-loses", "--rounds", "3", "--lineup", "greedy,hold-hand,greedy",
+              "--deals", "40", "--jobs", "1", "--seed", "4", "--out", out, "--no-progress", "-q")
+    assert_ok(res)
+    s = pd.read_csv(out / "summary.csv")
+    allrows = s[s["seat"] == "all"]
+    # win + lose + neutral = 1 for every policy; every match has exactly one winner (tie-break
+    # rounds), so the win rates weighted by the seats each policy holds add up to 1
+    assert ((allrows["match_win_rate"] + allrows["match_lose_rate"] + allrows["match_neutral_rate"]) - 1).abs().max() < 1e-9
+    held = {"greedy": 2, "hold-hand": 1}
+    assert abs(sum(held[p] * w for p, w in zip(allrows["policy"], allrows["match_win_rate"])) - 1) < 1e-9
+    assert json.loads((out / "run.json").read_text())["rules"]["standings"] == "last_loses"

@@ -24,12 +24,12 @@ DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
 #: Options that define the rules or line-ups of a study; with none of them the default study runs.
 _STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups")
 #: Options that --resume and --from take from the saved study instead.
-_SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds")
+_SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds", "standings")
 _FLAG = {
     "preset": "--preset", "rules_file": "--rules", "settings": "--set", "thresholds": "--threshold",
     "joker_penalties": "--joker-penalty", "vary": "--vary", "policies": "--policy", "lineups": "--lineup",
     "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
-    "rounds": "--rounds",
+    "rounds": "--rounds", "standings": "--standings",
 }
 
 
@@ -238,6 +238,9 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
               help="Play whole matches (RULES.md section 7): each of --deals is a match of 'rounds' rounds.")
 @click.option("--rounds", type=IntIn(1), default=None, metavar="N",
               help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
+@click.option("--standings", type=click.Choice(["lowest-wins", "last-loses"]), default=None,
+              help="Match standings (RULES.md section 7): lowest-wins, or last-loses (3-4 single players: one winner, "
+                   "one loser, the rest neutral).  Plays matches: the same as --matches --set standings=...")
 @click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
@@ -262,7 +265,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.pass_context
 def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, lineups, players,
-             deals, seed, matches, rounds, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
+             deals, seed, matches, rounds, standings, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
              quiet):
     from handsim.simulate import make_spec, prepare_out, run_study, write_outputs
 
@@ -327,6 +330,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         if rounds is not None:
             matches = True
             rules = rules.replace(rounds=rounds)
+        if standings is not None:
+            matches = True
+            rules = rules.replace(standings=standings.replace("-", "_"))
         extra = {"matches": True} if matches else {}
         spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, **extra)
 
