@@ -936,6 +936,7 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
 
     def fake_run_study(spec, **kw):
         seen["spec"], seen["kw"] = spec, kw
+        (kw["out"] / handsim.simulate.CHECKPOINT).write_bytes(b"")  # some work was finished
         raise KeyboardInterrupt
 
     monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
@@ -959,6 +960,20 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
     err = result.stderr.strip()
     assert err.startswith("Interrupted: partial results are checkpointed in results/study-")
     assert f"'handsim simulate --resume {out}' continues" in err and "Traceback" not in result.output
+
+
+def test_interrupt_before_any_finished_work_promises_no_resume(runner, tmp_path, monkeypatch):
+    import handsim._kernels
+    import handsim.simulate
+
+    def fake_run_study(spec, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.setattr(handsim._kernels, "is_compiled", lambda name="play_deals": True)
+    result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--jobs", 1, "--out", tmp_path / "s")
+    assert result.exit_code == 130
+    assert result.stderr.strip() == f"Interrupted before any work was finished: nothing to resume in {tmp_path / 's'}."
 
 
 def test_options_other_than_study_keep_default_study(runner, tmp_path, monkeypatch):
