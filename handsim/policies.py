@@ -138,6 +138,21 @@ def parse_policy(text: str) -> PolicySpec:
     return PolicySpec(name, tuple((p.name, values[p.name]) for p in d.params))
 
 
+def check_lineup_rules(specs, rules) -> None:
+    """Refuse policy options that the rules make meaningless (``support_hand`` outside 2 v 2).
+
+    Raises
+    ------
+    PolicyError
+        Naming the policy.
+    """
+    if rules.partnership:
+        return
+    for spec in specs:
+        if dict(spec.params).get("support_hand", 0):
+            raise PolicyError(f"{spec.label} works only in 2 v 2 play (partnership=true, --players 2v2)")
+
+
 def split_lineup(text: str) -> list[str]:
     """Split a line-up string at commas that start a new policy (not inside ``:k=v,k=v``)."""
     parts: list[str] = []

@@ -29,7 +29,7 @@ import numpy as np
 
 from . import __version__
 from ._io import atomic_write
-from .policies import PolicySpec, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
+from .policies import PolicySpec, check_lineup_rules, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
 from .rules import PARAM_BY_NAME, Rules, RulesError
 
 CHECKPOINT = "checkpoint.npz"
@@ -218,11 +218,8 @@ def make_spec(
     spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk, bool(matches))
     for r in spec.configs():
         r.validate(players)
-        if not r.partnership:
-            for specs in lu:
-                for p in specs:
-                    if dict(p.params).get("support_hand", 0):
-                        raise StudyError(f"{p.label} works only in 2 v 2 play (partnership=true, --players 2v2)")
+        for specs in lu:
+            check_lineup_rules(specs, r)
     return spec
 
 

@@ -179,6 +179,17 @@ def rules_options(f):
     return f
 
 
+#: ``--players`` of ``simulate`` and ``show-deal``: single players, or ``2v2`` (partnership).
+PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"])
+
+
+def parse_players(value: str | None) -> tuple[int | None, bool]:
+    """``--players`` text -> ``(seats or None, 2 v 2?)``."""
+    if value is None:
+        return None, False
+    return (4, True) if value == "2v2" else (int(value), False)
+
+
 def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False):
     """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides (with ``partnership``,
     ``--players 2v2``: ``partnership=true`` first, checked together with the overrides).
@@ -186,7 +197,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     Raises
     ------
     click.UsageError
-        Both --preset and --rules.
+        Both --preset and --rules; ``partnership`` with rules that set partnership=false.
     handsim.rules.RulesError
         Unknown options or bad values (turned into a usage error by :class:`Command`).
     """
@@ -198,6 +209,8 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     settings = (["partnership=true"] if partnership else []) + list(settings)
     if settings:
         rules = rules.with_settings(settings)
+    if partnership and not rules.partnership:
+        raise click.UsageError("--players 2v2 plays partnership, but the rules set partnership=false")
     return rules
 
 

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from ._common import Command, IntIn, cards_text, dump_json, load_rules, rules_note, rules_options, sorted_cards, table
+from ._common import (PLAYERS_CHOICE, Command, IntIn, cards_text, dump_json, load_rules, parse_players, rules_note,
+                      rules_options, sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
 
@@ -394,24 +395,22 @@ Examples:
 @rules_options
 @click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: greedy]")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
-@click.option("--players", type=click.Choice(["2", "3", "4", "2v2"]), default=None,
+@click.option("--players", type=PLAYERS_CHOICE, default=None,
               help="Players: 2, 3, 4 or 2v2 (partnership), as in the study.  [default: 4, or the line-up's length]")
 @click.option("--round", "match_round", type=IntIn(1, 10**6, "1..10^6"), default=None, metavar="R",
               help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
                    "--deal of a match study (--rounds N or --matches).")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
 def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players, match_round, as_json):
-    from handsim.policies import parse_lineup, parse_policy
+    from handsim._kernels.engine import MAX_TIEBREAKS
+    from handsim.policies import check_lineup_rules, parse_lineup, parse_policy
     from handsim.trace import EngineError, trace_deal
 
-    two_v_two = players == "2v2"
-    players = None if players is None else (4 if two_v_two else int(players))
+    players, two_v_two = parse_players(players)
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
-    if two_v_two and not rules.partnership:
-        raise click.UsageError("--players 2v2 plays partnership, but the rules set partnership=false")
-    if match_round is not None and match_round > rules.rounds + 50:
+    if match_round is not None and match_round > rules.rounds + MAX_TIEBREAKS:
         raise click.BadParameter(f"{match_round} is beyond the last possible round of a {rules.rounds}-round match "
-                                 f"(at most {rules.rounds} + 50 tie-break rounds)", param_hint="'--round'")
+                                 f"(at most {rules.rounds} + {MAX_TIEBREAKS} tie-break rounds)", param_hint="'--round'")
     if policy and lineup:
         raise click.UsageError("use either --policy or --lineup")
     if lineup:
@@ -425,9 +424,7 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
     else:
         specs = [parse_policy(policy or "greedy")] * (players or 4)
     rules.validate(len(specs))
-    for spec in specs:
-        if dict(spec.params).get("support_hand", 0) and not rules.partnership:
-            raise click.BadParameter(f"{spec.label} works only in 2 v 2 play (--players 2v2)", param_hint="'--lineup'")
+    check_lineup_rules(specs, rules)
     try:
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)

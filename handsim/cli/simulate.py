@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from ._common import Command, IntIn, command_line, dump_json, fmt_value, load_rules, rules_note, rules_options, table
+from ._common import (PLAYERS_CHOICE, Command, IntIn, command_line, dump_json, fmt_value, load_rules, parse_players,
+                      rules_note, rules_options, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK (kept here so that --help imports nothing
 #: heavy; a test checks them).
@@ -227,7 +228,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
               help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 (repeatable; see 'handsim policies').")
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
-@click.option("--players", type=click.Choice(["2", "3", "4", "2v2"]), default="4",
+@click.option("--players", type=PLAYERS_CHOICE, default="4",
               help="Players (seats): 2, 3 or 4 single players, or 2v2 - partnership, four players, partners "
                    "opposite (line-up positions 1 & 3 against 2 & 4; the same as --set partnership=true).  "
                    "[default: the length of the first --lineup, else 4]")
@@ -271,8 +272,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     # ---- what to run
     base = preset or "classic"
-    two_v_two = players == "2v2"
-    players = 4 if two_v_two else int(players)
+    players, two_v_two = parse_players(players)
     if resume and from_run:
         raise click.UsageError("use either --resume or --from")
     if resume or from_run:
@@ -306,8 +306,6 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             lineup_list = [[greedy] * players, [hold] + [greedy] * (players - 1)]
         else:
             rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
-            if two_v_two and not rules.partnership:
-                raise click.UsageError("--players 2v2 plays partnership, but the rules set partnership=false")
             if rules.partnership and _given(ctx, ["players"]) and not two_v_two:
                 raise click.UsageError(f"the rules set partnership=true (2 v 2), but --players is {players}: "
                                        "use --players 2v2 or leave --players out")
