@@ -239,6 +239,12 @@ def _moments(n: int, s1: int, s2: int, scale: int = 1) -> tuple[float, float, fl
     return (mean, sd, se, mean - half, mean + half)
 
 
+def _add_sums(acc: np.ndarray, i_sum: int, i_sum2: int, x: np.ndarray) -> None:
+    """Add the exact integer sum and sum of squares of ``x`` to ``acc[i_sum]`` and ``acc[i_sum2]``."""
+    acc[i_sum] += int(x.sum())
+    acc[i_sum2] += int((x * x).sum())
+
+
 def _t_pvalue(mean: float, se: float, n: int) -> float:
     if not (n >= 2) or math.isnan(se):
         return math.nan
@@ -628,8 +634,7 @@ class StudyAccumulator:
                 acc = self._seat[c, l, g, s]
                 x = score[m, s]
                 acc[_S_ROUNDS] += int(m.sum())
-                acc[_S_SCORE] += int(x.sum())
-                acc[_S_SCORE2] += int((x * x).sum())
+                _add_sums(acc, _S_SCORE, _S_SCORE2, x)
                 acc[_S_OUT] += int(b["is_out"][m, s].sum())
                 acc[_S_HAND] += int(b["is_hand"][m, s].sum())
                 acc[_S_UNOPENED] += int(b["unopened"][m, s].sum())
@@ -649,13 +654,11 @@ class StudyAccumulator:
                     if rt is not None:
                         x = rt[mr, s]
                         acc[_S_TMATCHES] += nm
-                        acc[_S_TOTAL] += int(x.sum())
-                        acc[_S_TOTAL2] += int((x * x).sum())
+                        _add_sums(acc, _S_TOTAL, _S_TOTAL2, x)
             pool = self._pool[c, l, g]
             t = T[:, j]
             pool[_P_DEALS] += n
-            pool[_P_TSUM] += int(t.sum())
-            pool[_P_TSUM2] += int((t * t).sum())
+            _add_sums(pool, _P_TSUM, _P_TSUM2, t)
             for mi, idx in ((1, _P_OUT2), (2, _P_HAND2), (3, _P_UNOP2)):
                 x = b["sums"][mi, :, j]
                 pool[idx] += int((x * x).sum())
@@ -664,28 +667,23 @@ class StudyAccumulator:
                 kj = int(k[j])
                 w = pw[:, mpos].sum(axis=1)
                 pool[_P_M] += nr
-                pool[_P_W] += int(w.sum())
-                pool[_P_W2] += int((w * w).sum())
+                _add_sums(pool, _P_W, _P_W2, w)
                 if pl is not None:
                     lz = pl[:, mpos].sum(axis=1)
                     nu = kj - w - lz
                     pool[_P_LM] += nr
-                    pool[_P_L] += int(lz.sum())
-                    pool[_P_L2] += int((lz * lz).sum())
-                    pool[_P_N] += int(nu.sum())
-                    pool[_P_N2] += int((nu * nu).sum())
+                    _add_sums(pool, _P_L, _P_L2, lz)
+                    _add_sums(pool, _P_N, _P_N2, nu)
                 if pt is not None:
                     x = pt[:, mpos].sum(axis=1)
                     pool[_P_TM] += nr
-                    pool[_P_TOT] += int(x.sum())
-                    pool[_P_TOT2] += int((x * x).sum())
+                    _add_sums(pool, _P_TOT, _P_TOT2, x)
         # policy contrasts within the deal: d = k_b*T_a - k_a*T_b (a before b in the line-up)
         for ja, jb in itertools.combinations(range(len(names)), 2):
             d = k[jb] * T[:, ja] - k[ja] * T[:, jb]
             v = self._versus[c, l, names[ja], names[jb]]
             v[0] += n
-            v[1] += int(d.sum())
-            v[2] += int((d * d).sum())
+            _add_sums(v, 1, 2, d)
         cl = self._cl[c, l]
         cl[_C_DEALS] += n
         cl[_C_TURNS] += int(turns.sum())
@@ -707,12 +705,10 @@ class StudyAccumulator:
                 ts = b["pos_score"][:, pos].sum(axis=1)
                 u = b["pos_unopened"][:, pos].sum(axis=1)
                 acc[_T_DEALS] += n
-                acc[_T_SUM] += int(ts.sum())
-                acc[_T_SUM2] += int((ts * ts).sum())
+                _add_sums(acc, _T_SUM, _T_SUM2, ts)
                 acc[_T_OUT] += int(b["pos_out"][:, pos].any(axis=1).sum())
                 acc[_T_HAND] += int(b["pos_hand"][:, pos].any(axis=1).sum())
-                acc[_T_UNOP] += int(u.sum())
-                acc[_T_UNOP2] += int((u * u).sum())
+                _add_sums(acc, _T_UNOP, _T_UNOP2, u)
                 if pw is not None:
                     w = pw[:, pos].max(axis=1)
                     acc[_T_M] += nr
@@ -725,8 +721,7 @@ class StudyAccumulator:
                     if pt is not None:
                         x = pt[:, pos].sum(axis=1)
                         acc[_T_TM] += nr
-                        acc[_T_TOT] += int(x.sum())
-                        acc[_T_TOT2] += int((x * x).sum())
+                        _add_sums(acc, _T_TOT, _T_TOT2, x)
         # round length histograms
         tmax = int(turns.max())
         self._grow_turns(tmax + 1)
@@ -838,8 +833,7 @@ class StudyAccumulator:
                     acc[0] += b1["n"]
                     for mi in range(_NM):
                         x = d[mi, :, j]
-                        acc[1 + 2 * mi] += int(x.sum())
-                        acc[2 + 2 * mi] += int((x * x).sum())
+                        _add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, x)
         for c, q, j, b1, b2 in lpairs:
             self._add_lineup_pair(c, q, j, b1, b2)
 
@@ -849,29 +843,24 @@ class StudyAccumulator:
         team = [j, (j + 2) % 4] if self.teams[c] else None
         d = ba["pos_score"][:, j] - bb["pos_score"][:, j]
         acc[_LP_N] += ba["n"]
-        acc[_LP_S] += int(d.sum())
-        acc[_LP_S2] += int((d * d).sum())
+        _add_sums(acc, _LP_S, _LP_S2, d)
         if team is not None:
             d = ba["pos_score"][:, team].sum(axis=1) - bb["pos_score"][:, team].sum(axis=1)
-            acc[_LP_TS] += int(d.sum())
-            acc[_LP_TS2] += int((d * d).sum())
+            _add_sums(acc, _LP_TS, _LP_TS2, d)
         ta, tb = ba["pos_total"], bb["pos_total"]
         if ta is not None and tb is not None:
             d = ta[:, j] - tb[:, j]
             acc[_LP_M] += len(d)
-            acc[_LP_TOT] += int(d.sum())
-            acc[_LP_TOT2] += int((d * d).sum())
+            _add_sums(acc, _LP_TOT, _LP_TOT2, d)
             if team is not None:
                 d = ta[:, team].sum(axis=1) - tb[:, team].sum(axis=1)
-                acc[_LP_TTOT] += int(d.sum())
-                acc[_LP_TTOT2] += int((d * d).sum())
+                _add_sums(acc, _LP_TTOT, _LP_TTOT2, d)
         for name, (im, i1, i2) in (("pos_win", (_LP_WM, _LP_W, _LP_W2)), ("pos_lose", (_LP_LM, _LP_L, _LP_L2))):
             xa, xb = ba[name], bb[name]
             if xa is not None and xb is not None:
                 d = xa[:, j] - xb[:, j]
                 acc[im] += len(d)
-                acc[i1] += int(d.sum())
-                acc[i2] += int((d * d).sum())
+                _add_sums(acc, i1, i2, d)
 
     # ------------------------------------------------------------------ checkpoint / merge
 
