@@ -321,6 +321,13 @@ class Rules(_Rules):
         preset = body.pop("preset", "classic")
         if not isinstance(preset, str):
             raise RulesError(f"invalid preset {_shown(preset)} in {path}: allowed {', '.join(PRESETS)}")
+        named = {}
+        for k, v in body.items():  # joker-penalty = 30 reads as joker_penalty = 30, as in --set
+            name = k.strip().replace("-", "_")
+            if name in named:
+                raise RulesError(f"rule '{name}' is given twice in {path}")
+            named[name] = v
+        body = named
         for k, v in body.items():
             if k in PARAM_BY_NAME:  # unknown keys: from_dict names them
                 PARAM_BY_NAME[k].check_toml(v, path)

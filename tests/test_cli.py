@@ -309,12 +309,13 @@ def test_library_bug_is_not_disguised_as_usage_error(runner, monkeypatch):
 
 
 def test_cli_constants_match_the_library():
-    from handsim.cli._common import PRESET_NAMES
+    from handsim.cli._common import PRESET_NAMES, STANDINGS
     from handsim.cli.simulate import DEFAULT_CHUNK
-    from handsim.rules import PRESETS
+    from handsim.rules import PARAM_BY_NAME, PRESETS
     from handsim.simulate import DEFAULT_CHUNK as LIB_CHUNK
 
     assert PRESET_NAMES == tuple(PRESETS)
+    assert STANDINGS == PARAM_BY_NAME["standings"].choices
     assert DEFAULT_CHUNK == LIB_CHUNK
 
 
@@ -1080,3 +1081,67 @@ def test_standings_last_loses_match_study(runner, tmp_path):
     held = {"greedy": 2, "hold-hand": 1}
     assert abs(sum(held[p] * w for p, w in zip(allrows["policy"], allrows["match_win_rate"])) - 1) < 1e-9
     assert json.loads((out / "run.json").read_text())["rules"]["standings"] == "last_loses"
+
+
+@pytest.mark.parametrize("word", ["last_loses", "last-loses", "Last-Loses", "LAST_LOSES"])
+def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tmp_path, monkeypatch, word):
+    """--standings, --set, --vary, a TOML file and policy names take '-' or '_' (any case); the
+    rules keep (and print) one spelling: last_loses, hold-hand."""
+    import handsim.simulate
+
+    seen = []
+
+    def fake_run_study(spec, **kw):
+        seen.append(spec)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    toml = tmp_path / "r.toml"
+    toml.write_text(f'preset = "classic"\nstandings = "{word}"\ndiscard-pickup = "New-Meld-Only"\n')
+    policy = "Hold_Hand" if "_" in word else "hold-hand"
+    runs = [
+        ["--standings", word],
+        ["--matches", "--set", f"standings={word}"],
+        ["--matches", "--vary", f"standings=lowest-wins,{word}"],
+        ["--matches", "--rules", toml],
+    ]
+    for i, args in enumerate(runs):
+        result = run(runner, "simulate", *args, "--lineup", f"{policy},greedy,greedy", "--deals", 10,
+                     "--out", tmp_path / f"s{i}", "-q")
+        assert result.exit_code == 130, result.output
+        spec = seen[-1]
+        standings = [r.standings for r in spec.configs()]
+        assert standings == (["lowest_wins", "last_loses"] if "--vary" in args else ["last_loses"]), args
+        assert [s.label for s in spec.lineups[0]] == ["hold-hand", "greedy", "greedy"]
+    assert seen[-1].rules.discard_pickup == "new_meld_only"
+    # errors name the canonical spellings
+    assert_usage_error(run(runner, "simulate", "--standings", "last", "--out", tmp_path / "x"),
+                       "'last' is not one of 'lowest_wins', 'last_loses'")
+    assert_usage_error(run(runner, "simulate", "--set", "standings=last", "--out", tmp_path / "x"),
+                       "allowed lowest_wins or last_loses")
+
+
+def test_toml_rule_given_twice_in_two_spellings(tmp_path):
+    from handsim.rules import Rules, RulesError
+
+    toml = tmp_path / "r.toml"
+    toml.write_text("joker_penalty = 30\njoker-penalty = 15\n")
+    with pytest.raises(RulesError, match="rule 'joker_penalty' is given twice in"):
+        Rules.from_toml(toml)
+
+
+def test_simulate_help_names_every_output_file(runner, tmp_path):
+    """Every file a study writes (a deal study with --trace and --per-deal, a match study) is named
+    in 'simulate --help' (figures as *.png)."""
+    deal = tmp_path / "deal"
+    match = tmp_path / "match"
+    common = ["--lineup", "hold-hand,greedy", "--policy", "greedy", "--threshold", 51, "--threshold", 71,
+              "--jobs", 1, "-q"]
+    assert_ok(run(runner, "simulate", *common, "--deals", 6, "--trace", 1, "--per-deal", "--out", deal))
+    assert_ok(run(runner, "simulate", *common, "--deals", 3, "--rounds", 2, "--out", match))
+    written = {p.name + ("/" if p.is_dir() else "") for d in (deal, match) for p in d.iterdir()}
+    assert {"versus.csv", "lineups.csv", "totals.csv", "traces.jsonl", "per_deal/"} <= written
+    help_text = run(runner, "simulate", "--help").output
+    missing = sorted(name for name in written if not name.endswith(".png") and name not in help_text)
+    assert missing == []
+    assert "*.png" in help_text and any(name.endswith(".png") for name in written)

@@ -179,8 +179,34 @@ def rules_options(f):
     return f
 
 
+class Words(click.Choice):
+    """A choice of words that accepts either spelling of a word (``last-loses`` or ``last_loses``,
+    any case) and gives the canonical one (the first argument's spelling), which ``--help`` and
+    errors show."""
+
+    def __init__(self, choices: Sequence[str]):
+        super().__init__(list(choices), case_sensitive=False)
+
+    def convert(self, value: Any, param, ctx) -> Any:
+        if isinstance(value, str):
+            word = spelling(value)
+            for c in self.choices:
+                if spelling(c) == word:
+                    return c
+        return super().convert(value, param, ctx)
+
+
+def spelling(word: str) -> str:
+    """One spelling of a choice word for comparing: lower case, ``-`` read as ``_``."""
+    return str(word).strip().lower().replace("-", "_")
+
+
 #: ``--players`` of ``simulate`` and ``show-deal``: single players, or ``2v2`` (partnership).
-PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"])
+PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"], case_sensitive=False)
+
+#: The values of the rule option ``standings`` (handsim.rules), spelled out so that ``--help``
+#: needs no numpy import (``tests/test_cli.py`` checks that the two agree).
+STANDINGS = ("lowest_wins", "last_loses")
 
 
 def parse_players(value: str | None) -> tuple[int | None, bool]:

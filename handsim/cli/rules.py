@@ -54,6 +54,7 @@ def rules(preset, markdown):
         diff = ", ".join(f"{k}={fmt_value(v)}" for k, v in values.items()) or "the defaults"
         for i, line in enumerate(textwrap.wrap(diff, 86 - pw)):
             click.echo(f"  {name if i == 0 else '':<{pw}}  {line}")
+    click.echo("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")
 
 
 POLICIES_HELP = """List the scripted policies and their parameters.

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, command_line, dump_json, fmt_value, load_rules, parse_players,
-                      rules_note, rules_options, table)
+from ._common import (PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, command_line, dump_json, fmt_value, load_rules,
+                      parse_players, rules_note, rules_options, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK (kept here so that --help imports nothing
 #: heavy; a test checks them).
@@ -201,8 +201,21 @@ SIMULATE_HELP = """Run a study: every combination of the varying rule options ×
 Without any rule or policy option it runs the default study: classic rules, opening_threshold
 51/71/91 × joker_penalty 15/30, line-ups "greedy at every seat" and "hold-hand,greedy,...",
 20000 deals.  Otherwise what is not given defaults to: preset classic, nothing varying, greedy at
-every seat.  Results (summary.csv, summary.parquet, paired.csv, report.md with figures, run.json,
-checkpoint.npz) go to --out (default: a new folder results/study-YYYYmmdd-HHMMSS).
+every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-HHMMSS):
+
+\b
+    summary.csv      per configuration × line-up × policy × seat: mean score with 95% CI,
+                     P(out), P(Hand), P(unopened), round length; match studies: win rates
+    summary.parquet  the same table as Parquet
+    paired.csv       configurations that differ in one option, compared on the same deals
+    versus.csv       the policies within a mixed line-up, compared deal by deal
+    lineups.csv      line-ups that differ in one position, compared on the same deals
+    totals.csv       match studies: quantiles of the final match totals
+    report.md        the written report, with its figures (*.png)
+    run.json         the rules, the study, versions, the command, rounds per second
+    checkpoint.npz   the exact accumulators (--resume continues from it, 'handsim report' redraws)
+    traces.jsonl     with --trace: sampled deals as move logs (check them with 'handsim check')
+    per_deal/        with --per-deal: every deal's rows (Parquet)
 
 \b
 Examples:
@@ -239,8 +252,8 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --re
               help="Play whole matches (RULES.md section 7): each of --deals is a match of 'rounds' rounds.")
 @click.option("--rounds", type=IntIn(1), default=None, metavar="N",
               help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
-@click.option("--standings", type=click.Choice(["lowest-wins", "last-loses"]), default=None,
-              help="Match standings (RULES.md section 7): lowest-wins, or last-loses (3-4 single players: one winner, "
+@click.option("--standings", type=Words(STANDINGS), default=None,
+              help="Match standings (RULES.md section 7): lowest_wins, or last_loses (3-4 single players: one winner, "
                    "one loser, the rest neutral).  Plays matches: the same as --matches --set standings=...")
 @click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -330,7 +343,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             rules = rules.replace(rounds=rounds)
         if standings is not None:
             matches = True
-            rules = rules.replace(standings=standings.replace("-", "_"))
+            rules = rules.replace(standings=standings)
         extra = {"matches": True} if matches else {}
         spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, **extra)
 
