@@ -1,0 +1,293 @@
+#!/usr/bin/env python
+"""Golden move logs: "same deals, same play" as a test (``tests/test_golden.py``).
+
+For every case below (a preset or a rule variant, a number of players and a line-up) the first
+``deals`` deals of seed ``seed`` are played with the move log on, and each deal's log is written
+in a compact text form (one token per event, see :func:`compact`) to
+``tests/golden/moves.jsonl.gz``; the same deals played by the fast path (``run_chunk``: per-deal
+scores, flags, turns, void, reshuffles) and a few match chunks (``run_match_chunk``) go to
+``tests/golden/chunks.json.gz``.  Every built-in policy plays in them, ``hold-hand`` also at
+non-default settings and ``greedy:support_hand=1`` in 2 v 2, with 2, 3 and 4 players.
+
+Any change of play shows up as a difference.  An intended change is reviewed with::
+
+    python scripts/golden.py --check     # which deals changed, and each one's first differing event
+    python scripts/golden.py --write     # regenerate the files (say so in the commit message)
+
+``--check`` exits 1 when anything differs.  ``--only TEXT`` limits either to the cases whose name
+contains TEXT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GOLDEN = ROOT / "tests" / "golden"
+MOVES = GOLDEN / "moves.jsonl.gz"
+CHUNKS = GOLDEN / "chunks.json.gz"
+
+#: Rule variants: every preset, and options that change what the policies do.
+VARIANTS = {
+    "classic": ("classic", {}),
+    "saudi": ("saudi", {}),
+    "qahwa": ("qahwa", {}),
+    "partnership": ("partnership", {}),
+    "partnership-team": ("partnership", {"opening_scope": "team", "go_out_requires_discard": True}),
+    "t91": ("classic", {"opening_threshold": 91}),
+    "discard-out": ("classic", {"go_out_requires_discard": True}),
+    "new-meld-only": ("classic", {"discard_pickup": "new_meld_only"}),
+}
+
+#: Line-ups for single players, by number of players.
+SINGLE_LINEUPS = {
+    4: ["greedy,greedy,greedy,greedy",
+        "hold-hand,greedy,greedy,greedy",
+        "hold-hand:bail_turn=6,bail_opponent_cards=2,greedy,hold-hand:bail_turn=1000,bail_opponent_cards=0,greedy",
+        "random,random,random,random",
+        "hold-hand,random,greedy,random"],
+    3: ["greedy,hold-hand,random"],
+    2: ["greedy,greedy", "hold-hand,random"],
+}
+#: 2 v 2 line-ups (positions 1 & 3 against 2 & 4).
+TEAM_LINEUPS = ["greedy,greedy,greedy,greedy",
+                "hold-hand,greedy,greedy:support_hand=1,greedy",
+                "hold-hand:bail_turn=15,random,greedy:support_hand=1,hold-hand",
+                "random,random,random,random"]
+
+DEALS = 120  # per case
+SEED = 20240
+MATCHES = 12  # per match case
+
+
+def cases() -> list[dict]:
+    """Every golden case: ``name``, ``preset``, ``overrides``, ``players``, ``lineup``, ``deals``, ``seed``."""
+    out = []
+    for vname, (preset, ov) in VARIANTS.items():
+        team = preset == "partnership" or ov.get("partnership")
+        groups = [(4, TEAM_LINEUPS)] if team else sorted(SINGLE_LINEUPS.items(), reverse=True)
+        for players, lineups in groups:
+            for i, lu in enumerate(lineups):
+                out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
+                            "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
+    return out
+
+
+def match_cases() -> list[dict]:
+    """Match chunks (RULES.md section 7): lowest-wins, last-loses and 2 v 2."""
+    return [
+        {"name": "match/classic/4p/hold-hand,greedy,greedy,greedy", "preset": "classic", "overrides": {"rounds": 5},
+         "players": 4, "lineup": "hold-hand,greedy,greedy,greedy", "deals": MATCHES, "seed": 5},
+        {"name": "match/classic-last-loses/3p/greedy,random,hold-hand", "preset": "classic",
+         "overrides": {"rounds": 3, "standings": "last_loses"}, "players": 3, "lineup": "greedy,random,hold-hand",
+         "deals": MATCHES, "seed": 6},
+        {"name": "match/partnership/4p/hold-hand,greedy,greedy:support_hand=1,greedy", "preset": "partnership",
+         "overrides": {"rounds": 3}, "players": 4, "lineup": "hold-hand,greedy,greedy:support_hand=1,greedy",
+         "deals": MATCHES, "seed": 7},
+    ]
+
+
+def _rules(case):
+    from handsim.rules import Rules
+
+    return Rules.preset(case["preset"], **case["overrides"])
+
+
+def compact(events: list[dict]) -> str:
+    """A move log as one line of tokens (the seat of a draw, meld, ... is the seat of its turn).
+
+    ``T<seat>`` turn, ``d<card>`` draw from the stock, ``p<card>`` take the top discard,
+    ``M<r|s>:<card>[=<stands for>],...`` new meld, ``L<meld>:<card>=<stands for>`` lay-off,
+    ``S<meld>:<card>=<stands for>`` joker swap, ``x<card>`` discard, ``R:<card>,...`` reshuffle
+    (new stock, top first), ``O`` out (``OH``: a Hand), ``V`` void.
+    """
+    toks = []
+    for e in events:
+        t = e["type"]
+        if t == "turn":
+            toks.append(f"T{e['seat']}")
+        elif t == "draw":
+            toks.append(("d" if e["source"] == "stock" else "p") + e["card"])
+        elif t == "meld":
+            cards = ",".join(c if c == sf else f"{c}={sf}" for c, sf in e["cards"])
+            toks.append(f"M{e['kind'][0]}:{cards}")
+        elif t == "layoff":
+            toks.append(f"L{e['meld']}:{e['card']}={e['stands_for']}")
+        elif t == "swap":
+            toks.append(f"S{e['meld']}:{e['card']}={e['stands_for']}")
+        elif t == "discard":
+            toks.append("x" + e["card"])
+        elif t == "reshuffle":
+            toks.append("R:" + ",".join(e["stock"]))
+        elif t == "out":
+            toks.append("OH" if e["hand"] else "O")
+        elif t == "void":
+            toks.append("V")
+        else:
+            raise ValueError(f"unknown event {e!r}")
+    return " ".join(toks)
+
+
+def result_text(res: dict) -> str:
+    opened = "".join("1" if o else "0" for o in res["opened"])
+    return (f"out={res['out']} hand={int(res['hand'])} void={int(res['void'])} turns={res['turns']} "
+            f"opened={opened} scores={','.join(str(s) for s in res['scores'])}")
+
+
+def play_case(case, lineup=None) -> list[dict]:
+    """The golden rows of one case: one dict per deal (``lineup`` replaces the case's, e.g. with
+    a user policy playing a built-in's seats)."""
+    from handsim.trace import trace_deal
+
+    rules = _rules(case)
+    rows = []
+    for d in range(case["deals"]):
+        tr = trace_deal(rules, lineup or case["lineup"], d, case["seed"], players=case["players"])
+        rows.append({"case": case["name"], "deal": d, "dealer": tr["dealer"], "log": compact(tr["events"]),
+                     "result": result_text(tr["result"])})
+    return rows
+
+
+def chunk_case(case) -> dict:
+    """Per-deal fast-path outputs of one case (lists, by deal)."""
+    from handsim.policies import lineup_arrays, parse_lineup
+    from handsim.simulate import run_chunk, run_match_chunk
+
+    rules = _rules(case)
+    pol, pp = lineup_arrays(parse_lineup(case["lineup"]))
+    fn = run_match_chunk if case["name"].startswith("match/") else run_chunk
+    out = fn(rules.to_vector(), pol, pp, case["players"], case["seed"], 0, case["deals"])
+    return {k: v.tolist() for k, v in sorted(out.items())}
+
+
+def compute(only: str | None = None) -> tuple[list[dict], dict]:
+    moves, chunks = [], {}
+    for case in cases():
+        if only and only not in case["name"]:
+            continue
+        moves += play_case(case)
+        chunks[case["name"]] = chunk_case(case)
+    for case in match_cases():
+        if only and only not in case["name"]:
+            continue
+        chunks[case["name"]] = chunk_case(case)
+    return moves, chunks
+
+
+def load() -> tuple[list[dict], dict]:
+    with gzip.open(MOVES, "rt", encoding="utf-8") as f:
+        moves = [json.loads(line) for line in f if line.strip()]
+    with gzip.open(CHUNKS, "rt", encoding="utf-8") as f:
+        chunks = json.load(f)
+    return moves, chunks
+
+
+def write(moves: list[dict], chunks: dict) -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    # mtime=0: the same content gives the same bytes
+    with open(MOVES, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+        for row in moves:
+            f.write((json.dumps(row, sort_keys=True) + "\n").encode("utf-8"))
+    with open(CHUNKS, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+        f.write(json.dumps(chunks, sort_keys=True, separators=(",", ":")).encode("utf-8"))
+
+
+def first_difference(a: str, b: str) -> str:
+    """Where two compact logs part: the event number, the turn, and the two tokens."""
+    ta, tb = a.split(" "), b.split(" ")
+    turn = 0
+    for i, (x, y) in enumerate(zip(ta, tb)):
+        if x.startswith("T"):
+            turn += 1
+        if x != y:
+            return f"event {i + 1} (turn {turn}): golden {x[:80]!r}, now {y[:80]!r}"
+    if len(ta) != len(tb):
+        i = min(len(ta), len(tb))
+        return (f"event {i + 1}: golden {'ends' if len(ta) < len(tb) else repr(ta[i][:80])}, "
+                f"now {'ends' if len(tb) < len(ta) else repr(tb[i][:80])}")
+    return "same events"
+
+
+def diff_moves(golden: list[dict], now: list[dict]) -> list[str]:
+    """One line per deal whose log or result differs (and per deal missing on either side)."""
+    key = lambda r: (r["case"], r["deal"])  # noqa: E731
+    g = {key(r): r for r in golden}
+    n = {key(r): r for r in now}
+    lines = []
+    for k in sorted(set(g) | set(n)):
+        a, b = g.get(k), n.get(k)
+        where = f"{k[0]} deal {k[1]}"
+        if a is None:
+            lines.append(f"{where}: new (not in the golden file)")
+        elif b is None:
+            lines.append(f"{where}: missing now")
+        elif a["log"] != b["log"]:
+            lines.append(f"{where}: {first_difference(a['log'], b['log'])}")
+        elif a["result"] != b["result"] or a["dealer"] != b["dealer"]:
+            lines.append(f"{where}: same moves, result golden {a['result']!r}, now {b['result']!r}")
+    return lines
+
+
+def diff_chunks(golden: dict, now: dict) -> list[str]:
+    lines = []
+    for name in sorted(set(golden) | set(now)):
+        a, b = golden.get(name), now.get(name)
+        if a is None or b is None:
+            lines.append(f"{name}: {'new' if a is None else 'missing now'}")
+            continue
+        for field in sorted(set(a) | set(b)):
+            x, y = a.get(field), b.get(field)
+            if x == y:
+                continue
+            if x is None or y is None or len(x) != len(y):
+                lines.append(f"{name} {field}: shape changed")
+                continue
+            rows = [i for i, (u, v) in enumerate(zip(x, y)) if u != v]
+            lines.append(f"{name} {field}: rows {rows[:10]}{' ...' if len(rows) > 10 else ''} differ "
+                         f"(first: golden {x[rows[0]]}, now {y[rows[0]]})")
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(__doc__.splitlines()[1:]))
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--check", action="store_true", help="compare the engine with the golden files (exit 1 if they differ)")
+    g.add_argument("--write", action="store_true", help="regenerate the golden files")
+    ap.add_argument("--only", metavar="TEXT", help="only the cases whose name contains TEXT")
+    args = ap.parse_args()
+
+    moves, chunks = compute(args.only)
+    if args.write:
+        if args.only and MOVES.exists():  # rewrite only those cases
+            old_moves, old_chunks = load()
+            moves = [r for r in old_moves if args.only not in r["case"]] + moves
+            old_chunks.update(chunks)
+            chunks = old_chunks
+        write(moves, chunks)
+        print(f"wrote {len(moves)} deals of {len({r['case'] for r in moves})} cases and "
+              f"{len(chunks)} chunk cases to {os.path.relpath(GOLDEN)}")
+        return 0
+    old_moves, old_chunks = load()
+    if args.only:
+        old_moves = [r for r in old_moves if args.only in r["case"]]
+        old_chunks = {k: v for k, v in old_chunks.items() if args.only in k}
+    lines = diff_moves(old_moves, moves) + diff_chunks(old_chunks, chunks)
+    for line in lines:
+        print(line)
+    changed = len({ln.split(" deal ")[0] for ln in lines})
+    print(f"{len(moves)} deals, {len(chunks)} chunk cases checked: "
+          + (f"{len(lines)} differences in {changed} cases" if lines else "identical"))
+    return 1 if lines else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
