@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections.abc
 import concurrent.futures as cf
+import contextlib
 import itertools
 import json
 import multiprocessing as mp
@@ -19,6 +20,7 @@ import os
 import platform
 import signal
 import sys
+import threading
 import time
 import types
 from dataclasses import dataclass, field
@@ -442,6 +444,21 @@ def run_study(
         A broken or foreign checkpoint.
     StudyEngineError
         If the engine reported an internal error (a bug: the deal index is named).
+    KeyboardInterrupt
+        On SIGINT (Ctrl-C), or whatever a SIGTERM handler of the caller raises (``handsim simulate``:
+        :class:`handsim.cli.simulate.Terminated`), after the checkpoint holding every finished chunk
+        is written (``resume=True`` continues).  The signal stops the study at once, except while a
+        finished chunk is merged or the checkpoint is written: then right after, so that the
+        checkpoint never holds part of a chunk.  Local worker processes ignore both signals (a Ctrl-C
+        reaches the whole process group); work not started is cancelled, work under way is
+        dropped.  An ignored SIGINT (a study started with ``&`` in a script) stays ignored.
+
+    Notes
+    -----
+    For tests only: ``$HANDSIM_TEST_HOLD_AFTER=N`` makes the run, once N chunks are finished
+    (counting those of a resumed checkpoint), write the checkpoint, print
+    ``handsim: test hold after N chunks`` on stderr and wait for a signal - so that a test can
+    interrupt a study at an exact point instead of racing it against the clock.
     """
     from .stats import DealBlock, StudyAccumulator
 
@@ -528,51 +545,51 @@ def run_study(
         done.add(ri)
         rounds_now += n * ncomb * per_item  # only finished ranges count (a resume redoes the rest)
 
+    hold_after = _test_hold_after()
+    signals = _StopSignals()
+
     def accept(key, res):
         nonlocal last_ck
         ri, c, l = key
         pending.setdefault(ri, {})[(c, l)] = res
         if bar is not None:
             bar.update(len(res["turns"]))
-        if len(pending[ri]) == ncomb:
+        if len(pending[ri]) < ncomb:
+            return
+        hold = hold_after is not None and len(done) + 1 == hold_after
+        with signals.deferred():  # a finished chunk is merged and checkpointed whole, or not at all
             finish_range(ri)
             now = time.perf_counter()
-            if out is not None and now - last_ck >= checkpoint_every:
+            if out is not None and (hold or now - last_ck >= checkpoint_every):
                 _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + now - t_start)
                 last_ck = now
+        if hold:
+            _test_hold(len(done))
 
-    interrupted = False
-    try:
-        if executor == "dask" or scheduler:
-            _run_dask(items(), accept, jobs, scheduler)
-        elif jobs <= 1 or executor == "inline" or len(todo) * ncomb <= 1:
-            for item in items():
-                key, res, _ = _work(item)
-                accept(key, res)
-        else:
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-            with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint) as ex:
-                it = items()
-                futures = set()
-                for item in itertools.islice(it, jobs * 4):
-                    futures.add(ex.submit(_work, item))
-                while futures:
-                    finished, futures = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-                    for f in finished:
-                        key, res, _ = f.result()
-                        accept(key, res)
-                    for item in itertools.islice(it, len(finished)):
-                        futures.add(ex.submit(_work, item))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if bar is not None:
-            bar.close()
-        elapsed = time.perf_counter() - t_start
-        if out is not None:
-            _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + elapsed)
-    if interrupted:
-        raise KeyboardInterrupt
+    stop: BaseException | None = None
+    with signals:
+        try:
+            if hold_after is not None and hold_after == len(done):
+                _test_hold(len(done))
+            if executor == "dask" or scheduler:
+                _run_dask(items(), accept, jobs, scheduler)
+            elif jobs <= 1 or executor == "inline" or len(todo) * ncomb <= 1:
+                for item in items():
+                    key, res, _ = _work(item)
+                    accept(key, res)
+            else:
+                _run_pool(items(), accept, jobs)
+        except KeyboardInterrupt as e:  # SIGINT, or the caller's SIGTERM exception (a subclass)
+            stop = e
+        finally:
+            if bar is not None:
+                bar.close()
+            elapsed = time.perf_counter() - t_start
+            if out is not None and (done or (out / CHECKPOINT).exists()):  # else: nothing to resume
+                with signals.deferred():
+                    _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + elapsed)
+    if stop is not None:
+        raise stop
 
     seconds = seconds_before + elapsed
     rounds = rounds_before + rounds_now
@@ -679,8 +696,116 @@ def _run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
             cluster.close()
 
 
-def _ignore_sigint():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _run_pool(items, accept, jobs: int) -> None:
+    """Run the work items in a local pool of ``jobs`` worker processes, a bounded number in flight.
+
+    The workers ignore SIGINT and SIGTERM (a Ctrl-C reaches the whole process group; this process
+    decides): both are blocked while they are forked, so that none arrives before a worker has set
+    them aside.  On an interruption the items not started are cancelled and those under way are
+    waited for (at most one chunk per worker) and dropped.
+    """
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_signals)
+    try:
+        futures = set()
+        with _blocked(signal.SIGINT, signal.SIGTERM):  # the first submit forks the workers
+            for item in itertools.islice(items, jobs * 4):
+                futures.add(ex.submit(_work, item))
+        while futures:
+            finished, futures = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+            for f in finished:
+                key, res, _ = f.result()
+                accept(key, res)
+            for item in itertools.islice(items, len(finished)):
+                futures.add(ex.submit(_work, item))
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _blocked(*signals):
+    """Block ``signals`` in this thread (they stay pending and arrive when the block ends)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _worker_signals() -> None:
+    """Worker process start: ignore SIGINT and SIGTERM, then unblock them (see :func:`_run_pool`)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM))
+
+
+class _StopSignals:
+    """While a study runs (``with``): SIGINT and SIGTERM act at once through the handlers in place
+    (``KeyboardInterrupt``), except inside :meth:`deferred`, where they wait until the block is left.
+
+    Only handlers written in Python are wrapped; an ignored or default disposition is left alone.
+    Signal handlers can only be set from the main thread; elsewhere nothing is changed.
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.depth = 0
+        self.pending: tuple | None = None
+        self.handlers: dict = {}
+
+    def __enter__(self) -> "_StopSignals":
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                handler = signal.getsignal(sig)
+                if callable(handler):
+                    self.handlers[sig] = handler
+                    signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.handlers.items():
+            signal.signal(sig, handler)
+        self.handlers = {}
+
+    def _handle(self, signum, frame) -> None:
+        if self.depth:
+            self.pending = self.pending or (signum, frame)
+            return
+        self.handlers[signum](signum, frame)
+
+    @contextlib.contextmanager
+    def deferred(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if not self.depth and self.pending is not None:
+                (signum, frame), self.pending = self.pending, None
+                self.handlers[signum](signum, frame)
+
+
+#: Test-only environment variable (see :func:`run_study`, Notes).
+TEST_HOLD_ENV = "HANDSIM_TEST_HOLD_AFTER"
+
+
+def _test_hold_after() -> int | None:
+    text = os.environ.get(TEST_HOLD_ENV, "").strip()
+    return int(text) if text else None
+
+
+def _test_hold(n_done: int) -> None:
+    """Test-only: say that the run holds after ``n_done`` chunks, then wait until a signal's handler
+    raises (or the signal ends the process).  Short sleeps rather than ``signal.pause()``: a signal
+    that the kernel hands to another thread does not wake a paused main thread."""
+    print(f"handsim: test hold after {n_done} chunks", file=sys.stderr, flush=True)
+    while True:
+        time.sleep(0.05)
 
 
 def _numba_version() -> str:

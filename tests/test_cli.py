@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -52,37 +51,43 @@ def assert_usage_error(result, *fragments):
     return lines[0]
 
 
-def handsim_subprocess(*args, cwd=None, timeout=900):
+#: Only a guard against a hung child process, never a measure of speed (scripts/bench.py measures
+#: speed): a loaded machine may take minutes for what takes a second alone.
+HANG_GUARD = 1800
+
+
+def handsim_subprocess(*args, cwd=None):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return subprocess.run([sys.executable, "-m", "handsim", *map(str, args)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=HANG_GUARD)
 
 
 # ------------------------------------------------------------------------------ the real program
 
 
-def test_version_is_fast_subprocess():
-    t0 = time.perf_counter()
-    p = handsim_subprocess("--version", timeout=60)
-    elapsed = time.perf_counter() - t0
+def test_version_subprocess():
+    p = handsim_subprocess("--version")
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "handsim 0.1.0"
-    assert elapsed < 1.0, f"handsim --version took {elapsed:.2f} s"
 
 
-def test_cli_import_and_help_import_nothing_heavy():
+def test_cli_import_version_and_help_import_nothing_heavy():
+    """``handsim --version`` and every ``--help`` answer at once because they import no numpy,
+    numba, pandas... (checked by what is imported, not by a clock)."""
     code = (
         "import sys\n"
         "from handsim.cli import cli\n"
+        "cli.main(['--version'], standalone_mode=False)\n"
         "for cmd in ['simulate', 'meld', 'arrange', 'score', 'show-deal', 'check', 'report', 'rules', 'policies']:\n"
         "    cli.main([cmd, '--help'], standalone_mode=False)\n"
         "heavy = ['numba', 'pandas', 'matplotlib', 'numpy', 'scipy', 'handsim._kernels', 'handsim.simulate']\n"
         "print('HEAVY', [m for m in heavy if m in sys.modules])\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=HANG_GUARD)
     assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("handsim 0.1.0\n"), p.stdout
     assert "HEAVY []" in p.stdout
 
 
@@ -360,12 +365,19 @@ def test_from_run_json_with_too_many_deals(runner, tmp_path):
     assert not out.exists()
 
 
-def test_bad_scheduler_fails_fast_and_creates_nothing(runner, tmp_path):
+def test_bad_scheduler_fails_fast_and_creates_nothing(runner, tmp_path, monkeypatch):
+    """The address is checked before anything is created, compiled or handed to dask (which would
+    try for 30 s)."""
+    import handsim.simulate
+
+    def must_not_run(*args, **kw):
+        raise AssertionError("the study was started")
+
+    monkeypatch.setattr(handsim.simulate, "run_study", must_not_run)
+    monkeypatch.setattr(handsim.simulate, "_run_dask", must_not_run)
     out = tmp_path / "out"
-    t0 = time.perf_counter()
     result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--scheduler", "notahost.invalid:1",
                  "--out", out)
-    assert time.perf_counter() - t0 < 10
     assert_usage_error(result, "scheduler address 'notahost.invalid:1'", "unknown host 'notahost.invalid'")
     assert result.stdout == "" and not out.exists()
 
@@ -941,9 +953,9 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
-    import handsim._kernels
+    import handsim.cli._common
 
-    monkeypatch.setattr(handsim._kernels, "is_compiled", lambda name="play_deals": True)  # no compile notice
+    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda *names: True)  # no compile notice
     monkeypatch.chdir(tmp_path)
     result = run(runner, "simulate", "--jobs", 1)
     assert result.exit_code == 130
@@ -964,14 +976,14 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
 
 
 def test_interrupt_before_any_finished_work_promises_no_resume(runner, tmp_path, monkeypatch):
-    import handsim._kernels
+    import handsim.cli._common
     import handsim.simulate
 
     def fake_run_study(spec, **kw):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
-    monkeypatch.setattr(handsim._kernels, "is_compiled", lambda name="play_deals": True)
+    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda *names: True)
     result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--jobs", 1, "--out", tmp_path / "s")
     assert result.exit_code == 130
     assert result.stderr.strip() == f"Interrupted before any work was finished: nothing to resume in {tmp_path / 's'}."
@@ -1145,3 +1157,107 @@ def test_simulate_help_names_every_output_file(runner, tmp_path):
     missing = sorted(name for name in written if not name.endswith(".png") and name not in help_text)
     assert missing == []
     assert "*.png" in help_text and any(name.endswith(".png") for name in written)
+
+
+def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
+    """arrange, show-deal and simulate (and its --trace) announce a compilation on stderr when
+    their kernels are not in the cache; commands that compile nothing never do."""
+    import handsim.cli._common
+
+    asked = []
+
+    def not_cached(module, *names):
+        asked.append((module, *names))
+        return False
+
+    monkeypatch.setattr(handsim.cli._common, "kernels_cached", not_cached)
+    result = run(runner, "arrange", "QH KH AH")
+    assert_ok(result)
+    assert result.stderr == "Compiling the meld search (once, a few seconds; cached afterwards)...\n"
+    assert asked[-1] == ("arrange", "make_weights", "search", "meld_cards", "meld_value")
+    result = run(runner, "show-deal", "--deal", 3, "--players", 2)
+    assert_ok(result)
+    assert result.stderr == "Compiling the deal tracer (once, about half a minute; cached afterwards)...\n"
+    assert asked[-1] == ("engine", "play_traced")
+    assert_ok(run(runner, "show-deal", "--deal", 3, "--players", 2, "--round", 1))
+    assert asked[-1] == ("engine", "play_traced_match_round")
+    result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--trace", 1, "--jobs", 1,
+                 "--no-progress", "--out", tmp_path / "s")
+    assert_ok(result)
+    assert result.stderr.splitlines() == [
+        "Compiling the simulation engine (once, about a minute; cached afterwards)...",
+        "Compiling the deal tracer for --trace (once, about half a minute; cached afterwards)..."]
+    # bad input is reported before anything is announced or compiled
+    asked.clear()
+    assert_usage_error(run(runner, "arrange", "QH KH ZZ"), "bad card 'ZZ'")
+    assert asked == []
+    for args in (["meld", "5H 6H 7H"], ["rules"], ["policies"], ["check", tmp_path / "s" / "traces.jsonl"]):
+        result = run(runner, *args)
+        assert_ok(result)
+        assert "Compiling" not in result.stderr, args
+    assert asked == []
+    # cached: nothing is said
+    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda module, *names: True)
+    result = run(runner, "arrange", "QH KH AH")
+    assert_ok(result)
+    assert result.stderr == ""
+
+
+def test_kernels_cached_reads_the_cache_of_this_checkout(tmp_path):
+    """An empty cache folder: nothing is cached, and asking compiles nothing; after arrange ran
+    (in this process, with the usual cache) its kernels are."""
+    code = ("from handsim.cli._common import kernels_cached\n"
+            "print(kernels_cached('engine', 'play_traced'), kernels_cached('arrange', 'search'))\n")
+    env = dict(os.environ, HANDSIM_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["False", "False"]
+    assert not list(tmp_path.glob("**/*.nbi"))  # nothing was compiled
+    from handsim.arrange import arrange
+    from handsim.cli._common import kernels_cached
+
+    arrange("QH KH AH")
+    assert kernels_cached("arrange", "make_weights", "search")
+
+
+def test_sigterm_during_a_study_stops_it_like_ctrl_c(runner, tmp_path, monkeypatch):
+    """While the study runs SIGTERM's handler raises Terminated (a KeyboardInterrupt): exit 143 and
+    the same words as for Ctrl-C; afterwards SIGTERM is back to the default."""
+    import signal
+
+    import handsim.cli._common
+    import handsim.simulate
+    from handsim.cli.simulate import Terminated
+
+    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda *names: True)
+    if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        pytest.skip("this test process handles or ignores SIGTERM itself")
+
+    def fake_run_study(spec, **kw):
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        (kw["out"] / handsim.simulate.CHECKPOINT).write_bytes(b"")  # some work was finished
+        handler(signal.SIGTERM, None)  # what the signal would do
+
+    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    out = tmp_path / "s"
+    result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--out", out, "-q")
+    assert result.exit_code == 143
+    assert result.stderr.strip() == (f"Terminated: partial results are checkpointed in {out}; "
+                                     f"'handsim simulate --resume {out}' continues.")
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    assert issubclass(Terminated, KeyboardInterrupt)
+
+
+def test_interrupt_after_the_results_are_written_says_they_are_complete(runner, tmp_path, monkeypatch):
+    import handsim.cli.simulate
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(handsim.cli.simulate, "summary_table", interrupted)  # Ctrl-C while the table prints
+    out = tmp_path / "s"
+    result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--jobs", 1, "--out", out)
+    assert result.exit_code == 130
+    assert result.stderr.splitlines()[-1] == f"Interrupted after the study was finished: its results are in {out}."
+    assert (out / "summary.csv").is_file() and (out / "run.json").is_file()

@@ -1,87 +1,196 @@
-"""Interruption and resume: a real `handsim simulate` process is killed mid-run (SIGKILL and
-SIGINT), resumed with --resume, and its summary.csv must be byte-identical to an uninterrupted
-run's."""
+"""Interruption and resume: a real `handsim simulate` process is stopped at an exact point (SIGKILL,
+SIGINT to its whole process group as a terminal's Ctrl-C sends it, SIGTERM), resumed with
+--resume, and its summary.csv must be byte-identical to an uninterrupted run's.
 
+Nothing here races the clock: the test-only hook ``$HANDSIM_TEST_HOLD_AFTER=N`` makes the study
+checkpoint and hold after N finished chunks, says so on stderr, and waits for the signal.  The child
+gets default SIGINT handling explicitly (a test run started in the background of a script inherits
+an ignored SIGINT, which a child would keep) and a process group of its own.
+"""
+
+import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-# Long enough (96 chunks, several seconds) that a loaded machine cannot finish the run between the
-# test seeing three finished chunks and its signal arriving.
-DEALS, CHUNK = 24000, 250
+from handsim.simulate import CHECKPOINT, TEST_HOLD_ENV
+
+DEALS, CHUNK = 2000, 250
+N_CHUNKS = DEALS // CHUNK
 ARGS = ["--lineup", "hold-hand,greedy,greedy", "--threshold", "51", "--threshold", "71",
-        "--deals", str(DEALS), "--chunk", str(CHUNK), "--seed", "5", "--jobs", "1", "--no-progress", "-q"]
+        "--deals", str(DEALS), "--chunk", str(CHUNK), "--seed", "5", "--no-progress", "-q"]
+HOLD_LINE = "handsim: test hold after "
+#: Only a guard against a hung child (a broken test), never a measure: a loaded machine may take
+#: minutes for what takes seconds alone.
+HANG_GUARD = 1800
 
 
-def _env():
+@contextlib.contextmanager
+def sigint_for_children(handler):
+    """Children started inside inherit SIGINT as default (``handler`` a Python function: it is reset
+    to default at exec) or ignored (``signal.SIG_IGN``), whatever this process had."""
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _env(**extra):
     env = dict(os.environ)
-    env["HANDSIM_CHECKPOINT_EVERY"] = "0"  # checkpoint after every finished chunk
+    env.pop(TEST_HOLD_ENV, None)
+    env.update(extra)
     return env
 
 
-def _run(args, **kw):
-    return subprocess.run([sys.executable, "-m", "handsim", "simulate", *args], env=_env(),
-                          capture_output=True, text=True, **kw)
+def _run(args):
+    return subprocess.run([sys.executable, "-m", "handsim", "simulate", *args], env=_env(), stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=HANG_GUARD)
 
 
-def _done_chunks(out: Path) -> int:
-    ck = out / "checkpoint.npz"
-    if not ck.exists():
-        return 0
-    try:
-        with np.load(ck) as z:
-            return len(z["__done__"])
-    except Exception:  # being replaced right now
-        return 0
+def _start_held(args, hold: int, sigint=signal.default_int_handler):
+    """Start a study that holds after ``hold`` finished chunks; return it once it holds, with its
+    stderr so far."""
+    with sigint_for_children(sigint):
+        p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", *args], env=_env(**{TEST_HOLD_ENV: str(hold)}),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    lines = []
+    for line in p.stderr:  # blocks until the child says it holds (or ends)
+        lines.append(line)
+        if line.startswith(HOLD_LINE):
+            break
+    else:
+        p.wait(timeout=HANG_GUARD)
+        pytest.fail(f"the study ended (exit {p.returncode}) without holding; stderr:\n{''.join(lines)}")
+    return p, lines
+
+
+def _finish(p, lines) -> str:
+    """Wait for the child; all of its stderr."""
+    _, rest = p.communicate(timeout=HANG_GUARD)
+    return "".join(lines) + rest
+
+
+def _done_chunks(out: Path) -> list[int]:
+    with np.load(out / CHECKPOINT) as z:
+        return sorted(int(i) for i in z["__done__"])
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
     out = tmp_path_factory.mktemp("ref") / "study"
-    r = _run([*ARGS, "--out", str(out)], timeout=900)
+    r = _run([*ARGS, "--jobs", "1", "--out", str(out)])
     assert r.returncode == 0, r.stderr
     return (out / "summary.csv").read_bytes()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_killed_run_resumes_to_identical_summary(tmp_path, reference, sig):
+CASES = {
+    # name: (signal, sent to, jobs, hold after N chunks, SIGINT of the child, exit code)
+    "SIGKILL": (signal.SIGKILL, "group", 1, 3, signal.default_int_handler, -signal.SIGKILL),
+    "SIGINT": (signal.SIGINT, "group", 1, 3, signal.default_int_handler, 130),
+    "SIGINT-2-jobs": (signal.SIGINT, "group", 2, 3, signal.default_int_handler, 130),
+    "SIGINT-after-the-last-chunk": (signal.SIGINT, "group", 1, N_CHUNKS, signal.default_int_handler, 130),
+    # started with '&' in a script: SIGINT ignored, as the shell asks; `kill PID` stops it
+    "SIGTERM-background": (signal.SIGTERM, "process", 2, 3, signal.SIG_IGN, 143),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_stopped_run_resumes_to_identical_summary(tmp_path, reference, case):
+    sig, target, jobs, hold, sigint, code = CASES[case]
     out = tmp_path / "study"
-    p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", *ARGS, "--out", str(out)],
-                         env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 600
-    while _done_chunks(out) < 3 and p.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
-    assert p.poll() is None, "the run finished before it could be interrupted: make it longer"
-    p.send_signal(sig)
-    _, err = p.communicate(timeout=120)
-    if sig == signal.SIGINT:
-        assert p.returncode == 130
-        assert "--resume" in err and "Traceback" not in err
+    p, lines = _start_held([*ARGS, "--jobs", str(jobs), "--out", str(out)], hold, sigint)
+    held = _done_chunks(out)  # checkpointed before the hold; 2 workers may finish chunks out of order
+    assert (held == list(range(hold))) if jobs == 1 else (len(held) == hold), "".join(lines)
+    if target == "group":
+        os.killpg(p.pid, sig)  # as a terminal's Ctrl-C: the study and its worker processes
     else:
-        assert p.returncode == -signal.SIGKILL
-    done = _done_chunks(out)
-    assert 3 <= done < DEALS // CHUNK  # something finished, not everything
-    assert not (out / "summary.csv").exists()  # no half-study passed off as a result
-    r = _run(["--resume", str(out)], timeout=900)
+        p.send_signal(sig)
+    err = _finish(p, lines)
+    assert p.returncode == code, err
+    assert _done_chunks(out) == held, err  # exactly what was finished: nothing lost, nothing half-merged
+    assert not (out / "summary.csv").exists(), err  # no half-study passed off as a result
+    if code > 0:
+        word = "Terminated" if sig == signal.SIGTERM else "Interrupted"
+        assert f"\n{word}: partial results are checkpointed in {out}; 'handsim simulate --resume {out}' continues.\n" \
+            in err, err
+        assert "Traceback" not in err and "Error" not in err, err  # also nothing from the worker processes
+    r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
     assert (out / "summary.csv").read_bytes() == reference
+
+
+def test_interrupt_before_any_finished_chunk_leaves_nothing_to_resume(tmp_path):
+    out = tmp_path / "study"
+    p, lines = _start_held([*ARGS, "--jobs", "1", "--out", str(out)], 0)
+    os.killpg(p.pid, signal.SIGINT)
+    err = _finish(p, lines)
+    assert p.returncode == 130, err
+    assert err.endswith(f"\nInterrupted before any work was finished: nothing to resume in {out}.\n"), err
+    assert not (out / CHECKPOINT).exists(), err
+
+
+def test_signal_while_a_chunk_is_merged_is_acted_on_after_it(tmp_path, monkeypatch):
+    """A SIGINT that lands between a finished chunk's merge and its entry in the checkpoint's list
+    of finished chunks must wait for both (else the resumed study counts that chunk twice)."""
+    from handsim.simulate import make_spec, run_study
+    from handsim.stats import StudyAccumulator
+
+    spec = make_spec(vary={"opening_threshold": [51, 71]}, lineups=["hold-hand,greedy,greedy"], players=3,
+                     deals=60, seed=5, chunk=10)
+    reference = run_study(spec, jobs=1, executor="inline").summary
+    merge = StudyAccumulator.add_chunk
+    merged = []
+
+    def merge_then_signal(self, blocks):
+        merge(self, blocks)
+        merged.append(len(merged))
+        if len(merged) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(3):  # Python runs the signal's handler here at the latest
+                pass
+
+    monkeypatch.setattr(StudyAccumulator, "add_chunk", merge_then_signal)
+    with sigint_for_children(signal.default_int_handler), pytest.raises(KeyboardInterrupt):
+        run_study(spec, jobs=1, executor="inline", out=tmp_path, checkpoint_every=3600)
+    assert _done_chunks(tmp_path) == [0, 1, 2]
+    monkeypatch.undo()
+    resumed = run_study(spec, jobs=1, executor="inline", out=tmp_path, resume=True).summary
+    pd.testing.assert_frame_equal(resumed, reference, check_exact=True)
 
 
 def test_saved_spec_keeps_the_order_of_the_varied_options():
     # run.json and the checkpoint are written with sorted keys; the configurations are the
     # product of the varied options with the first varying slowest, so a reordering would file
     # the chunks played after a resume under the wrong configurations.
-    import json
-
     from handsim.simulate import StudySpec, make_spec
 
     spec = make_spec(vary={"opening_threshold": [51, 71], "joker_penalty": [15, 30]}, deals=10)
     again = StudySpec.from_json(json.loads(json.dumps(spec.to_json(), sort_keys=True)))
     assert again.vary == (("opening_threshold", (51, 71)), ("joker_penalty", (15, 30)))
     assert [(r.opening_threshold, r.joker_penalty) for r in again.configs()] == [(51, 15), (51, 30), (71, 15), (71, 30)]
+
+
+def test_interrupted_run_on_a_dask_cluster_resumes_to_identical_summary(tmp_path, reference):
+    """--scheduler: the study is interrupted while its chunks run on a dask.distributed cluster (here
+    a local one, in this process), then resumed without the cluster."""
+    distributed = pytest.importorskip("dask.distributed")
+    out = tmp_path / "study"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        p, lines = _start_held([*ARGS, "--scheduler", cluster.scheduler_address, "--out", str(out)], 3)
+        os.killpg(p.pid, signal.SIGINT)
+        err = _finish(p, lines)
+    assert p.returncode == 130, err
+    assert len(_done_chunks(out)) == 3, err
+    assert "--resume" in err and "Traceback" not in err, err
+    r = _run(["--resume", str(out)])
+    assert r.returncode == 0, r.stderr
+    assert (out / "summary.csv").read_bytes() == reference

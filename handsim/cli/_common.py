@@ -257,6 +257,42 @@ def fmt_value(v: Any) -> str:
     return str(v)
 
 
+# ------------------------------------------------------------------------------ compilation
+
+
+def kernels_cached(module: str, *names: str) -> bool:
+    """Whether the numba kernels ``handsim._kernels.<module>.<name>`` are in the compilation cache
+    of this installation (a first call of a kernel that is not compiles it: seconds to a minute).
+
+    Importing the kernel module compiles nothing.  The check reads the cache index numba would
+    load; should numba's cache objects ever look different, any index file of that kernel counts.
+    """
+    import importlib
+    import os
+    from pathlib import Path
+
+    mod = importlib.import_module(f"handsim._kernels.{module}")
+    for name in names:
+        cache = getattr(getattr(mod, name), "_cache", None)
+        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+        if isinstance(index, str):
+            found = os.path.exists(index)
+        else:
+            import numba
+
+            found = any(Path(numba.config.CACHE_DIR).glob(f"**/{module}.{name}-*.nbi"))
+        if not found:
+            return False
+    return True
+
+
+def announce_compile(what: str, how_long: str, module: str, *names: str) -> None:
+    """Say on stderr that ``what`` compiles now (taking ``how_long``), if the kernels
+    ``handsim._kernels.<module>.<names>`` are not in the cache yet."""
+    if not kernels_cached(module, *names):
+        click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
+
+
 # ------------------------------------------------------------------------------ output helpers
 
 

@@ -28,7 +28,7 @@ def handsim():
         $ handsim rules --preset qahwa
 
     Exit codes: 0 ok, 1 a negative answer (check found discrepancies, meld is illegal) or an
-    internal error, 2 bad input, 130 interrupted.
+    internal error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (kill; simulate).
     """
 
 

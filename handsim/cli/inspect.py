@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, cards_text, dump_json, load_rules, parse_players, rules_note,
-                      rules_options, sorted_cards, table)
+from ._common import (PLAYERS_CHOICE, Command, IntIn, announce_compile, cards_text, dump_json, load_rules, parse_players,
+                      rules_note, rules_options, sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
 
@@ -96,7 +96,9 @@ def arrange(cards, preset, rules_file, settings, as_json):
     from handsim.cards import format_cards
 
     rules = load_rules(preset, rules_file, settings)
-    a = best_arrangement(_read_cards(cards, rules), rules)
+    hand = _read_cards(cards, rules)
+    announce_compile("the meld search", "a few seconds", "arrange", "make_weights", "search", "meld_cards", "meld_value")
+    a = best_arrangement(hand, rules)
     if as_json:
         click.echo(dump_json(a.to_json()))
         return
@@ -425,6 +427,8 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
         specs = [parse_policy(policy or "greedy")] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
+    announce_compile("the deal tracer", "about half a minute", "engine",
+                     "play_traced" if match_round is None else "play_traced_match_round")
     try:
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
 import click
 
-from ._common import (PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, command_line, dump_json, fmt_value, load_rules,
-                      parse_players, rules_note, rules_options, table)
+from ._common import (PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, command_line, dump_json,
+                      fmt_value, load_rules, parse_players, rules_note, rules_options, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK (kept here so that --help imports nothing
 #: heavy; a test checks them).
@@ -225,7 +228,9 @@ Examples:
     $ handsim simulate --resume q1
 
 \b
-Exit codes: 0 done, 2 bad input, 130 interrupted (partial results are kept; --resume continues).
+Ctrl-C or 'kill PID' stops a study within a chunk; every finished chunk is kept in checkpoint.npz
+and --resume DIR continues.  Exit codes: 0 done, 2 bad input, 130 interrupted (Ctrl-C), 143
+terminated (kill).
 """
 
 
@@ -369,28 +374,65 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     # ---- run
     try:
-        from handsim._kernels import is_compiled
+        with _sigterm_stops():
+            if not quiet:
+                announce_compile("the simulation engine", "about a minute", "engine",
+                                 "play_matches" if getattr(spec, "matches", False) else "play_deals")
+            result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
+                               scheduler=scheduler)
+            write_outputs(result, out, command=command_line(ctx))
+            traces = None
+            if trace:
+                if not quiet:
+                    announce_compile("the deal tracer for --trace", "about half a minute", "engine", "play_traced")
+                traces = _write_traces(spec, out, trace)
+            if not quiet:
+                _print_results(result, spec, out, traces, n_jobs)
+    except KeyboardInterrupt as e:
+        ctx.exit(_interrupted(e, out))
 
-        if not quiet and not is_compiled("play_matches" if getattr(spec, "matches", False) else "play_deals"):
-            click.echo("Compiling the simulation engine (once, about a minute; cached afterwards)...", err=True)
-        result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
-                           scheduler=scheduler)
-        write_outputs(result, out, command=command_line(ctx))
-        traces = _write_traces(spec, out, trace) if trace else None
-    except KeyboardInterrupt:
-        import shlex
 
-        from handsim.simulate import CHECKPOINT
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during ``handsim simulate``: stops the study like Ctrl-C (checkpoint, exit 143)."""
 
-        if (Path(out) / CHECKPOINT).exists():
-            click.echo(f"\nInterrupted: partial results are checkpointed in {out}; "
-                       f"'handsim simulate --resume {shlex.quote(str(out))}' continues.", err=True)
-        else:
-            click.echo(f"\nInterrupted before any work was finished: nothing to resume in {out}.", err=True)
-        ctx.exit(130)
 
-    if quiet:
-        return
+@contextlib.contextmanager
+def _sigterm_stops():
+    """SIGTERM (``kill PID``) raises :class:`Terminated` while the study runs, unless SIGTERM is
+    ignored or handled already."""
+    installed = (threading.current_thread() is threading.main_thread()
+                 and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+    if installed:
+        signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        if installed:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
+    """Say what an interruption left in ``out``; the exit code (130 SIGINT, 143 SIGTERM)."""
+    import shlex
+
+    from handsim.simulate import CHECKPOINT
+
+    what = "Terminated" if isinstance(e, Terminated) else "Interrupted"
+    if (out / "run.json").exists():
+        click.echo(f"\n{what} after the study was finished: its results are in {out}.", err=True)
+    elif (out / CHECKPOINT).exists():
+        click.echo(f"\n{what}: partial results are checkpointed in {out}; "
+                   f"'handsim simulate --resume {shlex.quote(str(out))}' continues.", err=True)
+    else:
+        click.echo(f"\n{what} before any work was finished: nothing to resume in {out}.", err=True)
+    return 143 if isinstance(e, Terminated) else 130
+
+
+def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
     click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
     info = result.run_info
     files = [f for f in ("report.md", "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
