@@ -344,9 +344,10 @@ def _save_checkpoint(out: Path, acc, done: set[int], spec: StudySpec, rounds: in
     _atomic_write(out / CHECKPOINT, buf.getvalue())
 
 
-def _load_checkpoint(out: Path, spec: StudySpec):
+def _load_checkpoint(out: Path, spec: StudySpec, cls=None):
     from .stats import StudyAccumulator
 
+    cls = cls or StudyAccumulator
     path = out / CHECKPOINT
     if not path.exists():
         return None
@@ -362,7 +363,7 @@ def _load_checkpoint(out: Path, spec: StudySpec):
     rounds = int(state.pop("__rounds__")[0])
     seconds = float(state.pop("__seconds__")[0])
     try:
-        acc = StudyAccumulator.from_state(state)
+        acc = cls.from_state(state)
     except ValueError as e:  # e.g. a checkpoint of an older handsim (another state format)
         raise StudyError(f"cannot resume from checkpoint {path}: {e}") from None
     return acc, done, rounds, seconds
@@ -405,6 +406,7 @@ def run_study(
     checkpoint_every: float | None = None,
     executor: str = "process",
     scheduler: str | None = None,
+    accumulator: Any = None,
 ) -> StudyResult:
     """Play a study and return its accumulated statistics.
 
@@ -432,6 +434,13 @@ def run_study(
         (``pip install "handsim[cluster]"``).
     scheduler : str, optional
         Address of a dask.distributed scheduler (implies ``executor="dask"``).
+    accumulator : object, optional
+        An empty accumulator to feed instead of a :class:`handsim.stats.StudyAccumulator`
+        (tournaments and tuning keep their own counters).  It needs ``add_chunk(blocks)`` (a dict
+        ``(configuration, line-up) -> DealBlock`` of one chunk's deals, every line-up on the same
+        deals), ``state()`` (a dict of numpy arrays, exact and canonical, so that a resume stays
+        byte-identical) and a class method ``from_state(state)`` (used by ``resume``; raises
+        ``ValueError`` for a state it cannot read).
 
     Returns
     -------
@@ -477,9 +486,11 @@ def run_study(
     rounds_before = 0
     seconds_before = 0.0
     if resume and out is not None:
-        loaded = _load_checkpoint(out, spec)
+        loaded = _load_checkpoint(out, spec, None if accumulator is None else type(accumulator))
         if loaded is not None:
             acc, done, rounds_before, seconds_before = loaded
+    if acc is None and accumulator is not None:
+        acc = accumulator
     if acc is None:
         acc = StudyAccumulator(spec.config_dicts(), lineup_names, P, spec.varying(),
                                teams=[bool(getattr(r, "partnership", False)) for r in configs])

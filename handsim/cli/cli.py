@@ -10,7 +10,7 @@ import click
 
 from handsim import __version__
 
-from . import inspect, rules, simulate
+from . import inspect, rules, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -23,6 +23,8 @@ def handsim():
     Examples:
         $ handsim simulate                        # the default study
         $ handsim simulate --threshold 51 --threshold 71 --policy greedy --deals 50000 --out t1
+        $ handsim tournament --policy greedy --policy hold-hand --policy random --deals 5000
+        $ handsim tune hold-hand --param bail_turn=4:20 --param bail_opponent_cards=0:10
         $ handsim show-deal --seed 0 --deal 17
         $ handsim arrange "QH KH AH 5S 5D 5C"
         $ handsim rules --preset qahwa
@@ -34,6 +36,8 @@ def handsim():
 
 handsim.add_command(simulate.simulate)
 handsim.add_command(simulate.report)
+handsim.add_command(tournament.tournament)
+handsim.add_command(tournament.tune)
 handsim.add_command(inspect.show_deal)
 handsim.add_command(inspect.meld)
 handsim.add_command(inspect.arrange)

@@ -415,8 +415,10 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
                                  f"(at most {rules.rounds} + {MAX_TIEBREAKS} tie-break rounds)", param_hint="'--round'")
     if policy and lineup:
         raise click.UsageError("use either --policy or --lineup")
+    from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
+
     if lineup:
-        specs = parse_lineup(lineup)
+        specs = parse_lineup(expand_lineup_refs(lineup))  # @FILE: a policy TOML (handsim tune's best.toml)
         if players is not None and players != len(specs):
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies but --players is {players}",
                                      param_hint="'--lineup'")
@@ -424,7 +426,7 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 4",
                                      param_hint="'--lineup'")
     else:
-        specs = [parse_policy(policy or "greedy")] * (players or 4)
+        specs = [parse_policy(expand_policy_ref(policy or "greedy"))] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
     announce_compile("the deal tracer", "about half a minute", "engine",

@@ -243,7 +243,8 @@ terminated (kill).
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help="Any rule option and the values to compare, e.g. --vary discard_pickup=must_open,new_meld_only (repeatable).")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
-              help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 (repeatable; see 'handsim policies').")
+              help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 or @best.toml (a policy file "
+                   "of handsim tune) (repeatable; see 'handsim policies').")
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
 @click.option("--players", type=PLAYERS_CHOICE, default="4",
@@ -337,10 +338,12 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                     flag = "--threshold" if k == "opening_threshold" else "--joker-penalty"
                     raise click.UsageError(f"{k} is varied twice: by {flag} and by --vary")
                 vary_map[k] = vals
-            seat_lineups = [parse_lineup(text) for text in lineups]
+            from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
+
+            seat_lineups = [parse_lineup(expand_lineup_refs(text)) for text in lineups]  # @FILE: a policy TOML
             if seat_lineups and not _given(ctx, ["players"]):
                 players = len(seat_lineups[0])  # the first --lineup sets the number of players
-            lineup_list = [[parse_policy(p)] * players for p in policies] + seat_lineups
+            lineup_list = [[parse_policy(expand_policy_ref(p))] * players for p in policies] + seat_lineups
             if not lineup_list:
                 lineup_list = [[parse_policy("greedy")] * players]
         if rounds is not None:
@@ -449,7 +452,7 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
 REPORT_HELP = """Rebuild report.md, the tables and the figures of a study folder from its checkpoint.
 
 Works on a finished study and on an interrupted one (the report then covers the deals finished
-so far).
+so far), and on a tournament folder (handsim tournament).
 
 \b
 Example:
@@ -468,6 +471,10 @@ def report(folder, quiet):
 
     out = Path(folder)
     ck = out / CHECKPOINT
+    if (out / "run.json").is_file() and _read_run_json(out / "run.json").get("kind") in ("tournament", "tune"):
+        from .tournament import rebuild_report  # a tournament or tuning folder: its own report
+
+        return rebuild_report(out, quiet)
     if not ck.is_file():
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
     try:

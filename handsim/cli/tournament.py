@@ -1,0 +1,395 @@
+"""``handsim tournament`` (rank policies in the duplicate format) and ``handsim tune`` (search a
+policy's parameters on common random numbers, confirm on fresh deals)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ._common import (PLAYERS_CHOICE, Command, IntIn, command_line, load_rules, parse_players, rules_options,
+                      table)
+from .simulate import DEFAULT_CHUNK, MAX_CHUNK, MAX_DEALS, _given, _read_run_json
+
+#: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
+_T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "players", "tables", "deals", "seed",
+            "chunk")
+_U_SAVED = ("preset", "rules_file", "settings", "threshold", "policy", "params", "against", "players", "deals",
+            "seed", "chunk", "search", "trials", "batch", "confirm_deals", "confirm_seed")
+_FLAG = {"preset": "--preset", "rules_file": "--rules", "settings": "--set", "threshold": "--threshold",
+         "policies": "--policy", "players": "--players", "tables": "--tables", "deals": "--deals", "seed": "--seed",
+         "chunk": "--chunk", "policy": "POLICY", "params": "--param", "against": "--against", "search": "--search",
+         "trials": "--trials", "batch": "--batch", "confirm_deals": "--confirm-deals", "confirm_seed": "--confirm-seed"}
+
+
+def _default_out(kind: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = Path("results") / f"{kind}-{stamp}"
+    k = 2
+    while out.exists():
+        out = Path("results") / f"{kind}-{stamp}-{k}"
+        k += 1
+    return out
+
+
+def _refuse_with_resume(ctx, names, what: str) -> None:
+    clash = _given(ctx, names)
+    if clash:
+        raise click.UsageError(f"--resume continues the saved {what} as it was: drop "
+                               + ", ".join(_FLAG[n] for n in clash))
+
+
+def _saved(folder: Path, kind: str) -> dict:
+    run_json = folder / "run.json"
+    if not run_json.exists():
+        raise click.UsageError(f"nothing to resume in {folder}: no run.json there")
+    d = _read_run_json(run_json)
+    if d.get("kind") != kind or not isinstance(d.get(kind), dict):
+        raise click.UsageError(f"{folder} holds no {kind} (its run.json was not written by handsim {kind})")
+    return d[kind]
+
+
+def _rules(preset, rules_file, settings, threshold, two_v_two):
+    rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
+    if threshold is not None:
+        rules = rules.replace(opening_threshold=threshold)
+    return rules
+
+
+def _start(out: Path, kind: str, spec_json: dict, ctx) -> None:
+    """run.json at the start (what --resume reads), replaced by the full one at the end."""
+    from handsim._io import atomic_write
+
+    info = {"kind": kind, kind: spec_json, "status": "running", "command": command_line(ctx)}
+    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
+
+
+def _interrupted(ctx, out: Path, command: str, has_work: bool) -> None:
+    if has_work:
+        click.echo(f"\nInterrupted: finished work is checkpointed in {out}; "
+                   f"'handsim {command} --resume {shlex.quote(str(out))}' continues.", err=True)
+    else:
+        click.echo(f"\nInterrupted before any work was finished: nothing to resume in {out}.", err=True)
+    ctx.exit(130)
+
+
+def _compile_notice(quiet: bool) -> None:
+    from handsim._kernels import is_compiled
+
+    if not quiet and not is_compiled("play_deals"):
+        click.echo("Compiling the simulation engine (once, about a minute; cached afterwards)...", err=True)
+
+
+def _f(x, nd=1) -> str:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "-"
+    return "-" if x != x else f"{x:.{nd}f}"
+
+
+def _speed(rounds, seconds) -> str:
+    if not rounds or not seconds:
+        return "no rounds played now"
+    rps = rounds / seconds
+    return f"{rps:,.0f} rounds/s ({rounds:,} rounds, {seconds:.1f} s)"
+
+
+# ------------------------------------------------------------------------------ tournament
+
+TOURNAMENT_HELP = """Rank policies: every policy against every other on the same deals, in the duplicate format.
+
+Every deal is played at every seating of every table, so the luck of the cards and of the seats
+cancels.  Tables (--tables pairs, the default): each pair of policies at equal strength - 2 players
+A B; 3 players A A B and A B B; 4 players A A B B; 2v2 team A & A against B & B; --tables all:
+every mix of policies (K^P seatings per deal).  Outputs in --out: ratings.csv (Bradley-Terry
+ratings on the finishing order, Elo scale, 95% CI clustered by deal), crosstable.csv (every
+pair: mean per-deal score difference with paired 95% CI, share of deals ahead), tables.csv,
+ratings.png, crosstable.png, report.md, run.json.
+
+\b
+Examples:
+    $ handsim tournament --policy greedy --policy hold-hand --policy random --deals 5000
+    $ handsim tournament --policy greedy --policy hold-hand:bail_turn=6 --players 3 --preset saudi --out t1
+    $ handsim tournament --policy @best.toml --policy greedy --players 2v2
+    $ handsim tournament --resume t1
+
+\b
+Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resume continues).
+"""
+
+
+@click.command(cls=Command, name="tournament", help=TOURNAMENT_HELP, short_help="Rank policies (duplicate format).")
+@click.option("--policy", "policies", multiple=True, metavar="POLICY",
+              help="A policy to rank, e.g. hold-hand:bail_turn=8 or @best.toml (repeat: at least two).")
+@rules_options
+@click.option("--threshold", type=IntIn(), default=None, metavar="N",
+              help="opening_threshold (the same as --set opening_threshold=N).")
+@click.option("--players", type=PLAYERS_CHOICE, default="4", show_default=True,
+              help="Seats per table: 2, 3 or 4 single players, or 2v2 (partnership, partners opposite).")
+@click.option("--tables", type=click.Choice(["pairs", "all"]), default="pairs", show_default=True,
+              help="Table design: pairs (each pair of policies at equal strength) or all (every mix; K^P seatings "
+                   "per deal).")
+@click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=10000, show_default=True,
+              help="Deals, each played at every seating of every table.")
+@click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Seed of the deals.")
+@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); the same results.")
+@click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
+              help="Deals per work item (results do not depend on it).")
+@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Output folder (must be new or empty).  [default: results/tournament-YYYYmmdd-HHMMSS]")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --out folder if it holds handsim results (run.json or checkpoint.npz).")
+@click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help="Continue an interrupted tournament in DIR (with its saved arguments).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.pass_context
+def tournament(ctx, policies, preset, rules_file, settings, threshold, players, tables, deals, seed, jobs, scheduler,
+               chunk, out, force, resume, progress, quiet):
+    from handsim.simulate import CHECKPOINT, prepare_out
+    from handsim.tournament import TournamentSpec, make_tournament, run_tournament, write_tournament
+    from handsim.tournament.best import expand_policy_ref
+
+    if resume:
+        _refuse_with_resume(ctx, _T_SAVED, "tournament")
+        if force:
+            raise click.UsageError("--force and --resume exclude each other")
+        if out is not None and Path(out).resolve() != Path(resume).resolve():
+            raise click.UsageError("--resume DIR continues in DIR: drop --out")
+        out = Path(resume)
+        try:
+            spec = TournamentSpec.from_json(_saved(out, "tournament"))
+        except (KeyError, TypeError, AttributeError) as e:
+            raise click.UsageError(f"{out}/run.json: the saved tournament is incomplete ({type(e).__name__}: {e})") from None
+    else:
+        if len(policies) < 2:
+            raise click.UsageError("a tournament needs at least two policies: give --policy twice or more")
+        n_players, two_v_two = parse_players(players)
+        rules = _rules(preset, rules_file, settings, threshold, two_v_two)
+        entries = [expand_policy_ref(p) for p in policies]
+        spec = make_tournament(entries, "2v2" if two_v_two else n_players, rules, tables, deals, seed, chunk)
+    if scheduler is not None:
+        from handsim.simulate import check_scheduler
+
+        check_scheduler(scheduler)
+    out = prepare_out(out if out is not None else _default_out("tournament"), resume=bool(resume), force=force)
+    if not resume:
+        _start(out, "tournament", spec.to_json(), ctx)
+    n_jobs = jobs or os.cpu_count() or 1
+    if progress is None:
+        progress = (not quiet) and sys.stderr.isatty()
+    d = spec.design()
+    if not quiet:
+        fmt = "2 v 2" if spec.teams else f"{spec.players} players"
+        click.echo(f"Tournament of {len(spec.entries)} policies ({', '.join(spec.labels)}), {fmt}, "
+                   f"{len(d.tables)} tables with {len(d.lineups)} seatings × {spec.deals:,} deals = "
+                   f"{len(d.lineups) * spec.deals:,} rounds; seed {spec.seed}, {n_jobs} job{'s' if n_jobs != 1 else ''} "
+                   f"-> {out}")
+    try:
+        _compile_notice(quiet)
+        result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
+                                scheduler=scheduler)
+        write_tournament(result, out, command=command_line(ctx))
+    except KeyboardInterrupt:
+        _interrupted(ctx, out, "tournament", (Path(out) / CHECKPOINT).exists())
+    if quiet:
+        return
+    frames = result.frames()
+    r = frames["ratings"]
+    click.echo(table(["rank", "policy", "rating", "95% CI", "finished ahead"],
+                     [[int(x["rank"]), x["policy"], _f(x["rating"], 0),
+                       f"[{_f(x['rating_ci95_low'], 0)}, {_f(x['rating_ci95_high'], 0)}]",
+                       f"{100 * x['score_share']:.1f}%"] for _, x in r.iterrows()]))
+    c = frames["crosstable"]
+    labels = list(spec.labels)
+    rows = [[x["policy"], x["opponent"], _f(x["mean_diff"], 2), f"[{_f(x['ci95_low'], 2)}, {_f(x['ci95_high'], 2)}]",
+             f"{100 * x['p_deal_ahead']:.1f}%"]
+            for _, x in c.iterrows() if labels.index(x["policy"]) < labels.index(x["opponent"])]
+    click.echo(table(["policy", "opponent", "score diff", "95% CI", "deals ahead"], rows))
+    files = [f for f in ("report.md", "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
+                         "run.json") if (out / f).exists()]
+    click.echo(f"Results: {out}/ ({', '.join(files)})")
+    info = result.run_info
+    click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
+
+
+# ------------------------------------------------------------------------------ tune
+
+TUNE_HELP = """Tune a policy's parameters: every candidate on the same deals, the winner confirmed on fresh deals.
+
+POLICY is the policy to tune (its values are the defaults every candidate is compared with, e.g.
+hold-hand or hold-hand:bail_opponent_cards=3).  It sits at line-up position 1; --against gives the
+other positions (2v2: the second of the three is the partner).  The objective is its mean score
+per round (2v2: its team's), lower is better.  One or two --param: the full grid (NAME=LO:HI
+takes every integer if the range holds at most 21 values, else an even step that gives at most
+21; NAME=LO:HI:STEP sets the step).  Three or more: optuna's TPE sampler, seeded (--trials
+proposals in batches of --batch).  The best candidate is then played against the defaults on
+--confirm-deals fresh deals (seed --confirm-seed, default seed + 1) with a paired 95% CI, so the
+winner's curse does not leak into the answer.  Outputs in --out: tune.csv, best.toml (use it as
+--policy @best.toml), tune.png (a heat map for two parameters), report.md, run.json.
+
+\b
+Examples:
+    $ handsim tune hold-hand --param bail_turn=4:20 --param bail_opponent_cards=0:10 \\
+          --against greedy,greedy,greedy --threshold 71 --deals 20000 --out tune71
+    $ handsim simulate --lineup @tune71/best.toml,greedy,greedy,greedy
+    $ handsim tune --resume tune71
+
+\b
+Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resume continues).
+"""
+
+
+@click.command(cls=Command, name="tune", help=TUNE_HELP, short_help="Tune a policy's parameters.")
+@click.argument("policy", required=False, metavar="POLICY")
+@click.option("--param", "params", multiple=True, metavar="NAME=LO:HI[:STEP]",
+              help="A parameter to tune and its range, e.g. bail_turn=4:20 (repeatable).")
+@click.option("--against", default=None, metavar="P1,P2,...",
+              help="The other seats' policies, in line-up order after the tuned one.  [default: greedy at every "
+                   "other seat]")
+@rules_options
+@click.option("--threshold", type=IntIn(), default=None, metavar="N",
+              help="opening_threshold (the same as --set opening_threshold=N).")
+@click.option("--players", type=PLAYERS_CHOICE, default=None,
+              help="2, 3, 4 or 2v2.  [default: 1 + the policies in --against, else 4]")
+@click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=20000, show_default=True,
+              help="Deals every candidate plays.")
+@click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True,
+              help="Seed of the tuning deals (and of the TPE sampler).")
+@click.option("--search", type=click.Choice(["auto", "grid", "tpe"]), default="auto", show_default=True,
+              help="grid (every combination) or tpe (optuna); auto: grid for one or two parameters, else tpe.")
+@click.option("--trials", type=IntIn(2, 10000, "2..10000"), default=64, show_default=True,
+              help="TPE: candidates proposed (the defaults come on top).")
+@click.option("--batch", type=IntIn(1, 1000, "1..1000"), default=8, show_default=True,
+              help="TPE: candidates played together per batch (results do not depend on --jobs).")
+@click.option("--confirm-deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=None,
+              help="Fresh deals of the confirmation.  [default: --deals]")
+@click.option("--confirm-seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=None,
+              help="Seed of the confirmation deals.  [default: --seed + 1]")
+@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); the same results.")
+@click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
+              help="Deals per work item (results do not depend on it).")
+@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Output folder (must be new or empty).  [default: results/tune-YYYYmmdd-HHMMSS]")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --out folder if it holds handsim results (run.json or checkpoint.npz).")
+@click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help="Continue an interrupted tuning run in DIR (with its saved arguments).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.pass_context
+def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, players, deals, seed, search, trials,
+         batch, confirm_deals, confirm_seed, jobs, scheduler, chunk, out, force, resume, progress, quiet):
+    from handsim.simulate import prepare_out
+    from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
+    from handsim.tournament.tune import TuneSpec, make_tune, run_tune, write_tune
+
+    if resume:
+        _refuse_with_resume(ctx, _U_SAVED, "tuning run")
+        if force:
+            raise click.UsageError("--force and --resume exclude each other")
+        if out is not None and Path(out).resolve() != Path(resume).resolve():
+            raise click.UsageError("--resume DIR continues in DIR: drop --out")
+        out = Path(resume)
+        try:
+            spec = TuneSpec.from_json(_saved(out, "tune"))
+        except (KeyError, TypeError, AttributeError, IndexError) as e:
+            raise click.UsageError(f"{out}/run.json: the saved tuning run is incomplete ({type(e).__name__}: {e})") from None
+    else:
+        if not policy:
+            raise click.UsageError("give the POLICY to tune, e.g. handsim tune hold-hand --param bail_turn=4:20")
+        if not params:
+            raise click.UsageError("nothing to tune: give at least one --param NAME=LO:HI, e.g. --param bail_turn=4:20")
+        n_players, two_v_two = parse_players(players)
+        rules = _rules(preset, rules_file, settings, threshold, two_v_two)
+        others = expand_lineup_refs(against) if against else None
+        spec = make_tune(expand_policy_ref(policy), list(params), others, rules,
+                         "2v2" if two_v_two else n_players, deals, seed, chunk, search, trials, batch,
+                         confirm_deals, confirm_seed)
+    if scheduler is not None:
+        from handsim.simulate import check_scheduler
+
+        check_scheduler(scheduler)
+    out = prepare_out(out if out is not None else _default_out("tune"), resume=bool(resume), force=force)
+    if not resume:
+        _start(out, "tune", spec.to_json(), ctx)
+    n_jobs = jobs or os.cpu_count() or 1
+    if progress is None:
+        progress = (not quiet) and sys.stderr.isatty()
+    if not quiet:
+        what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
+        click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "
+                   f"against {','.join(a.label for a in spec.against)}, {spec.deals:,} deals, seed {spec.seed}, "
+                   f"{n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
+    log = None if quiet else (lambda text: click.echo(text, err=True))
+    try:
+        _compile_notice(quiet)
+        result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
+                          log=log)
+        write_tune(result, out, command=command_line(ctx))
+    except KeyboardInterrupt:
+        _interrupted(ctx, out, "tune", (out / "stages").is_dir())
+    if quiet:
+        return
+    df = result.tune.sort_values("rank").head(5)
+    click.echo(table(["rank", "candidate", "mean score", "95% CI", "vs default", "95% CI"],
+                     [[int(r["rank"]), r["label"], _f(r["mean_score"], 2),
+                       f"[{_f(r['ci95_low'], 2)}, {_f(r['ci95_high'], 2)}]", _f(r["diff_vs_default"], 2),
+                       f"[{_f(r['diff_ci95_low'], 2)}, {_f(r['diff_ci95_high'], 2)}]"] for _, r in df.iterrows()]))
+    c = result.confirm
+    if c is None:
+        click.echo("The defaults were the best candidate: nothing to confirm.")
+    else:
+        click.echo(f"Confirmation on {c['deals']:,} fresh deals (seed {c['seed']}): {c['best']} minus {c['default']} = "
+                   f"{_f(c['diff'], 2)} points per round, 95% CI [{_f(c['diff_ci95_low'], 2)}, "
+                   f"{_f(c['diff_ci95_high'], 2)}]")
+    files = [f for f in ("report.md", "tune.csv", "best.toml", "tune.png", "run.json") if (out / f).exists()]
+    click.echo(f"Results: {out}/ ({', '.join(files)})")
+    info = result.run_info
+    click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
+
+
+def rebuild_report(out: Path, quiet: bool) -> None:
+    """``handsim report DIR`` for a tournament folder: the tables, figures and report from its checkpoint
+    (also of an interrupted tournament: the deals finished so far)."""
+    import numpy as np
+
+    from handsim.simulate import CHECKPOINT
+    from handsim.tournament import TournamentSpec, write_tournament
+    from handsim.tournament.accumulate import TournamentCounters
+    from handsim.tournament.core import TournamentResult
+
+    info = _read_run_json(out / "run.json")
+    if info.get("kind") == "tune":
+        raise click.UsageError(f"{out} is a tuning run: its report is written when it finishes "
+                               f"('handsim tune --resume {shlex.quote(str(out))}' finishes an interrupted one)")
+    ck = out / CHECKPOINT
+    if not ck.is_file():
+        raise click.UsageError(f"{out}: no {CHECKPOINT} yet (the tournament finished no work)")
+    try:
+        spec = TournamentSpec.from_json(info["tournament"])
+        with np.load(ck, allow_pickle=False) as z:
+            state = {k: z[k] for k in z.files}
+        counters = TournamentCounters.from_state({k: v for k, v in state.items() if not k.startswith("__")})
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise click.UsageError(f"cannot read the tournament in {out}: {' '.join(str(e).split())}") from None
+    if counters.deals() == 0:
+        raise click.UsageError(f"{out}: the tournament finished no deals yet: nothing to report")
+    if info.get("status") == "running":
+        info = {k: v for k, v in info.items() if k not in ("status",)}
+        info["note"] = f"interrupted: {counters.deals():,} of {spec.deals:,} deals"
+    path = write_tournament(TournamentResult(spec, counters, info), out)
+    if not quiet:
+        click.echo(f"Report: {path} ({counters.deals():,} deals)")

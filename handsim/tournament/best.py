@@ -1,0 +1,131 @@
+"""A policy with its parameters as a TOML file (``best.toml`` of ``handsim tune``), and ``@FILE``.
+
+The file holds a ``[policy]`` table: ``name`` and one key per parameter::
+
+    [policy]
+    name = "hold-hand"
+    bail_turn = 8
+    bail_opponent_cards = 3
+
+Wherever a policy is given on the command line (``--policy``, ``--lineup`` items, ``--against``,
+``handsim tune POLICY``), ``@best.toml`` stands for the policy the file describes.  Other tables
+(``[tuned]``: where the parameters came from) are not read back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .._io import atomic_write
+from ..policies import PolicyError, PolicySpec, parse_policy
+
+__all__ = ["read_policy_toml", "expand_policy_ref", "expand_lineup_refs", "write_policy_toml", "policy_text"]
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def policy_text(name: str, params: Mapping[str, Any]) -> str:
+    """``"hold-hand:bail_turn=8,bail_opponent_cards=3"`` (the text :func:`handsim.policies.parse_policy` reads)."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={_num(v)}" for k, v in params.items())
+
+
+def read_policy_toml(path) -> str:
+    """The policy text described by the ``[policy]`` table of a TOML file.
+
+    Raises
+    ------
+    handsim.policies.PolicyError
+        A missing or unreadable file, bad TOML, no ``[policy]`` table or no ``name`` in it, or a
+        parameter that is not a number (one line naming the file); unknown policies and parameters
+        are refused when the text is parsed.
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise PolicyError(f"policy file {str(p)!r} not found") from None
+    except IsADirectoryError:
+        raise PolicyError(f"policy file {str(p)!r} is a folder") from None
+    except OSError as e:
+        raise PolicyError(f"cannot read policy file {str(p)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise PolicyError(f"policy file {str(p)!r} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as e:
+        raise PolicyError(f"policy file {str(p)!r}: bad TOML: {e}") from None
+    table = data.get("policy")
+    if not isinstance(table, dict):
+        raise PolicyError(f"policy file {str(p)!r} has no [policy] table (name = \"...\" and its parameters)")
+    name = table.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise PolicyError(f"policy file {str(p)!r}: [policy] needs name = \"<policy>\"")
+    params = {}
+    for k, v in table.items():
+        if k == "name":
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
+            raise PolicyError(f"policy file {str(p)!r}: parameter {k} = {v!r:.40} is not a number")
+        params[k] = v
+    return policy_text(name.strip(), params)
+
+
+def expand_policy_ref(text: str) -> str:
+    """``@FILE`` -> the policy text of that file; anything else unchanged."""
+    t = str(text).strip()
+    if t.startswith("@"):
+        return read_policy_toml(t[1:])
+    return str(text)
+
+
+def expand_lineup_refs(text: str) -> list[str]:
+    """A line-up string with ``@FILE`` items, as a list of policy texts."""
+    from ..policies import split_lineup
+
+    return [expand_policy_ref(x) for x in split_lineup(text)]
+
+
+def write_policy_toml(path, spec: PolicySpec, info: Mapping[str, Any] | None = None, comment: str = "") -> None:
+    """Write ``spec`` as a ``[policy]`` table (every parameter, defaults included) and ``info`` as a
+    ``[tuned]`` table of plain values, atomically.  The file reads back to ``spec``."""
+    lines = [f"# {line}" if line else "#" for line in comment.splitlines()]
+    lines += ["[policy]", f"name = {json.dumps(spec.name)}"]
+    lines += [f"{k} = {_num(v)}" for k, v in spec.params]
+    if info:
+        lines += ["", "[tuned]"]
+        for k, v in info.items():
+            lines.append(f"{k} = {_toml_value(v)}")
+    text = "\n".join(lines) + "\n"
+    back = parse_policy(read_text_policy(text))
+    if back != spec:  # pragma: no cover - a bug, not an input error
+        raise RuntimeError(f"best.toml would not read back to {spec.label}")
+    atomic_write(Path(path), text.encode("utf-8"))
+
+
+def read_text_policy(text: str) -> str:
+    """The policy text of TOML ``text`` (as :func:`read_policy_toml`, from a string)."""
+    table = tomllib.loads(text)["policy"]
+    return policy_text(table["name"], {k: v for k, v in table.items() if k != "name"})
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return json.dumps(str(v), ensure_ascii=False)

@@ -1,0 +1,320 @@
+"""Tournaments: every entry against every other on the same deals, in the duplicate format.
+
+:func:`make_tournament` checks the entries and builds a :class:`TournamentSpec`;
+:func:`run_tournament` plays it through the study driver (:func:`handsim.simulate.run_study`:
+chunks, worker processes or a dask cluster, checkpoints and resume, results independent of
+``jobs`` and of the chunk size); :func:`write_tournament` writes ``crosstable.csv``,
+``ratings.csv``, ``tables.csv``, the figures, ``report.md`` and ``run.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import platform
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..policies import PolicySpec, parse_policy
+from ..rules import Rules
+from .lineups import DESIGNS, design, games_per_deal, table_label
+
+__all__ = ["TournamentSpec", "TournamentResult", "make_tournament", "run_tournament", "write_tournament",
+           "tournament", "MAX_ENTRIES"]
+
+#: Most entries in one tournament (the ``pairs`` design plays K(K-1)/2 pairs per deal).
+MAX_ENTRIES = 32
+#: Most games per deal (seatings of all tables): bounds the ``all`` design.
+MAX_GAMES_PER_DEAL = 4096
+#: What :func:`run_tournament` stores in run.json's ``kind`` (``handsim report`` dispatches on it).
+KIND = "tournament"
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """Everything that defines a tournament's results.
+
+    Attributes
+    ----------
+    rules : Rules
+    entries : tuple of PolicySpec
+        The policies compared, in order.
+    labels : tuple of str
+        Their names in the outputs (the policy label; a repeated policy gets ``#2``, ``#3`` ...).
+    players : int
+        Seats, 2 to 4.
+    teams : bool
+        2 v 2 partnership (``players == 4``).
+    tables : str
+        Table design, ``pairs`` or ``all`` (:mod:`handsim.tournament.lineups`).
+    deals, seed, chunk : int
+        As for a study: every seating of every table plays deals ``0 .. deals-1`` of ``seed``.
+    """
+
+    rules: Rules
+    entries: tuple[PolicySpec, ...]
+    labels: tuple[str, ...]
+    players: int
+    teams: bool
+    tables: str
+    deals: int
+    seed: int = 0
+    chunk: int = 2000
+
+    def design(self):
+        return design(len(self.entries), self.players, self.tables, self.teams)
+
+    def table_labels(self) -> list[str]:
+        return [table_label(t, list(self.labels), self.teams) for t in self.design().tables]
+
+    def study(self):
+        """The :class:`handsim.simulate.StudySpec` that plays every seating as a line-up."""
+        from ..simulate import make_spec
+
+        d = self.design()
+        lineups = [tuple(self.entries[e] for e in lu) for lu in d.lineups]
+        # make_spec checks every distinct line-up (and drops repeats); a tournament keeps every
+        # seating, repeats included (an entry given twice is played as two entries)
+        spec = make_spec(self.rules, None, [list(lu) for lu in lineups], self.players, self.deals, self.seed, self.chunk)
+        return dataclasses.replace(spec, lineups=tuple(lineups))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": KIND,
+            "rules": self.rules.to_dict(),
+            "entries": [e.label for e in self.entries],
+            "labels": list(self.labels),
+            "players": "2v2" if self.teams else self.players,
+            "tables": self.tables,
+            "deals": self.deals,
+            "seed": self.seed,
+            "chunk": self.chunk,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "TournamentSpec":
+        """Rebuild a spec from :meth:`to_json` (e.g. ``run.json``'s ``"tournament"``).
+
+        Raises
+        ------
+        KeyError, TypeError, ValueError
+            A malformed object (and the input errors of :func:`make_tournament`).
+        """
+        return make_tournament(d["entries"], players=d["players"], rules=Rules.from_dict(d["rules"]),
+                               tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
+                               chunk=d.get("chunk", 2000), labels=d.get("labels"))
+
+
+def _labels(entries: Sequence[PolicySpec]) -> tuple[str, ...]:
+    seen: dict[str, int] = {}
+    out = []
+    for e in entries:
+        n = seen.get(e.label, 0) + 1
+        seen[e.label] = n
+        out.append(e.label if n == 1 else f"{e.label}#{n}")
+    return tuple(out)
+
+
+def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | None = None, tables: str = "pairs",
+                    deals: int = 10000, seed: int = 0, chunk: int = 2000,
+                    labels: Sequence[str] | None = None) -> TournamentSpec:
+    """Check and assemble a :class:`TournamentSpec`.
+
+    Parameters
+    ----------
+    entries : sequence of str or PolicySpec
+        Two or more policies (``"hold-hand:bail_turn=8"``); the same policy may be entered twice
+        (an A/A test: its two copies must come out level).
+    players : int or "2v2"
+        2, 3 or 4 seats, or ``"2v2"`` (partnership; sets ``partnership = true``).
+    rules : Rules, optional
+        Default: ``classic``.
+    tables : {"pairs", "all"}
+        The table design (:mod:`handsim.tournament.lineups`).
+    deals, seed, chunk : int
+        Deals (each played at every seating), the seed of the deals, deals per work item.
+    labels : sequence of str, optional
+        Names of the entries in the outputs (default: their policy labels, repeats numbered ``#2``).
+
+    Raises
+    ------
+    handsim.simulate.StudyError
+        Fewer than two entries, more than :data:`MAX_ENTRIES`, an unknown design, too many games
+        per deal, bad sizes.
+    handsim.policies.PolicyError, handsim.rules.RulesError
+        Unknown policies or parameters, rules that do not fit the players.
+    """
+    from ..simulate import StudyError
+
+    rules = rules or Rules.preset("classic")
+    teams = players in ("2v2", "2 v 2")
+    if teams:
+        players = 4
+        rules = rules.replace(partnership=True)
+    elif isinstance(players, str) and players.isdigit():
+        players = int(players)
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise StudyError(f"invalid players {players!r:.40}: allowed 2, 3, 4 or 2v2")
+    if rules.partnership and not teams:
+        if players != 4:
+            raise StudyError(f"the rules set partnership=true (2 v 2) but players is {players}: use 2v2")
+        teams = True
+    specs = tuple(e if isinstance(e, PolicySpec) else parse_policy(str(e)) for e in entries)
+    if len(specs) < 2:
+        raise StudyError(f"a tournament needs at least two policies (--policy), got {len(specs)}")
+    if len(specs) > MAX_ENTRIES:
+        raise StudyError(f"{len(specs)} policies: a tournament takes at most {MAX_ENTRIES}")
+    if tables not in DESIGNS:
+        raise StudyError(f"unknown table design {tables!r}: allowed {', '.join(DESIGNS)}")
+    if teams and tables != "pairs":
+        raise StudyError("2 v 2 tournaments play the 'pairs' tables only (each team one policy)")
+    games = games_per_deal(len(specs), players, tables, teams)
+    if games > MAX_GAMES_PER_DEAL:
+        raise StudyError(f"{len(specs)} policies at {players} seats with --tables {tables} make {games:,} games per "
+                         f"deal: allowed at most {MAX_GAMES_PER_DEAL:,} (use --tables pairs or fewer policies)")
+    if labels is None:
+        labels = _labels(specs)
+    else:
+        labels = tuple(str(x) for x in labels)
+        if len(labels) != len(specs) or len(set(labels)) != len(labels):
+            raise StudyError("labels must name every entry once, without repeats")
+    spec = TournamentSpec(rules, specs, tuple(labels), players, teams, tables, deals, seed, chunk)
+    spec.study()  # checks sizes, rules and every line-up (StudyError, PolicyError, RulesError)
+    return spec
+
+
+@dataclass
+class TournamentResult:
+    """What a tournament produced: its counters and the run's metadata (see :meth:`tables`)."""
+
+    spec: TournamentSpec
+    counters: Any
+    run_info: dict
+
+    def ratings_fit(self):
+        from .ratings import bradley_terry
+
+        return bradley_terry(self.counters.pair_data())
+
+    def frames(self) -> dict[str, Any]:
+        """``ratings``, ``crosstable`` and ``tables`` as DataFrames (see README, tournament outputs)."""
+        from .ratings import ratings_table
+
+        fit = self.ratings_fit()
+        labels = list(self.spec.labels)
+        return {
+            "ratings": ratings_table(fit, labels, self.counters.deals()),
+            "crosstable": self.counters.crosstable(labels, fit["prob"]),
+            "tables": self.counters.tables(labels, self.spec.table_labels()),
+            "fit": fit,
+        }
+
+
+def _counters(spec: TournamentSpec):
+    from .accumulate import TournamentCounters
+
+    d = spec.design()
+    return TournamentCounters(len(spec.entries), spec.players, [list(l) for l in d.lineups], list(d.table_of),
+                              len(d.tables), spec.teams)
+
+
+def run_tournament(spec: TournamentSpec, jobs: int | None = None, out=None, progress: bool = False,
+                   resume: bool = False, scheduler: str | None = None, executor: str = "process",
+                   checkpoint_every: float | None = None) -> TournamentResult:
+    """Play a tournament.
+
+    Parameters
+    ----------
+    spec : TournamentSpec
+    jobs, progress, resume, scheduler, executor, checkpoint_every
+        As for :func:`handsim.simulate.run_study` (``out`` must exist; it receives the checkpoint).
+
+    Returns
+    -------
+    TournamentResult
+        ``run_info["rounds_per_s"]``: rounds played per second of wall time.
+
+    Raises
+    ------
+    handsim.simulate.StudyError
+        A checkpoint of another tournament, or a damaged one.
+    """
+    from ..simulate import run_study
+
+    result = run_study(spec.study(), jobs=jobs, out=out, progress=progress, resume=resume, scheduler=scheduler,
+                       executor=executor, checkpoint_every=checkpoint_every, accumulator=_counters(spec))
+    info = dict(result.run_info)
+    info.pop("spec", None)  # a tournament folder is not a study that 'simulate --resume' could take
+    info["kind"] = KIND
+    info["tournament"] = spec.to_json()
+    d = spec.design()
+    info["games_per_deal"] = len(d.lineups)
+    return TournamentResult(spec, result.accumulator, info)
+
+
+def write_tournament(result: TournamentResult, out, command: str | None = None) -> Path:
+    """Write ``ratings.csv``, ``crosstable.csv``, ``tables.csv``, ``ratings.png``, ``crosstable.png``,
+    ``report.md`` and ``run.json`` into ``out`` (each atomically).
+
+    Returns
+    -------
+    Path
+        The report's path.
+    """
+    from .._io import atomic_write
+    from .plots import plot_crosstable, plot_ratings, save_figure
+    from .report import tournament_report
+
+    out = Path(out)
+    frames = result.frames()
+    for name in ("ratings", "crosstable", "tables"):
+        atomic_write(out / f"{name}.csv", frames[name].to_csv(index=False).encode())
+    save_figure(plot_ratings(frames["ratings"]).ax.figure, out / "ratings.png")
+    save_figure(plot_crosstable(frames["crosstable"], list(result.spec.labels)).ax.figure, out / "crosstable.png")
+    info = dict(result.run_info)
+    if command:
+        info["command"] = command
+    info["policies"] = _policy_descriptions(result.spec)
+    text = tournament_report(result.spec, frames, info)
+    atomic_write(out / "report.md", text.encode("utf-8"))
+    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
+    return out / "report.md"
+
+
+def _policy_descriptions(spec: TournamentSpec) -> dict[str, str]:
+    from ..policies import POLICIES
+
+    return {label: POLICIES[e.name].help for label, e in zip(spec.labels, spec.entries)}
+
+
+def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic", rules: Rules | None = None,
+               tables: str = "pairs", deals: int = 10000, seed: int = 0, jobs: int | None = None,
+               chunk: int = 2000, out=None, progress: bool = False, force: bool = False):
+    """Run a tournament from Python and return its ratings (and write everything to ``out`` if given).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ratings (see :func:`handsim.tournament.ratings.ratings_table`).
+    """
+    from ..simulate import prepare_out
+
+    spec = make_tournament(entries, players, rules or Rules.preset(preset), tables, deals, seed, chunk)
+    if out is not None:
+        out = prepare_out(out, force=force)
+    result = run_tournament(spec, jobs=jobs, out=out, progress=progress)
+    if out is not None:
+        write_tournament(result, out)
+    return result.frames()["ratings"]
+
+
+def run_info_base() -> dict[str, Any]:
+    """Versions and machine for run.json."""
+    import numba
+
+    return {"version": __version__, "python": platform.python_version(), "numba": numba.__version__,
+            "machine": f"{platform.machine()} {os.cpu_count()} cores"}

@@ -1,0 +1,208 @@
+"""`handsim tournament` and `handsim tune` on the command line: outputs, one-line errors, resume,
+best.toml as --policy input, README and --help coverage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from handsim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = ["--jobs", "1", "--no-progress"]
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def run(runner, *args):
+    return runner.invoke(cli, [str(a) for a in args], catch_exceptions=True)
+
+
+def assert_ok(result):
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 0, result.output
+
+
+def assert_usage_error(result, *fragments):
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    for frag in fragments:
+        assert frag in lines[0], (frag, lines[0])
+
+
+@pytest.fixture(scope="module")
+def tournament_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("t") / "t1"
+    result = CliRunner().invoke(cli, ["tournament", "--policy", "greedy", "--policy", "random", "--players", "3",
+                                      "--deals", "60", "--chunk", "20", "--seed", "4", "--out", str(out), *FAST])
+    assert_ok(result)
+    return out, result
+
+
+def test_tournament_writes_its_outputs_and_prints_the_ratings(tournament_dir):
+    out, result = tournament_dir
+    for name in ("ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png", "report.md",
+                 "run.json", "checkpoint.npz"):
+        assert (out / name).exists(), name
+    assert "rank" in result.output and "greedy" in result.output and "Results:" in result.output
+    info = json.loads((out / "run.json").read_text())
+    assert info["kind"] == "tournament" and info["tournament"]["entries"] == ["greedy", "random"]
+    assert info["games_per_deal"] == 6 and info["rounds_played"] == 360
+    assert "spec" not in info  # not a study that 'simulate --resume' could take
+    r = pd.read_csv(out / "ratings.csv")
+    assert r["policy"].tolist() == ["greedy", "random"]
+
+
+def test_simulate_resume_and_report_know_a_tournament_folder(runner, tournament_dir):
+    out, _ = tournament_dir
+    assert_usage_error(run(runner, "simulate", "--resume", out), "no study")
+    before = (out / "crosstable.csv").read_bytes()
+    (out / "crosstable.csv").unlink()
+    assert_ok(run(runner, "report", out))
+    assert (out / "crosstable.csv").read_bytes() == before
+
+
+def test_existing_out_is_refused_and_force_replaces_it(runner, tournament_dir, tmp_path):
+    out, _ = tournament_dir
+    args = ["tournament", "--policy", "greedy", "--policy", "random", "--deals", "5", *FAST, "-q"]
+    assert_usage_error(run(runner, *args, "--out", out), "already exists")
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep")
+    assert_usage_error(run(runner, *args, "--out", other, "--force"), "replaces only")
+    assert (other / "mine.txt").read_text() == "keep"
+
+
+@pytest.mark.parametrize("args,fragments", [
+    (["--policy", "greedy"], ["at least two policies"]),
+    (["--policy", "greedy", "--policy", "nope"], ["unknown policy 'nope'"]),
+    (["--policy", "greedy", "--policy", "random", "--players", "2v2", "--tables", "all"], ["'pairs' tables only"]),
+    (["--policy", "greedy", "--policy", "random", "--set", "jokers=99"], ["jokers"]),
+    (["--policy", "greedy", "--policy", "@missing.toml"], ["missing.toml", "not found"]),
+    (["--policy", "greedy", "--policy", "random", "--deals", "0"], ["out of range"]),
+])
+def test_tournament_input_errors_are_one_line(runner, tmp_path, args, fragments):
+    assert_usage_error(run(runner, "tournament", *args, "--out", tmp_path / "x", *FAST), *fragments)
+
+
+def test_resume_finishes_an_interrupted_tournament_byte_identical(runner, tmp_path):
+    """Interrupt a tournament after two of its chunks (as Ctrl-C would), then 'handsim tournament --resume'."""
+    from handsim.simulate import run_study
+    from handsim.tournament import make_tournament
+    from handsim.tournament.core import _counters
+    from handsim.tournament.accumulate import TournamentCounters
+
+    args = ["--policy", "greedy", "--policy", "hold-hand", "--players", "2", "--deals", "60", "--chunk", "20",
+            "--seed", "9", *FAST, "-q"]
+    ref = tmp_path / "ref"
+    assert_ok(run(runner, "tournament", *args, "--out", ref))
+    part = tmp_path / "part"
+    assert_ok(run(runner, "tournament", *args, "--out", part))  # the same run.json as an interrupted run has
+    for name in ("crosstable.csv", "ratings.csv", "tables.csv", "checkpoint.npz", "report.md"):
+        (part / name).unlink()
+    spec = make_tournament(["greedy", "hold-hand"], players=2, deals=60, seed=9, chunk=20)
+
+    class Stop(TournamentCounters):
+        def add_chunk(self, blocks):
+            if int(blocks[(0, 0)].deal[0]) >= 40:
+                raise KeyboardInterrupt
+            super().add_chunk(blocks)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_study(spec.study(), jobs=1, executor="inline", out=part, accumulator=Stop(**_counters(spec)._meta_args()))
+    with np.load(part / "checkpoint.npz") as z:
+        assert len(z["__done__"]) == 2
+    assert_usage_error(run(runner, "tournament", "--resume", part, "--deals", "5"), "drop --deals")
+    assert_ok(run(runner, "tournament", "--resume", part, *FAST, "-q"))
+    for name in ("crosstable.csv", "ratings.csv", "tables.csv"):
+        assert (part / name).read_bytes() == (ref / name).read_bytes(), name
+
+
+# ------------------------------------------------------------------------------ tune
+
+
+@pytest.fixture(scope="module")
+def tune_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("u") / "u1"
+    result = CliRunner().invoke(cli, ["tune", "hold-hand:bail_opponent_cards=0", "--param", "bail_turn=1:1000:999",
+                                      "--against", "greedy,greedy", "--deals", "60", "--chunk", "30", "--seed", "2",
+                                      "--out", str(out), *FAST])
+    assert_ok(result)
+    return out, result
+
+
+def test_tune_writes_best_toml_that_simulate_and_tournament_read(runner, tune_dir, tmp_path):
+    out, result = tune_dir
+    for name in ("tune.csv", "best.toml", "tune.png", "report.md", "run.json"):
+        assert (out / name).exists(), name
+    assert "Confirmation on 60 fresh deals (seed 3)" in result.output
+    best = out / "best.toml"
+    assert "bail_turn = 1\n" in best.read_text()
+    r = run(runner, "simulate", "--lineup", f"@{best},greedy,greedy", "--deals", "10", "--out", tmp_path / "s",
+            *FAST, "-q")
+    assert_ok(r)
+    summary = pd.read_csv(tmp_path / "s" / "summary.csv")
+    assert "hold-hand:bail_turn=1,bail_opponent_cards=0" in set(summary["policy"])
+    r = run(runner, "tournament", "--policy", f"@{best}", "--policy", "greedy", "--players", "2", "--deals", "10",
+            "--out", tmp_path / "t", *FAST, "-q")
+    assert_ok(r)
+    assert "hold-hand:bail_turn=1,bail_opponent_cards=0" in set(pd.read_csv(tmp_path / "t" / "ratings.csv")["policy"])
+    r = run(runner, "show-deal", "--lineup", f"@{best},greedy,greedy", "--deal", "1", "--json")
+    assert_ok(r)
+
+
+def test_tune_resume_replays_finished_stages(runner, tune_dir):
+    out, _ = tune_dir
+    before = (out / "tune.csv").read_bytes()
+    (out / "tune.csv").unlink()
+    assert_ok(run(runner, "tune", "--resume", out, *FAST, "-q"))
+    assert (out / "tune.csv").read_bytes() == before
+    assert_usage_error(run(runner, "tune", "--resume", out, "--param", "bail_turn=1:3"), "drop --param")
+    assert_usage_error(run(runner, "report", out), "tuning run")
+
+
+@pytest.mark.parametrize("args,fragments", [
+    ([], ["give the POLICY to tune"]),
+    (["hold-hand"], ["nothing to tune"]),
+    (["hold-hand", "--param", "bail_turn=0:5"], ["allowed values of bail_turn are 1 to 1000"]),
+    (["hold-hand", "--param", "bail_turn=1:5", "--against", "greedy", "--players", "4"], ["need 3"]),
+    (["nope", "--param", "x=1:2"], ["unknown policy 'nope'"]),
+])
+def test_tune_input_errors_are_one_line(runner, tmp_path, args, fragments):
+    assert_usage_error(run(runner, "tune", *args, "--out", tmp_path / "x", *FAST), *fragments)
+
+
+# ------------------------------------------------------------------------------ help and README
+
+
+def _readme_section(start: str, end: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split(start, 1)[1].split(end, 1)[0]
+
+
+@pytest.mark.parametrize("cmd,start,end", [("tournament", "### `handsim tournament`", "### `handsim tune`"),
+                                           ("tune", "### `handsim tune`", "### From Python")])
+def test_readme_lists_every_option(cmd, start, end):
+    where = _readme_section(start, end)
+    for param in cli.commands[cmd].params:
+        if isinstance(param, click.Option):
+            opts = [o for o in param.opts + param.secondary_opts if o.startswith("-")]
+            assert any(f"`{o}" in where for o in opts), (cmd, opts)
+
+
+@pytest.mark.parametrize("cmd", ["tournament", "tune"])
+def test_help_has_an_example(runner, cmd):
+    result = run(runner, cmd, "--help")
+    assert_ok(result)
+    assert "Examples:" in result.output and f"$ handsim {cmd}" in result.output
