@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from handsim.policies import lineup_arrays, parse_lineup
+from handsim.policies import lineup_arrays
 from handsim.rules import Rules
 from handsim.simulate import StudyError, run_chunk
 from handsim.tournament import design, games_per_deal, make_tournament, run_tournament, write_tournament
@@ -129,7 +129,7 @@ def test_crosstable_and_win_counts_match_a_brute_force_count():
     raw = _raw(spec)
     labels = spec.labels
     for a, b in itertools.permutations(range(3), 2):
-        diffs, wins, cmps, ahead = np.zeros(spec.deals), np.zeros(spec.deals), 0, 0
+        diffs, wins, cmps = np.zeros(spec.deals), np.zeros(spec.deals), 0
         for lu, pos in raw:
             if a in lu and b in lu:
                 ia = [j for j, e in enumerate(lu) if e == a]

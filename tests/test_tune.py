@@ -3,9 +3,6 @@ the TPE search's determinism and best.toml as a policy."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pandas as pd
 import pytest
 

@@ -110,12 +110,13 @@ def _read_run_json(path: Path) -> dict:
     return d
 
 
-def _default_out() -> Path:
+def _default_out(kind: str = "study") -> Path:
+    """``results/<kind>-YYYYmmdd-HHMMSS`` (``-2``, ``-3`` ... if taken)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path("results") / f"study-{stamp}"
+    out = Path("results") / f"{kind}-{stamp}"
     k = 2
     while out.exists():
-        out = Path("results") / f"study-{stamp}-{k}"
+        out = Path("results") / f"{kind}-{stamp}-{k}"
         k += 1
     return out
 

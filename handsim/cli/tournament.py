@@ -7,14 +7,13 @@ import json
 import os
 import shlex
 import sys
-import time
 from pathlib import Path
 
 import click
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, command_line, load_rules, parse_players, rules_options,
                       table)
-from .simulate import DEFAULT_CHUNK, MAX_CHUNK, MAX_DEALS, _given, _read_run_json
+from .simulate import DEFAULT_CHUNK, MAX_CHUNK, MAX_DEALS, _default_out, _given, _read_run_json
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
 _T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "players", "tables", "deals", "seed",
@@ -27,21 +26,45 @@ _FLAG = {"preset": "--preset", "rules_file": "--rules", "settings": "--set", "th
          "trials": "--trials", "batch": "--batch", "confirm_deals": "--confirm-deals", "confirm_seed": "--confirm-seed"}
 
 
-def _default_out(kind: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path("results") / f"{kind}-{stamp}"
-    k = 2
-    while out.exists():
-        out = Path("results") / f"{kind}-{stamp}-{k}"
-        k += 1
-    return out
+def run_options(kind: str):
+    """``--jobs``, ``--scheduler``, ``--chunk``, ``--out``, ``--force``, ``--resume``, ``--progress``, ``-q``."""
+    what = {"tournament": "tournament", "tune": "tuning run"}[kind]
+    options = [
+        click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]"),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Run on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); the same results."),
+        click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
+                     help="Deals per work item (results do not depend on it)."),
+        click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+                     help=f"Output folder (must be new or empty).  [default: results/{kind}-YYYYmmdd-HHMMSS]"),
+        click.option("--force", is_flag=True,
+                     help="Replace an existing --out folder if it holds handsim results (run.json or checkpoint.npz)."),
+        click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+                     help=f"Continue an interrupted {what} in DIR (with its saved arguments)."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Show a progress bar on stderr.  [default: when stderr is a terminal]"),
+        click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
+    ]
+
+    def wrap(f):
+        for opt in reversed(options):
+            f = opt(f)
+        return f
+
+    return wrap
 
 
-def _refuse_with_resume(ctx, names, what: str) -> None:
+def _resume_folder(ctx, names, what: str, resume, out, force) -> Path:
+    """The folder of --resume, after refusing options that would change the saved run."""
     clash = _given(ctx, names)
     if clash:
         raise click.UsageError(f"--resume continues the saved {what} as it was: drop "
                                + ", ".join(_FLAG[n] for n in clash))
+    if force:
+        raise click.UsageError("--force and --resume exclude each other")
+    if out is not None and Path(out).resolve() != Path(resume).resolve():
+        raise click.UsageError("--resume DIR continues in DIR: drop --out")
+    return Path(resume)
 
 
 def _saved(folder: Path, kind: str) -> dict:
@@ -61,12 +84,21 @@ def _rules(preset, rules_file, settings, threshold, two_v_two):
     return rules
 
 
-def _start(out: Path, kind: str, spec_json: dict, ctx) -> None:
-    """run.json at the start (what --resume reads), replaced by the full one at the end."""
+def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress, quiet):
+    """Check the scheduler, make (or reopen) the output folder, write the starting run.json (what --resume
+    reads; replaced by the full one at the end); returns ``(out, jobs, progress)``."""
     from handsim._io import atomic_write
+    from handsim.simulate import check_scheduler, prepare_out
 
-    info = {"kind": kind, kind: spec_json, "status": "running", "command": command_line(ctx)}
-    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    out = prepare_out(out if out is not None else _default_out(kind), resume=bool(resume), force=force)
+    if not resume:
+        info = {"kind": kind, kind: spec.to_json(), "status": "running", "command": command_line(ctx)}
+        atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
+    if progress is None:
+        progress = (not quiet) and sys.stderr.isatty()
+    return out, jobs or os.cpu_count() or 1, progress
 
 
 def _interrupted(ctx, out: Path, command: str, has_work: bool) -> None:
@@ -138,34 +170,16 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=10000, show_default=True,
               help="Deals, each played at every seating of every table.")
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Seed of the deals.")
-@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); the same results.")
-@click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
-              help="Deals per work item (results do not depend on it).")
-@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Output folder (must be new or empty).  [default: results/tournament-YYYYmmdd-HHMMSS]")
-@click.option("--force", is_flag=True,
-              help="Replace an existing --out folder if it holds handsim results (run.json or checkpoint.npz).")
-@click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
-              help="Continue an interrupted tournament in DIR (with its saved arguments).")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@run_options("tournament")
 @click.pass_context
 def tournament(ctx, policies, preset, rules_file, settings, threshold, players, tables, deals, seed, jobs, scheduler,
                chunk, out, force, resume, progress, quiet):
-    from handsim.simulate import CHECKPOINT, prepare_out
+    from handsim.simulate import CHECKPOINT
     from handsim.tournament import TournamentSpec, make_tournament, run_tournament, write_tournament
     from handsim.tournament.best import expand_policy_ref
 
     if resume:
-        _refuse_with_resume(ctx, _T_SAVED, "tournament")
-        if force:
-            raise click.UsageError("--force and --resume exclude each other")
-        if out is not None and Path(out).resolve() != Path(resume).resolve():
-            raise click.UsageError("--resume DIR continues in DIR: drop --out")
-        out = Path(resume)
+        out = _resume_folder(ctx, _T_SAVED, "tournament", resume, out, force)
         try:
             spec = TournamentSpec.from_json(_saved(out, "tournament"))
         except (KeyError, TypeError, AttributeError) as e:
@@ -177,16 +191,7 @@ def tournament(ctx, policies, preset, rules_file, settings, threshold, players, 
         rules = _rules(preset, rules_file, settings, threshold, two_v_two)
         entries = [expand_policy_ref(p) for p in policies]
         spec = make_tournament(entries, "2v2" if two_v_two else n_players, rules, tables, deals, seed, chunk)
-    if scheduler is not None:
-        from handsim.simulate import check_scheduler
-
-        check_scheduler(scheduler)
-    out = prepare_out(out if out is not None else _default_out("tournament"), resume=bool(resume), force=force)
-    if not resume:
-        _start(out, "tournament", spec.to_json(), ctx)
-    n_jobs = jobs or os.cpu_count() or 1
-    if progress is None:
-        progress = (not quiet) and sys.stderr.isatty()
+    out, n_jobs, progress = _prepare(ctx, "tournament", spec, out, resume, force, scheduler, jobs, progress, quiet)
     d = spec.design()
     if not quiet:
         fmt = "2 v 2" if spec.teams else f"{spec.players} players"
@@ -275,34 +280,15 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
               help="Fresh deals of the confirmation.  [default: --deals]")
 @click.option("--confirm-seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=None,
               help="Seed of the confirmation deals.  [default: --seed + 1]")
-@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); the same results.")
-@click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
-              help="Deals per work item (results do not depend on it).")
-@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Output folder (must be new or empty).  [default: results/tune-YYYYmmdd-HHMMSS]")
-@click.option("--force", is_flag=True,
-              help="Replace an existing --out folder if it holds handsim results (run.json or checkpoint.npz).")
-@click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
-              help="Continue an interrupted tuning run in DIR (with its saved arguments).")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@run_options("tune")
 @click.pass_context
 def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, players, deals, seed, search, trials,
          batch, confirm_deals, confirm_seed, jobs, scheduler, chunk, out, force, resume, progress, quiet):
-    from handsim.simulate import prepare_out
     from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
     from handsim.tournament.tune import TuneSpec, make_tune, run_tune, write_tune
 
     if resume:
-        _refuse_with_resume(ctx, _U_SAVED, "tuning run")
-        if force:
-            raise click.UsageError("--force and --resume exclude each other")
-        if out is not None and Path(out).resolve() != Path(resume).resolve():
-            raise click.UsageError("--resume DIR continues in DIR: drop --out")
-        out = Path(resume)
+        out = _resume_folder(ctx, _U_SAVED, "tuning run", resume, out, force)
         try:
             spec = TuneSpec.from_json(_saved(out, "tune"))
         except (KeyError, TypeError, AttributeError, IndexError) as e:
@@ -318,16 +304,7 @@ def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, 
         spec = make_tune(expand_policy_ref(policy), list(params), others, rules,
                          "2v2" if two_v_two else n_players, deals, seed, chunk, search, trials, batch,
                          confirm_deals, confirm_seed)
-    if scheduler is not None:
-        from handsim.simulate import check_scheduler
-
-        check_scheduler(scheduler)
-    out = prepare_out(out if out is not None else _default_out("tune"), resume=bool(resume), force=force)
-    if not resume:
-        _start(out, "tune", spec.to_json(), ctx)
-    n_jobs = jobs or os.cpu_count() or 1
-    if progress is None:
-        progress = (not quiet) and sys.stderr.isatty()
+    out, n_jobs, progress = _prepare(ctx, "tune", spec, out, resume, force, scheduler, jobs, progress, quiet)
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
         click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "

@@ -20,32 +20,28 @@ __all__ = ["tournament_report", "tune_report", "render", "significance"]
 Section = tuple[str, list[str]]
 
 
-def _f(x: Any, nd: int = 1) -> str:
+def _num(x: Any) -> float | None:
+    """``x`` as a float, or None when it is missing or NaN."""
     try:
         x = float(x)
     except (TypeError, ValueError):
-        return "-"
-    if math.isnan(x):
-        return "-"
-    return f"{x:.{nd}f}"
+        return None
+    return None if math.isnan(x) else x
+
+
+def _f(x: Any, nd: int = 1) -> str:
+    x = _num(x)
+    return "-" if x is None else f"{x:.{nd}f}"
 
 
 def _signed(x: Any, nd: int = 1) -> str:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "-"
-    if math.isnan(x):
-        return "-"
-    return f"{x:+.{nd}f}"
+    x = _num(x)
+    return "-" if x is None else f"{x:+.{nd}f}"
 
 
 def _pct(p: Any, nd: int = 1) -> str:
-    try:
-        p = float(p)
-    except (TypeError, ValueError):
-        return "-"
-    return "-" if math.isnan(p) else f"{100 * p:.{nd}f}%"
+    p = _num(p)
+    return "-" if p is None else f"{100 * p:.{nd}f}%"
 
 
 def _ci(lo: Any, hi: Any, fmt=_f) -> str:
@@ -222,7 +218,7 @@ def tune_sections(spec, frames: Mapping[str, Any], info: Mapping[str, Any]) -> l
     run = [
         f"Tuned: `{spec.base.label}`, parameters " + ", ".join(
             f"`{p}` in {r.text()}" for p, r in zip(params, spec.ranges)) + f"; search: {strategy}.",
-        f"Against: " + ", ".join(f"`{a.label}`" for a in spec.against)
+        "Against: " + ", ".join(f"`{a.label}`" for a in spec.against)
         + (" (2 v 2: the first is the partner)" if spec.teams else "") + f"; rules: {rules_text(spec.rules)}.",
         f"Objective: {who}, mean points {unit} (lower is better), every candidate on the same {spec.deals:,} "
         f"deals (seed {spec.seed}, common random numbers).",

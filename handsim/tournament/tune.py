@@ -43,7 +43,7 @@ import pandas as pd
 
 from ..policies import POLICIES, PolicySpec, parse_policy
 from ..rules import Rules
-from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments, _prop
+from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments
 from ._counters import Counters, positions_view
 from .best import policy_text
 
