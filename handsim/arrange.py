@@ -80,7 +80,7 @@ class Arrangement:
 
 
 def _decode(path, n, ace_low) -> tuple[list[Meld], np.ndarray]:
-    from ._kernels.arrange import meld_cards, meld_value
+    from ._kernels.melds import is_set, meld_cards, meld_value
 
     melds = []
     used = np.zeros(53, dtype=np.int64)
@@ -90,7 +90,7 @@ def _decode(path, n, ace_low) -> tuple[list[Meld], np.ndarray]:
         cards = tuple((int(buf[j, 0]), int(buf[j, 1])) for j in range(k))
         for c, _ in cards:
             used[c] += 1
-        melds.append(Meld("run" if path[i, 0] == 0 else "set", cards, int(meld_value(path[i], ace_low))))
+        melds.append(Meld("set" if is_set(path[i]) else "run", cards, int(meld_value(path[i], ace_low))))
     return melds, used
 
 

@@ -33,8 +33,7 @@ _SUIT_OF.update({s: i for i, s in enumerate(SUIT_SYMBOLS)})
 _SUIT_OF.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
 
 
-class CardError(ValueError):
-    """A card or a list of cards that cannot be read or cannot come from the deck."""
+from .errors import CardError  # noqa: F401  (re-exported: handsim.cards.CardError)
 
 
 def card_type(suit: int, rank: int) -> int:

@@ -154,16 +154,15 @@ class GameState:
 
     def partner(self, seat: int) -> int | None:
         """The partner seat (opposite) in a 2 v 2 game (``partnership=true``), else None."""
-        if self.rules.partnership and self.players == 4:
-            return (seat + 2) % 4
-        return None
+        return self.rules.partner_of(seat, self.players)
 
     def is_open(self, seat: int) -> bool:
         """Whether the seat counts as opened: its own opening, or with ``opening_scope="team"``
         its partner's (RULES.md section 4)."""
         if self.opened[seat]:
             return True
-        return self.team_opening and self.players == 4 and self.opened[(seat + 2) % 4]
+        partner = self.partner(seat)
+        return self.team_opening and partner is not None and self.opened[partner]
 
     def counts(self) -> list[int]:
         """Every card in hands, stock, pile and on the table, as a count vector by card type."""
@@ -337,7 +336,7 @@ class _Replay:
             self.stop(f"rules: {e}")
         dealer = self.int_field(trace, "dealer", "trace", 0, players - 1)
         starter = self.int_field(trace, "starter", "trace", 0, players - 1)
-        expected_starter = (dealer + 1) % players if rules.starter == "dealer_right" else dealer
+        expected_starter = rules.starter_of(dealer, players)
         if starter != expected_starter:
             self.stop(f"starter is seat {starter}, but with starter={rules.starter} and dealer {dealer} "
                       f"it is seat {expected_starter}")

@@ -15,8 +15,7 @@ import numpy as np
 N_POLICY_PARAMS = 8
 
 
-class PolicyError(ValueError):
-    """Unknown policy, unknown parameter or bad value."""
+from .errors import PolicyError  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)

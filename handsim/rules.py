@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 
 
-class RulesError(ValueError):
-    """An unknown option, a value outside its allowed range, or an unplayable combination."""
+from .errors import RulesError  # noqa: F401  (re-exported: handsim.rules.RulesError)
 
 
 #: An integer as text (``--set``, ``--vary``): ASCII digits only, so that ``int()``'s wider
@@ -372,6 +371,18 @@ class Rules(_Rules):
     def deck_size(self) -> int:
         """Cards in the deck: 104 + jokers."""
         return 104 + self.jokers
+
+    def starter_of(self, dealer: int, players: int) -> int:
+        """The starter's seat (RULES.md section 3): the player to the dealer's right - the next
+        seat in playing order - or, with ``starter = dealer``, the dealer."""
+        return (dealer + 1) % players if self.starter == "dealer_right" else dealer
+
+    def partner_of(self, seat: int, players: int) -> int | None:
+        """The partner of ``seat`` in 2 v 2 play (partners sit opposite, RULES.md section 7), or
+        None when everyone plays alone."""
+        if not self.partnership or players != 4:
+            return None
+        return (seat + players // 2) % players
 
     def differs_from(self, other: "Rules") -> list[str]:
         """Names of the options whose values differ."""

@@ -18,8 +18,7 @@ UNOPENED_PENALTY = 100
 _FIELDS = ("out", "hand_finish", "hands", "opened")
 
 
-class ScoreInputError(ValueError):
-    """Round-end data that cannot be scored; the one-line message names the field."""
+from .errors import ScoreInputError  # noqa: F401  (re-exported)
 
 
 def partners_of(rules, players: int) -> list[int] | None:
@@ -27,7 +26,7 @@ def partners_of(rules, players: int) -> list[int] | None:
     (seat ``s`` and ``(s + 2) % 4``) when ``rules.partnership`` (2 v 2, RULES.md sections 6-7),
     else None (single players)."""
     if getattr(rules, "partnership", False) and players == 4:
-        return [(s + 2) % 4 for s in range(4)]
+        return [rules.partner_of(s, players) for s in range(players)]
     return None
 
 

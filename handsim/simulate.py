@@ -38,12 +38,7 @@ CHECKPOINT = "checkpoint.npz"
 DEFAULT_CHUNK = 2000
 
 
-class StudyError(ValueError):
-    """A study that cannot be run as asked (bad sizes, an existing output, a broken resume)."""
-
-
-class StudyEngineError(RuntimeError):
-    """The engine reported an internal error in a deal of a study: a bug, not bad input."""
+from .errors import StudyEngineError, StudyError  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)

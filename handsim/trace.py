@@ -31,21 +31,7 @@ def _card_texts(cards) -> list[str]:
         return [format_card(t) for t in cards]
 
 
-class EngineError(RuntimeError):
-    """The engine reported an internal error while replaying a deal: a bug, not bad input.
-
-    Attributes
-    ----------
-    code : int
-        The engine's error code.
-    deal : int or None
-        The deal index (None for a stacked deal).
-    """
-
-    def __init__(self, code: int, deal: int | None):
-        self.code, self.deal = int(code), deal
-        where = "a stacked deal" if deal is None else f"deal {deal}"
-        super().__init__(f"engine error {self.code} in {where}")
+from .errors import EngineError  # noqa: F401  (re-exported: handsim.trace.EngineError)
 
 
 def _meld_cards(kind: int, key: int, lo: int, hi: int, mask: int, nj: int) -> list[list[str]]:
@@ -70,45 +56,61 @@ def _meld_cards(kind: int, key: int, lo: int, hi: int, mask: int, nj: int) -> li
     return out
 
 
+class _TableMeld:
+    """One table meld in the kernel's encoding (:mod:`handsim._kernels.melds`), by field name."""
+
+    __slots__ = ("kind", "key", "lo", "hi", "mask", "nj")
+
+    def __init__(self, kind: int, key: int, lo: int, hi: int, mask: int, nj: int):
+        self.kind, self.key, self.lo, self.hi, self.mask, self.nj = kind, key, lo, hi, mask, nj
+
+    @property
+    def is_set(self) -> bool:
+        return self.kind == 1
+
+
+def _position_card(suit: int, pos: int) -> int:
+    """Card type at run position ``pos`` (1..14, 14 = the Ace high) of ``suit``."""
+    return suit * 13 + (pos if pos <= 13 else 1) - 1
+
+
 class _TableView:
     """Just enough table bookkeeping to name what a lay-off or swap stands for."""
 
     def __init__(self):
-        self.melds: list[list[int]] = []  # [kind, key, lo, hi, mask, nj]
+        self.melds: list[_TableMeld] = []
 
-    def add(self, m):
-        self.melds.append(list(m))
+    def add(self, kind, key, lo, hi, mask, nj):
+        self.melds.append(_TableMeld(kind, key, lo, hi, mask, nj))
 
     def layoff(self, k: int, card: int, pos: int) -> str:
         m = self.melds[k]
-        if m[0] == 1:
+        if m.is_set:
             if card == JOKER:
-                missing = [s for s in range(4) if not (m[4] >> s) & 1]
+                missing = [s for s in range(4) if not (m.mask >> s) & 1]
                 # the new joker stands for the last missing suit not yet covered by jokers
-                s = missing[min(m[5], len(missing) - 1)]
-                m[5] += 1
-                return _card_text(s * 13 + m[1] - 1)
-            m[4] |= 1 << pos
+                s = missing[min(m.nj, len(missing) - 1)]
+                m.nj += 1
+                return _card_text(s * 13 + m.key - 1)
+            m.mask |= 1 << pos
             return _card_text(card)
-        if pos < m[2]:
-            m[2] = pos
+        if pos < m.lo:
+            m.lo = pos
         else:
-            m[3] = pos
+            m.hi = pos
         if card == JOKER:
-            m[4] |= 1 << pos
-        r = pos if pos <= 13 else 1
-        return _card_text(m[1] * 13 + r - 1)
+            m.mask |= 1 << pos
+        return _card_text(_position_card(m.key, pos))
 
     def swap(self, k: int, card: int, pos: int) -> str:
         m = self.melds[k]
-        if m[0] == 1:
+        if m.is_set:
             # a set's joker stands for any suit the set lacks: the natural that replaces it names it
-            m[4] |= 1 << pos
-            m[5] -= 1
+            m.mask |= 1 << pos
+            m.nj -= 1
             return _card_text(card)
-        m[4] &= ~(1 << pos)
-        r = pos if pos <= 13 else 1
-        return _card_text(m[1] * 13 + r - 1)
+        m.mask &= ~(1 << pos)
+        return _card_text(_position_card(m.key, pos))
 
 
 def decode_events(tr: np.ndarray) -> list[dict]:
@@ -138,7 +140,7 @@ def decode_events(tr: np.ndarray) -> list[dict]:
         elif et == EV_MELD:
             k, kind, key, lo, hi, mask, nj = row[2:9]
             mask &= 0xFFFF
-            table.add([kind, key, lo, hi, mask, nj])
+            table.add(kind, key, lo, hi, mask, nj)
             append({
                 "type": "meld", "seat": seat, "meld": k, "kind": "run" if kind == 0 else "set",
                 "cards": _meld_cards(kind, key, lo, hi, mask, nj),
@@ -236,7 +238,7 @@ def trace_deal(
 
 
 def _starter(rules: Rules, dealer: int, P: int) -> int:
-    return (dealer + 1) % P if rules.starter == "dealer_right" else dealer
+    return rules.starter_of(dealer, P)
 
 
 def _assemble(rules, P, deck_list, dealer, policies, tr, status, scores, flags, **extra) -> dict:

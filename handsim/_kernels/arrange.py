@@ -20,15 +20,32 @@ position 14 to play high.  Branches are cut when the melded weight so far plus a
 on what the remaining cards could add cannot beat the best found.  Every meld holds at least
 one natural card, so every partition is reachable and the search is exact.
 
-Path / meld encoding (``int32[6]`` per meld): ``kind`` (0 run, 1 set), ``key`` (suit of a run,
-rank of a set), ``lo``, ``hi`` (run positions; for a set both equal the rank), ``mask`` (run:
-bit ``p`` set when position ``p`` holds a joker; set: bit ``s`` set when suit ``s`` holds a
-natural), ``njokers``.
+The melds found are written in the encoding of :mod:`handsim._kernels.melds`.
 """
 
 import numpy as np
 from numba import njit
 
+from .consts import JOKER, N_NATURALS, N_RANKS, N_SUITS
+from .melds import (  # noqa: F401  (meld_cards, meld_value: re-exported)
+    ACE_HIGH,
+    KIND_RUN,
+    KIND_SET,
+    M_HI,
+    M_KEY,
+    M_KIND,
+    M_LO,
+    M_MASK,
+    M_NJ,
+    MAX_RUN,
+    MAX_SET,
+    MELD_WIDTH,
+    MIN_MELD,
+    meld_cards,
+    meld_value,
+    position_value,
+    rank_hand_value,
+)
 from .params import (
     P_ACE_LOW,
     P_JOKER_PENALTY,
@@ -53,42 +70,20 @@ _W_MISC = 5  # [joker max weight, per-card bonus, max jokers per meld, min natur
 
 
 @njit(cache=True)
-def position_value(p, ace_low):
-    """Opening value of run position ``p`` (1..14): Ace low ``ace_low``, 2-10 face, J/Q/K 10, Ace high 11."""
-    if p == 1:
-        return ace_low
-    if p >= 14:
-        return 11
-    if p >= 10:
-        return 10
-    return p
-
-
-@njit(cache=True)
-def rank_hand_value(r):
-    """Hand value of a natural of rank ``r`` (1..13): Ace 11, J/Q/K 10, else face value."""
-    if r == 1 or r == 14:
-        return 11
-    if r >= 10:
-        return 10
-    return r
-
-
-@njit(cache=True)
 def make_weights(rv, mode, W):
     """Fill the weight table ``W int32[6, 16]`` for rules vector ``rv`` and ``mode``."""
     W[:, :] = 0
     ace_low = rv[P_ACE_LOW]
     pen = rv[P_JOKER_PENALTY]
     bonus = COUNT_BONUS if mode == COUNT else 0
-    for p in range(1, 15):
+    for p in range(1, ACE_HIGH + 1):
         if mode == DEAD:
             W[_W_NAT_RUN, p] = rank_hand_value(p)
             W[_W_JOK_RUN, p] = pen
         else:
             W[_W_NAT_RUN, p] = position_value(p, ace_low) + bonus
             W[_W_JOK_RUN, p] = position_value(p, ace_low) + bonus
-    for r in range(1, 14):
+    for r in range(1, N_RANKS + 1):
         if mode == DEAD:
             W[_W_NAT_SET, r] = rank_hand_value(r)
             W[_W_JOK_SET, r] = pen
@@ -100,10 +95,10 @@ def make_weights(rv, mode, W):
             m = W[_W_NAT_RUN, r]
             if v + bonus > m:
                 m = v + bonus
-            if r == 1 and W[_W_NAT_RUN, 14] > m:
-                m = W[_W_NAT_RUN, 14]
+            if r == 1 and W[_W_NAT_RUN, ACE_HIGH] > m:
+                m = W[_W_NAT_RUN, ACE_HIGH]
             W[_W_NAT_MAX, r] = m
-    W[_W_NAT_MAX, 14] = W[_W_NAT_MAX, 1]
+    W[_W_NAT_MAX, ACE_HIGH] = W[_W_NAT_MAX, 1]
     if mode == DEAD:
         W[_W_MISC, 0] = pen
     else:
@@ -123,24 +118,24 @@ def can_meld(cnt, s, p, J, maxj_rule):
     """
     jk = J if J < maxj_rule else maxj_rule
     k = 0
-    for s2 in range(4):
+    for s2 in range(N_SUITS):
         if s2 != s and cnt[s2, p] > 0:
             k += 1
     if k + jk >= 2:
         return True
     # run windows: positions of this card (an Ace is at 1 and 14)
-    for pos in (p, 14 if p == 1 else -1):
+    for pos in (p, ACE_HIGH if p == 1 else -1):
         if pos < 0:
             continue
         for lo in range(pos - 2, pos + 1):
-            if lo < 1 or lo + 2 > 14:
+            if lo < 1 or lo + 2 > ACE_HIGH:
                 continue
             miss = 0
             for q in range(lo, lo + 3):
                 if q == pos:
                     continue
-                if q == 14:
-                    have = cnt[s, 1] + cnt[s, 14]  # an Ace may still move up, or already did
+                if q == ACE_HIGH:
+                    have = cnt[s, 1] + cnt[s, ACE_HIGH]  # an Ace may still move up, or already did
                 else:
                     have = cnt[s, q]
                 if have == 0:
@@ -158,8 +153,8 @@ def drop_isolated(cnt, J, maxj_rule):
     changed = True
     while changed:
         changed = False
-        for s in range(4):
-            for p in range(1, 14):
+        for s in range(N_SUITS):
+            for p in range(1, N_RANKS + 1):
                 if cnt[s, p] > 0 and not can_meld(cnt, s, p, J, maxj_rule):
                     removed += cnt[s, p]
                     cnt[s, p] = 0
@@ -247,19 +242,19 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
             p = f[_F_P]
             if f[_F_PHASE] == -1:
                 # locate the lowest remaining natural
-                while s < 4:
-                    while p <= 14 and cnt[s, p] == 0:
+                while s < N_SUITS:
+                    while p <= ACE_HIGH and cnt[s, p] == 0:
                         p += 1
-                    if p <= 14:
+                    if p <= ACE_HIGH:
                         break
                     s += 1
                     p = 1
-                if s == 4:
+                if s == N_SUITS:
                     if cur > best[0]:
                         best[0] = cur
                         best[1] = plen
                         for i in range(plen):
-                            for k in range(6):
+                            for k in range(MELD_WIDTH):
                                 bestpath[i, k] = path[i, k]
                     d -= 1
                     continue
@@ -269,8 +264,8 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
                 if best[0] >= 0:
                     # tighter bound: cards no meld of the remaining cards can contain add nothing
                     dw = 0
-                    for s2 in range(s, 4):
-                        for p2 in range(p if s2 == s else 1, 14):
+                    for s2 in range(s, N_SUITS):
+                        for p2 in range(p if s2 == s else 1, N_RANKS + 1):
                             if cnt[s2, p2] > 0 and not can_meld(cnt, s2, p2, J, maxj_rule):
                                 dw += cnt[s2, p2] * W[_W_NAT_MAX, p2]
                     if cur + rem - dw <= best[0]:
@@ -279,27 +274,27 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
                 f[_F_S] = s
                 f[_F_P] = p
                 avail = 0
-                if p <= 13:
-                    for s2 in range(s + 1, 4):
+                if p <= N_RANKS:
+                    for s2 in range(s + 1, N_SUITS):
                         if cnt[s2, p] > 0:
                             avail |= 1 << s2
                 f[_F_AVAIL] = avail
                 f[_F_M] = avail
                 f[_F_JJ] = 0
                 f[_F_A] = 0
-                f[_F_PHASE] = 0 if (p <= 13 and plen < MAX_MELDS) else 1
+                f[_F_PHASE] = 0 if (p <= N_RANKS and plen < MAX_MELDS) else 1
             # undo the option applied last time
             ap = f[_F_APPLIED]
             if ap == 1:
                 cnt[s, p] += 1
                 mm = f[_F_LO]
-                for s2 in range(s + 1, 4):
+                for s2 in range(s + 1, N_SUITS):
                     if (mm >> s2) & 1:
                         cnt[s2, p] += 1
             elif ap == 2 or ap == 4:
                 cnt[s, p] += 1
             elif ap == 3:
-                cnt[s, 14] -= 1
+                cnt[s, ACE_HIGH] -= 1
                 cnt[s, 1] += 1
             f[_F_APPLIED] = 0
             wmax = W[_W_NAT_MAX, p]
@@ -324,19 +319,19 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
                         n += mm & 1
                         mm >>= 1
                     size = n + j
-                    if size >= 3 and size <= 4 and n >= minnat:
+                    if size >= MIN_MELD and size <= MAX_SET and n >= minnat:
                         cnt[s, p] -= 1
-                        for s2 in range(s + 1, 4):
+                        for s2 in range(s + 1, N_SUITS):
                             if (m >> s2) & 1:
                                 cnt[s2, p] -= 1
                         f[_F_APPLIED] = 1
                         f[_F_LO] = m
-                        path[plen, 0] = 1
-                        path[plen, 1] = p
-                        path[plen, 2] = p
-                        path[plen, 3] = p
-                        path[plen, 4] = m | (1 << s)
-                        path[plen, 5] = j
+                        path[plen, M_KIND] = KIND_SET
+                        path[plen, M_KEY] = p
+                        path[plen, M_LO] = p
+                        path[plen, M_HI] = p
+                        path[plen, M_MASK] = m | (1 << s)
+                        path[plen, M_NJ] = j
                         gain = n * W[_W_NAT_SET, p] + j * W[_W_JOK_SET, p]
                         cost = n * wmax + j * jw
                         d += 1
@@ -364,16 +359,16 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
                         f[_F_PHASE] = 2
                 elif ph == 2:
                     f[_F_PHASE] = 3
-                    if p == 1 and (cnt[s, 13] > 0 or cnt[s, 12] > 0 or J > 0):
+                    if p == 1 and (cnt[s, 13] > 0 or cnt[s, 12] > 0 or J > 0):  # a Q or K to play high with
                         cnt[s, 1] -= 1
-                        cnt[s, 14] += 1
+                        cnt[s, ACE_HIGH] += 1
                         f[_F_APPLIED] = 3
                         d += 1
                         _push_choose(F, d, s, p, cur, rem, J, plen)
                         pushed = True
                 elif ph == 3:
                     f[_F_PHASE] = 4
-                    if p <= 13:
+                    if p <= N_RANKS:
                         cnt[s, p] -= 1
                         f[_F_APPLIED] = 4
                         d += 1
@@ -396,19 +391,19 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
                 q = hi + 1
                 if ph == 0:
                     f[_F_PHASE] = 1
-                    if hi - lo + 1 >= 3 and f[_F_NNAT] >= minnat:
-                        path[plen, 0] = 0
-                        path[plen, 1] = s
-                        path[plen, 2] = lo
-                        path[plen, 3] = hi
-                        path[plen, 4] = f[_F_JMASK]
-                        path[plen, 5] = jused
+                    if hi - lo + 1 >= MIN_MELD and f[_F_NNAT] >= minnat:
+                        path[plen, M_KIND] = KIND_RUN
+                        path[plen, M_KEY] = s
+                        path[plen, M_LO] = lo
+                        path[plen, M_HI] = hi
+                        path[plen, M_MASK] = f[_F_JMASK]
+                        path[plen, M_NJ] = jused
                         d += 1
                         _push_choose(F, d, s, f[_F_P], cur + f[_F_GAIN], rem - f[_F_COST], J - jused, plen + 1)
                         pushed = True
                 elif ph == 1:
                     f[_F_PHASE] = 2
-                    if q <= 14 and q - lo + 1 <= 13 and cnt[s, q] > 0:
+                    if q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and cnt[s, q] > 0:
                         cnt[s, q] -= 1
                         f[_F_APPLIED] = 1
                         d += 1
@@ -417,7 +412,7 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
                         pushed = True
                 elif ph == 2:
                     f[_F_PHASE] = 3
-                    if q <= 14 and q - lo + 1 <= 13 and jused < maxj:
+                    if q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and jused < maxj:
                         d += 1
                         _push_run(F, d, s, f[_F_P], cur, rem, J, plen, lo, q, f[_F_JMASK] | (1 << q), jused + 1,
                                   f[_F_NNAT], f[_F_GAIN] + W[_W_JOK_RUN, q], f[_F_COST] + jw)
@@ -431,9 +426,9 @@ def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
 def hand_to_table(hand, cnt):
     """Fill ``cnt int8[4, 16]`` from a hand count vector ``hand int8[53]``; return the jokers."""
     cnt[:, :] = 0
-    for t in range(52):
-        cnt[t // 13, t % 13 + 1] = hand[t]
-    return hand[52]
+    for t in range(N_NATURALS):
+        cnt[t // N_RANKS, t % N_RANKS + 1] = hand[t]
+    return hand[JOKER]
 
 
 @njit(cache=True)
@@ -448,61 +443,11 @@ def search(hand, W, cnt, path, bestpath, best, F):
     if W[_W_MISC, 3] <= 1:
         drop_isolated(cnt, J, W[_W_MISC, 2])
     rem = np.int64(0)
-    for su in range(4):
-        for p in range(1, 14):
+    for su in range(N_SUITS):
+        for p in range(1, N_RANKS + 1):
             rem += cnt[su, p] * W[_W_NAT_MAX, p]
     rem += J * W[_W_MISC, 0]
     best[0] = -1
     best[1] = 0
     _search_stack(cnt, J, rem, W, path, best, bestpath, F)
     return best[0], best[1]
-
-
-@njit(cache=True)
-def meld_cards(m, out):
-    """Cards of encoded meld ``m int32[6]`` as (card, stands_for) rows in ``out int16[14, 2]``.
-
-    Returns the number of cards.  Jokers are 52; a set's jokers stand for its missing suits in
-    suit order; a run's cards are in position order (Ace high as the Ace at the top).
-    """
-    n = 0
-    if m[0] == 0:
-        s = m[1]
-        for q in range(m[2], m[3] + 1):
-            r = q if q <= 13 else 1
-            t = s * 13 + r - 1
-            if (m[4] >> q) & 1:
-                out[n, 0] = 52
-            else:
-                out[n, 0] = t
-            out[n, 1] = t
-            n += 1
-    else:
-        r = m[1]
-        for s in range(4):
-            if (m[4] >> s) & 1:
-                out[n, 0] = s * 13 + r - 1
-                out[n, 1] = s * 13 + r - 1
-                n += 1
-        j = m[5]
-        for s in range(4):
-            if j > 0 and not ((m[4] >> s) & 1):
-                out[n, 0] = 52
-                out[n, 1] = s * 13 + r - 1
-                n += 1
-                j -= 1
-    return n
-
-
-@njit(cache=True)
-def meld_value(m, ace_low):
-    """Opening value (points) of encoded meld ``m``."""
-    if m[0] == 0:
-        v = 0
-        for q in range(m[2], m[3] + 1):
-            v += position_value(q, ace_low)
-        return v
-    n = 0
-    for s in range(4):
-        n += (m[4] >> s) & 1
-    return (n + m[5]) * rank_hand_value(m[1])

@@ -15,11 +15,10 @@ from .params import (
     P_PARTNERSHIP,
     P_ROUNDS,
     P_STANDINGS,
-    P_STARTER,
     STANDINGS_LAST_LOSES,
-    STARTER_DEALER_RIGHT,
 )
 from .policies import begin_turn, choose_draw, play
+from .consts import MAX_SEATS, NO_CARD
 from .rng import randbelow, stream_key
 from .state import (
     E_EMPTY_NO_DISCARD,
@@ -66,6 +65,7 @@ from .state import (
     new_game,
     seat_policies,
     reset_round,
+    starter_of,
     take_discard,
     top_discard,
 )
@@ -91,7 +91,7 @@ def play_turn(g, seat, first):
     the policy's melds / lay-offs / swaps, the discard; ends the round when the hand empties."""
     g.sc[S_TURN] += 1
     g.seat[seat, Q_OWN_TURNS] += 1
-    g.sc[S_TAKEN] = -1
+    g.sc[S_TAKEN] = NO_CARD
     g.sc[S_TAKEN_C0] = 0
     g.sc[S_T_NEWMELD] = 0
     g.sc[S_T_OTHERS] = 0
@@ -103,15 +103,15 @@ def play_turn(g, seat, first):
     begin_turn(g, seat)
     if not first:
         src = choose_draw(g, seat)
-        if src == 1 and top_discard(g) >= 0:
+        if src == 1 and top_discard(g) != NO_CARD:
             take_discard(g, seat)
         else:
-            if draw_stock(g, seat) < 0:
+            if draw_stock(g, seat) == NO_CARD:
                 return
     d = play(g, seat)
     if g.sc[S_STATUS] != STATUS_PLAYING:
         return
-    if g.sc[S_TAKEN] >= 0:
+    if g.sc[S_TAKEN] != NO_CARD:
         if g.seat[seat, Q_OPENED] == 0:
             fail(g, E_TOOK_WITHOUT_OPENING)
             return
@@ -166,10 +166,7 @@ def _deal_setup(seed, i, players, rv, pol, pp, rotate, pol_seat, pp_seat):
     st = np.empty(1, dtype=np.uint64)
     st[0] = stream_key(seed, i, 0)
     dealer = randbelow(st, players)
-    if rv[P_STARTER] == STARTER_DEALER_RIGHT:
-        starter = (dealer + 1) % players
-    else:
-        starter = dealer
+    starter = starter_of(dealer, players, rv)
     for j in range(players):
         s = (starter + (j + rotate) % players) % players
         pol_seat[s] = pol[j]
@@ -238,8 +235,8 @@ def play_deals(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, 
     """
     arr = new_game(players, rv, False)
     g = arr[0]
-    pol_seat = np.zeros(4, dtype=np.int64)
-    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    pol_seat = np.zeros(MAX_SEATS, dtype=np.int64)
+    pp_seat = np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64)
     for k in range(n):
         i = start + k
         dealer, key = _deal_setup(seed, i, players, rv, pol, pp, i % players, pol_seat, pp_seat)
@@ -253,11 +250,11 @@ def play_deals(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, 
 def play_traced(seed, i, players, rv, pol, pp):
     """Replay deal ``i`` exactly as :func:`play_deals` plays it, with the move log on.
 
-    Returns ``(trace int16[m, 24], deck int8[N], dealer, status, scores int64[4],
-    flags uint8[4] by seat, policy id by seat int64[4], error code)``.
+    Returns ``(trace int16[m, 24], deck int8[N], dealer, status, scores int64[MAX_SEATS],
+    flags uint8[MAX_SEATS] by seat, policy id by seat int64[MAX_SEATS], error code)``.
     """
-    pol_seat = np.zeros(4, dtype=np.int64)
-    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    pol_seat = np.zeros(MAX_SEATS, dtype=np.int64)
+    pp_seat = np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64)
     dealer, key = _deal_setup(seed, i, players, rv, pol, pp, i % players, pol_seat, pp_seat)
     arr = new_game(players, rv, True)
     g = arr[0]
@@ -273,7 +270,7 @@ def play_traced(seed, i, players, rv, pol, pp):
 def _traced_result(g, players):
     """Copies of a finished traced round: ``(trace, status, scores, flags by seat, error)``;
     a full move log is reported as :data:`E_TRACE_FULL`."""
-    flags = np.zeros(4, dtype=np.uint8)
+    flags = np.zeros(MAX_SEATS, dtype=np.uint8)
     for s in range(players):
         flags[s] = seat_flags(g, s)
     tr = g.tr[: g.sc[S_TR_N]].copy()
@@ -290,22 +287,23 @@ MAX_TIEBREAKS = 50
 def _standings(totals, wins, P, last_loses, team, out_win, out_lose):
     """Winner (unique lowest total) and, with ``last_loses``, the loser (RULES.md section 7).
 
-    With ``team`` (2 v 2) the totals compared are the team sums ``totals[s] + totals[s + 2]``
-    and both partners of the lower team win.  Returns False when the lowest total is shared
+    With ``team`` (2 v 2, partners opposite) the totals compared are the team sums
+    ``totals[s] + totals[s + P // 2]`` and both partners of the lower team win.  Returns False when the lowest total is shared
     (a tie-break round is needed).  The loser is the single highest total; a tie for last goes
     to the fewest round wins, and a tie on that too makes every seat still tied a loser.
     """
     if team:
-        a = totals[0] + totals[2]
-        b = totals[1] + totals[3]
-        for s in range(4):
+        half = P // 2
+        a = totals[0] + totals[half]
+        b = totals[1] + totals[1 + half]
+        for s in range(P):
             out_win[s] = 0
             out_lose[s] = 0
         if a == b:
             return False
         w = 0 if a < b else 1
         out_win[w] = 1
-        out_win[w + 2] = 1
+        out_win[w + half] = 1
         return True
     lo = totals[0]
     for s in range(1, P):
@@ -381,8 +379,8 @@ def play_traced_match_round(seed, m, r, players, rv, pol, pp):
 
     Returns what :func:`play_traced` returns.
     """
-    pol_seat = np.zeros(4, dtype=np.int64)
-    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
+    pol_seat = np.zeros(MAX_SEATS, dtype=np.int64)
+    pp_seat = np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64)
     first_dealer = _match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
     dealer = (first_dealer + r) % players
     arr = new_game(players, rv, True)
@@ -418,19 +416,19 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
     R = rv[P_ROUNDS]
     arr = new_game(players, rv, False)
     g = arr[0]
-    pol_seat = np.zeros(4, dtype=np.int64)
-    pp_seat = np.zeros((4, N_POLICY_PARAMS), dtype=np.float64)
-    totals = np.zeros(4, dtype=np.int64)
-    wins = np.zeros(4, dtype=np.int64)
-    w = np.zeros(4, dtype=np.uint8)
-    lz = np.zeros(4, dtype=np.uint8)
+    pol_seat = np.zeros(MAX_SEATS, dtype=np.int64)
+    pp_seat = np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64)
+    totals = np.zeros(MAX_SEATS, dtype=np.int64)
+    wins = np.zeros(MAX_SEATS, dtype=np.int64)
+    w = np.zeros(MAX_SEATS, dtype=np.uint8)
+    lz = np.zeros(MAX_SEATS, dtype=np.uint8)
     last_loses = rv[P_STANDINGS] == STANDINGS_LAST_LOSES
     team = rv[P_PARTNERSHIP] != 0
-    rs = np.zeros((R + MAX_TIEBREAKS, 4), dtype=np.int64)
+    rs = np.zeros((R + MAX_TIEBREAKS, MAX_SEATS), dtype=np.int64)
     rhand = np.zeros(R + MAX_TIEBREAKS, dtype=np.int64)
-    t2 = np.zeros(4, dtype=np.int64)
-    w2 = np.zeros(4, dtype=np.uint8)
-    l2 = np.zeros(4, dtype=np.uint8)
+    t2 = np.zeros(MAX_SEATS, dtype=np.int64)
+    w2 = np.zeros(MAX_SEATS, dtype=np.uint8)
+    l2 = np.zeros(MAX_SEATS, dtype=np.uint8)
     for k in range(n):
         m = start + k
         first_dealer = _match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
@@ -467,7 +465,7 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
             if r >= R and (_standings(totals, wins, players, last_loses, team, w, lz) or r >= R + MAX_TIEBREAKS):
                 break
         row = k * R + R - 1
-        starter = (first_dealer + R - 1 + (1 if rv[P_STARTER] == STARTER_DEALER_RIGHT else 0)) % players
+        starter = starter_of((first_dealer + R - 1) % players, players, rv)
         for rel in range(players):
             s = (starter + rel) % players
             o_win[row, rel] = w[s]
@@ -487,7 +485,7 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
 
     ``deck`` (int8[104 + jokers], card types, dealt as in ``docs/design.md``) replaces the
     shuffle; ``key`` seeds the stream used by reshuffles and random policies; policies are
-    given by seat.  Returns ``(trace, status, scores int64[4], flags uint8[4], error code)``.
+    given by seat.  Returns ``(trace, status, scores int64[MAX_SEATS], flags uint8[MAX_SEATS], error code)``.
     """
     arr = new_game(players, rv, True)
     g = arr[0]

@@ -14,8 +14,10 @@ Policies are told apart by an integer id (``g.pol[seat]``) and read their parame
 import numpy as np
 from numba import njit
 
-from .arrange import COUNT, COUNT_BONUS, DEAD, OPEN, meld_value
-from .params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP, P_JOKER_SWAP, P_PARTNERSHIP
+from .arrange import COUNT, COUNT_BONUS, DEAD, OPEN
+from .consts import JOKER, N_NATURALS, N_RANKS, N_SUITS, N_TYPES, NO_CARD, NO_TARGET
+from .melds import copy_path, meld_uses, meld_value, melded_cards, path_counts, path_uses, rank_of, suit_of, swap_melds
+from .params import PICKUP_MUST_OPEN, P_ACE_LOW, P_DISCARD_PICKUP, P_JOKER_SWAP, P_PARTNERSHIP
 from .rng import randbelow
 from .state import (
     Q_BAILED,
@@ -37,10 +39,10 @@ from .state import (
     lay_melds,
     lay_off,
     layoff_position,
+    legal_discard_after,
+    legal_discard_after_card,
     may_touch_table,
-    meld_size,
-    meld_uses,
-    path_uses,
+    partner_of,
     required_for,
     required_opening,
     swap_joker,
@@ -60,53 +62,33 @@ PP_SUPPORT_HAND = 0
 
 
 @njit(cache=True)
-def melded_cards(path, n):
-    c = 0
-    for i in range(n):
-        c += meld_size(path[i])
-    return c
-
-
-@njit(cache=True)
-def _copy_path(src, dst, n):
-    for i in range(n):
-        for k in range(6):
-            dst[i, k] = src[i, k]
-
-
-@njit(cache=True)
-def _leftover_ok(g, seat, path, n, keep):
+def _leftover_ok(g, seat, path, n, keep, layoff_taken):
     """Whether laying the first ``n`` melds of ``path`` leaves ``seat`` at least ``keep`` cards
     and, unless it leaves none, a card it may legally discard (not the card just taken) - or,
-    with ``keep = 0``, only the taken card with a table meld to lay it off on (greedy's lay-offs
-    that follow put it there first, and the player goes out; not for the random policy, whose
-    lay-offs are random)."""
-    hand = g.hands[seat]
+    with ``keep = 0`` and ``layoff_taken``, only the taken card with a table meld to lay it off
+    on (the caller's lay-offs that follow put it there first, and the player goes out)."""
     left = g.hand_n[seat] - melded_cards(path, n)
     if left < keep:
         return False
     if left == 0:
         return True
+    path_counts(path, n, g.rem)
+    if legal_discard_after(g, seat, g.rem):
+        return True
     taken = g.sc[S_TAKEN]
-    for t in range(53):
-        if hand[t] == 0:
-            continue
-        u = path_uses(path, n, t)
-        if hand[t] - u > 0:
-            if t != taken or g.sc[S_TAKEN_C0] > 0 or g.sc[S_T_TAKEN_USED] > 0 or u > 0:
-                return True
-    if keep == 0 and left == 1 and taken >= 0 and g.pol[seat] != RANDOM and may_touch_table(g, seat):
+    if keep == 0 and left == 1 and taken != NO_CARD and layoff_taken and may_touch_table(g, seat):
         for k in range(g.sc[S_N_MELDS]):
-            if layoff_position(g, k, taken) != -100:
+            if layoff_position(g, k, taken) != NO_TARGET:
                 return True
     return False
 
 
 @njit(cache=True)
-def plan_melds(g, seat, mode, req, keep):
+def plan_melds(g, seat, mode, req, keep, layoff_taken):
     """Melds to lay now: best arrangement of the hand under ``mode`` reaching ``req`` points
     that leaves at least ``keep`` cards (0, 1 or 2) and a legal discard among them (unless it
-    empties the hand with ``keep = 0``).
+    empties the hand with ``keep = 0``; with ``layoff_taken``, a plan that leaves only the card
+    taken from the pile counts when that card can be laid off next).
 
     When the best arrangement breaks that, the best one with one card kept back (a legal
     discard) is taken, and with ``keep = 2`` if need be two cards.  Returns the number of melds
@@ -116,14 +98,14 @@ def plan_melds(g, seat, mode, req, keep):
     val, n = hand_search(g, hand, mode)
     if n == 0 or val < req:
         return -1
-    if _leftover_ok(g, seat, g.bestpath, n, keep):
+    if _leftover_ok(g, seat, g.bestpath, n, keep, layoff_taken):
         return n
     bestv = -1
     bestn = 0
     other = -1
     otherv = -1
     N = g.hand_n[seat]
-    for t in range(53):
+    for t in range(N_TYPES):
         if hand[t] > 0 and discard_is_legal(g, seat, t):
             hand[t] -= 1
             v, k = hand_search(g, hand, mode)
@@ -134,14 +116,14 @@ def plan_melds(g, seat, mode, req, keep):
                 if v > bestv:
                     bestv = v
                     bestn = k
-                    _copy_path(g.bestpath, g.bp2, k)
+                    copy_path(g.bestpath, g.bp2, k)
             elif v > otherv:
                 otherv = v
                 other = t
     if bestv < 0 and other >= 0 and keep >= 2:
         # keep back a second card as well
         hand[other] -= 1
-        for t in range(53):
+        for t in range(N_TYPES):
             if hand[t] > 0:
                 hand[t] -= 1
                 v, k = hand_search(g, hand, mode)
@@ -149,32 +131,32 @@ def plan_melds(g, seat, mode, req, keep):
                 if k > 0 and v >= req and v > bestv:
                     bestv = v
                     bestn = k
-                    _copy_path(g.bestpath, g.bp2, k)
+                    copy_path(g.bestpath, g.bp2, k)
         hand[other] += 1
     if bestv < 0:
         return -1
-    _copy_path(g.bp2, g.bestpath, bestn)
+    copy_path(g.bp2, g.bestpath, bestn)
     return bestn
 
 
 @njit(cache=True)
 def _connections(g, seat, t):
     """Cards in hand that could meld with natural ``t``: same rank other suits, same suit +-2."""
-    if t == 52:
+    if t == JOKER:
         return 0
     h = g.hands[seat]
-    s = t // 13
-    r = t % 13
+    s = suit_of(t)
+    r = rank_of(t) - 1  # 0..12
     c = 0
-    for s2 in range(4):
+    for s2 in range(N_SUITS):
         if s2 != s:
-            c += h[s2 * 13 + r]
+            c += h[s2 * N_RANKS + r]
     for d in (-2, -1, 1, 2):
         q = r + d
-        if q == 13:
+        if q == N_RANKS:
             q = 0  # K-A
-        if 0 <= q <= 12:
-            c += h[s * 13 + q]
+        if 0 <= q < N_RANKS:
+            c += h[s * N_RANKS + q]
     return c
 
 
@@ -188,10 +170,10 @@ def choose_discard(g, seat, path, n):
     h = g.hands[seat]
     for pass_ in range(3):
         # pass 0: leftover naturals; pass 1: any natural; pass 2: jokers
-        for t in range(53):
+        for t in range(N_TYPES):
             if h[t] == 0:
                 continue
-            if (t == 52) != (pass_ == 2):
+            if (t == JOKER) != (pass_ == 2):
                 continue
             if pass_ == 0 and n > 0 and h[t] - path_uses(path, n, t) <= 0:
                 continue
@@ -217,8 +199,8 @@ def do_swaps(g, seat):
         again = True
         while again:
             again = False
-            for t in range(52):
-                if g.hands[seat, t] > 0 and swap_position(g, k, t) != -100:
+            for t in range(N_NATURALS):
+                if g.hands[seat, t] > 0 and swap_position(g, k, t) != NO_TARGET:
                     if swap_joker(g, seat, k, t):
                         done += 1
                         again = True
@@ -230,16 +212,9 @@ def do_swaps(g, seat):
 def _discard_after(g, seat, t):
     """Whether ``seat`` still has a legal discard (or no card at all) after card ``t`` leaves
     its hand for the table."""
-    h = g.hands[seat]
     if g.hand_n[seat] <= 1:
         return True
-    taken = g.sc[S_TAKEN]
-    free = t == taken or g.sc[S_TAKEN_C0] > 0 or g.sc[S_T_TAKEN_USED] > 0
-    for u in range(53):
-        c = h[u] - (1 if u == t else 0)
-        if c > 0 and (u != taken or free):
-            return True
-    return False
+    return legal_discard_after_card(g, seat, t)
 
 
 @njit(cache=True)
@@ -249,9 +224,9 @@ def do_layoffs(g, seat, keep):
     the highest-value cards, never leaving a hand without a legal discard."""
     done = 0
     t = g.sc[S_TAKEN]
-    if t >= 0 and g.hands[seat, t] > 0 and g.hand_n[seat] > keep:
+    if t != NO_CARD and g.hands[seat, t] > 0 and g.hand_n[seat] > keep:
         for k in range(g.sc[S_N_MELDS]):
-            if layoff_position(g, k, t) != -100:
+            if layoff_position(g, k, t) != NO_TARGET:
                 if lay_off(g, seat, k, t):
                     done += 1
                 break
@@ -260,14 +235,14 @@ def do_layoffs(g, seat, keep):
         bk = -1
         bv = -1
         nm = g.sc[S_N_MELDS]
-        for t in range(53):
+        for t in range(N_TYPES):
             if g.hands[seat, t] == 0:
                 continue
             v = card_hand_value(t, g.rv)
             if v <= bv:
                 continue
             for k in range(nm):
-                if layoff_position(g, k, t) != -100:
+                if layoff_position(g, k, t) != NO_TARGET:
                     if _discard_after(g, seat, t):
                         bt = t
                         bk = k
@@ -291,7 +266,7 @@ def supporting(g, seat):
         return False
     if g.seat[seat, Q_LAID_BEFORE] == 0:
         return False
-    p = (seat + 2) % 4
+    p = partner_of(g, seat)
     return g.pol[p] == HOLD_HAND and g.seat[p, Q_BAILED] == 0 and g.seat[p, Q_LAID_BEFORE] == 0
 
 
@@ -309,11 +284,11 @@ def greedy_table_play(g, seat, keep):
     """Opened: lay every meld of the least-deadwood arrangement, swap jokers, lay off."""
     if not may_touch_table(g, seat):
         return
-    n = plan_melds(g, seat, DEAD, 1, keep)
+    n = plan_melds(g, seat, DEAD, 1, keep, True)
     if n > 0:
         lay_melds(g, seat, g.bestpath, n)
     if do_swaps(g, seat) > 0:
-        n = plan_melds(g, seat, DEAD, 1, keep)
+        n = plan_melds(g, seat, DEAD, 1, keep, True)
         if n > 0:
             lay_melds(g, seat, g.bestpath, n)
     do_layoffs(g, seat, keep)
@@ -326,7 +301,7 @@ def greedy_play(g, seat):
         req = required_opening(g)
         val, n = hand_search(g, g.hands[seat], OPEN)
         if val >= req and n > 0:
-            n = plan_melds(g, seat, OPEN, req, keep)
+            n = plan_melds(g, seat, OPEN, req, keep, True)
             if n > 0:
                 lay_melds(g, seat, g.bestpath, n)
         if g.seat[seat, Q_OPENED] == 0:
@@ -361,16 +336,16 @@ def greedy_choose_draw(g, seat):
         return 0
     if g.seat[seat, Q_OPENED] == 0:
         _pretend_take(g, seat, top)
-        n = plan_melds(g, seat, OPEN, required_opening(g), greedy_keep(g, seat))
+        n = plan_melds(g, seat, OPEN, required_opening(g), greedy_keep(g, seat), True)
         ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
         _undo_take(g, seat, top)
         return 1 if ok else 0
     if g.rv[P_DISCARD_PICKUP] == PICKUP_MUST_OPEN:
         for k in range(g.sc[S_N_MELDS]):
-            if layoff_position(g, k, top) != -100 or swap_position(g, k, top) != -100:
+            if layoff_position(g, k, top) != NO_TARGET or swap_position(g, k, top) != NO_TARGET:
                 return 1
     _pretend_take(g, seat, top)
-    n = plan_melds(g, seat, DEAD, 1, greedy_keep(g, seat))
+    n = plan_melds(g, seat, DEAD, 1, greedy_keep(g, seat), True)
     ok = n > 0 and path_uses(g.bestpath, n, top) >= 1
     _undo_take(g, seat, top)
     return 1 if ok else 0
@@ -398,7 +373,7 @@ def plan_hand(g, seat):
         bestv = -1
         bestn = 0
         bestt = -1
-        for t in range(53):
+        for t in range(N_TYPES):
             if hand[t] > 0 and discard_is_legal(g, seat, t):
                 hand[t] -= 1
                 w2, k = hand_search(g, hand, COUNT)
@@ -409,13 +384,13 @@ def plan_hand(g, seat):
                     bestv = v2
                     bestn = k
                     bestt = t
-                    _copy_path(g.bestpath, g.bp2, k)
+                    copy_path(g.bestpath, g.bp2, k)
         if bestt < 0:
             return -1, -1
-        _copy_path(g.bp2, g.bestpath, bestn)
+        copy_path(g.bp2, g.bestpath, bestn)
         return bestn, bestt
     if c == N - 1 and v >= req and c >= hmin:
-        for t in range(53):
+        for t in range(N_TYPES):
             if hand[t] > path_uses(g.bestpath, n, t):
                 if discard_is_legal(g, seat, t):
                     return n, t
@@ -431,7 +406,7 @@ def hold_begin_turn(g, seat):
         g.seat[seat, Q_BAILED] = 1
         return
     P = g.sc[S_PLAYERS]
-    partner = (seat + 2) % 4 if g.rv[P_PARTNERSHIP] != 0 else -1
+    partner = partner_of(g, seat)
     for s in range(P):
         if s != seat and s != partner and g.hand_n[s] <= g.pp[seat, PP_BAIL_OPPONENT_CARDS]:
             g.seat[seat, Q_BAILED] = 1
@@ -479,30 +454,14 @@ def _coin(g):
 
 @njit(cache=True)
 def _leaves_discard(g, seat, rem):
-    """After removing ``rem int8[53]`` from the hand: empty (and going out without a discard is
-    allowed), or some legal discard remains."""
+    """After removing ``rem int8[N_TYPES]`` from the hand: empty (and going out without a discard
+    is allowed), or some legal discard remains."""
     left = g.hand_n[seat]
-    for t in range(53):
+    for t in range(N_TYPES):
         left -= rem[t]
     if left == 0:
         return not go_out_requires_discard(g)
-    for t in range(53):
-        c = g.hands[seat, t] - rem[t]
-        if c <= 0:
-            continue
-        if t == g.sc[S_TAKEN] and g.sc[S_TAKEN_C0] == 0 and c == 1:
-            continue
-        return True
-    return False
-
-
-@njit(cache=True)
-def _meld_removal(g, m):
-    g.tmp[:] = 0
-    for t in range(53):
-        u = meld_uses(m, t)
-        if u > 0:
-            g.tmp[t] = u
+    return legal_discard_after(g, seat, rem)
 
 
 @njit(cache=True)
@@ -517,17 +476,14 @@ def random_choose_draw(g, seat):
         return 1 if _coin(g) else 0
     _pretend_take(g, seat, top)
     if opened:
-        n = plan_melds(g, seat, DEAD, 1, _rkeep(g))
+        n = plan_melds(g, seat, DEAD, 1, _rkeep(g), False)
     else:
-        n = plan_melds(g, seat, OPEN, required_opening(g), _rkeep(g))
+        n = plan_melds(g, seat, OPEN, required_opening(g), _rkeep(g), False)
     ok = n > 0 and (must_open or path_uses(g.bestpath, n, top) >= 1)
     if ok and not opened:
         # the full opening must leave a legal discard (or go out), since the taken card may
         # be the only card left and it cannot be discarded
-        g.tmp[:] = 0
-        for i in range(n):
-            for t in range(53):
-                g.tmp[t] += meld_uses(g.bestpath[i], t)
+        path_counts(g.bestpath, n, g.tmp)
         ok = _leaves_discard(g, seat, g.tmp)
     _undo_take(g, seat, top)
     if ok and _coin(g):
@@ -536,27 +492,19 @@ def random_choose_draw(g, seat):
 
 
 @njit(cache=True)
-def _swap_rows(path, i, j):
-    for k in range(6):
-        x = path[i, k]
-        path[i, k] = path[j, k]
-        path[j, k] = x
-
-
-@njit(cache=True)
 def random_open(g, seat, forced):
     """Maybe open (always when ``forced``) with a random subset of the best opening melds that
     still reaches the required value (and holds the taken card under new_meld_only)."""
     req = required_opening(g)
-    n = plan_melds(g, seat, OPEN, req, _rkeep(g))
+    n = plan_melds(g, seat, OPEN, req, _rkeep(g), False)
     if n <= 0:
         return
     if not forced and not _coin(g):
         return
     # random order
     for i in range(n - 1, 0, -1):
-        _swap_rows(g.bestpath, i, randbelow(g.prng, i + 1))
-    ace_low = g.rv[2]
+        swap_melds(g.bestpath, i, randbelow(g.prng, i + 1))
+    ace_low = g.rv[P_ACE_LOW]
     take = 0
     total = 0
     top = g.sc[S_TAKEN]
@@ -567,7 +515,7 @@ def random_open(g, seat, forced):
         if need_top and meld_uses(g.bestpath[i], top) > 0:
             pick = True
         if pick:
-            _swap_rows(g.bestpath, i, take)
+            swap_melds(g.bestpath, i, take)
             total += meld_value(g.bestpath[take], ace_low)
             take += 1
     i = take
@@ -575,10 +523,7 @@ def random_open(g, seat, forced):
         total += meld_value(g.bestpath[i], ace_low)
         take += 1
         i += 1
-    g.tmp[:] = 0
-    for i in range(take):
-        for t in range(53):
-            g.tmp[t] += meld_uses(g.bestpath[i], t)
+    path_counts(g.bestpath, take, g.tmp)
     if not _leaves_discard(g, seat, g.tmp):
         take = n  # the whole opening leaves a legal discard (checked when the card was taken)
     lay_melds(g, seat, g.bestpath, take)
@@ -591,7 +536,7 @@ def random_table_play(g, seat):
         return
     top = g.sc[S_TAKEN]
     if top >= 0 and g.rv[P_DISCARD_PICKUP] != PICKUP_MUST_OPEN and g.sc[S_T_TAKEN_MELDED] == 0:
-        n = plan_melds(g, seat, DEAD, 1, _rkeep(g))
+        n = plan_melds(g, seat, DEAD, 1, _rkeep(g), False)
         for i in range(n):
             if meld_uses(g.bestpath[i], top) > 0:
                 lay_melds(g, seat, g.bestpath[i:], 1)
@@ -603,15 +548,15 @@ def random_table_play(g, seat):
         # count the legal actions
         nlay = 0
         nswap = 0
-        for t in range(53):
+        for t in range(N_TYPES):
             if g.hands[seat, t] == 0:
                 continue
             for k in range(nm):
-                if layoff_position(g, k, t) != -100:
+                if layoff_position(g, k, t) != NO_TARGET:
                     nlay += 1
-                if swap_position(g, k, t) != -100:
+                if swap_position(g, k, t) != NO_TARGET:
                     nswap += 1
-        nnew = plan_melds(g, seat, DEAD, 1, _rkeep(g))
+        nnew = plan_melds(g, seat, DEAD, 1, _rkeep(g), False)
         if nnew < 0:
             nnew = 0
         total = nlay + nswap + nnew
@@ -619,18 +564,18 @@ def random_table_play(g, seat):
             return
         a = randbelow(g.prng, total)
         if a < nnew:
-            _meld_removal(g, g.bestpath[a])
+            path_counts(g.bestpath[a:], 1, g.tmp)
             if _leaves_discard(g, seat, g.tmp):
                 lay_melds(g, seat, g.bestpath[a:], 1)
             continue
         a -= nnew
         idx = 0
         found = False
-        for t in range(53):
+        for t in range(N_TYPES):
             if g.hands[seat, t] == 0:
                 continue
             for k in range(nm):
-                if layoff_position(g, k, t) != -100:
+                if layoff_position(g, k, t) != NO_TARGET:
                     if idx == a:
                         g.tmp[:] = 0
                         g.tmp[t] = 1
@@ -639,7 +584,7 @@ def random_table_play(g, seat):
                         found = True
                         break
                     idx += 1
-                if swap_position(g, k, t) != -100:
+                if swap_position(g, k, t) != NO_TARGET:
                     if idx == a:
                         swap_joker(g, seat, k, t)
                         found = True
@@ -653,13 +598,13 @@ def random_table_play(g, seat):
 def random_discard(g, seat):
     """A uniformly random legal discard (-1 if none)."""
     n = 0
-    for t in range(53):
+    for t in range(N_TYPES):
         if g.hands[seat, t] > 0 and discard_is_legal(g, seat, t):
             n += g.hands[seat, t]
     if n == 0:
         return -1
     a = randbelow(g.prng, n)
-    for t in range(53):
+    for t in range(N_TYPES):
         if g.hands[seat, t] > 0 and discard_is_legal(g, seat, t):
             if a < g.hands[seat, t]:
                 return t

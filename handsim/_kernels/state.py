@@ -19,7 +19,36 @@ Trace rows (``int16[24]``): ``[type, seat, ...]`` with types
 import numpy as np
 from numba import njit
 
-from .arrange import COUNT, DEAD, MAX_DEPTH, MAX_MELDS, OPEN, make_weights, meld_value, rank_hand_value, search
+from .arrange import COUNT, DEAD, MAX_DEPTH, MAX_MELDS, OPEN, make_weights, search
+from .consts import JOKER, MAX_SEATS, N_NATURALS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
+from .melds import (
+    ACE_HIGH,
+    M_HI,
+    M_KEY,
+    M_KIND,
+    M_LO,
+    M_MASK,
+    M_NJ,
+    MAX_RUN,
+    MAX_SET,
+    MELD_WIDTH,
+    card_of,
+    copy_meld,
+    is_set,
+    meld_is_legal,
+    meld_jokers,
+    meld_key,
+    meld_size,
+    meld_uses,
+    meld_value,
+    position_rank,
+    rank_hand_value,
+    rank_of,
+    run_has_joker_at,
+    set_has_suit,
+    set_jokers,
+    suit_of,
+)
 from .params import (
     P_OPENING_SCOPE,
     P_PARTNERSHIP,
@@ -40,6 +69,7 @@ from .params import (
     P_OPENING_RULE,
     P_STARTER,
     P_THRESHOLD,
+    N_PARAMS,
     P_UNOPENED_PENALTY,
     STARTER_DEALER_RIGHT,
     UNOPENED_FLAT,
@@ -117,35 +147,34 @@ E_TABLE_FULL = 7
 E_BAD_MELD = 8
 E_TRACE_FULL = 9
 
-from .params import N_PARAMS
-
 #: One round's whole state as a numpy record (one allocation per chunk of deals, passed to
 #: every kernel as a single record: cheap calls, fast compilation).
 GAME_DTYPE = np.dtype(
     [
-        ("hands", np.int8, (4, 53)),  # card counts by seat
-        ("hand_n", np.int64, (4,)),  # cards held by seat
-        ("melds", np.int32, (MAX_TABLE, 6)),  # table melds (encoding of arrange.py)
+        ("hands", np.int8, (MAX_SEATS, N_TYPES)),  # card counts by seat
+        ("hand_n", np.int64, (MAX_SEATS,)),  # cards held by seat
+        ("melds", np.int32, (MAX_TABLE, MELD_WIDTH)),  # table melds (encoding of melds.py)
         ("owner", np.int64, (MAX_TABLE,)),  # seat that laid each meld
         ("stock", np.int8, (128,)),
         ("pile", np.int8, (128,)),  # discard pile, top last
         ("deck", np.int8, (128,)),  # the shuffled deck of this deal
         ("sc", np.int64, (N_SC,)),  # scalars S_*
-        ("seat", np.int64, (4, N_Q)),  # per-seat integers Q_*
+        ("seat", np.int64, (MAX_SEATS, N_Q)),  # per-seat integers Q_*
         ("rv", np.int64, (N_PARAMS,)),  # rules vector
-        ("pol", np.int64, (4,)),  # policy id by seat
-        ("pp", np.float64, (4, N_POLICY_PARAMS)),  # policy parameters by seat
+        ("pol", np.int64, (MAX_SEATS,)),  # policy id by seat
+        ("pp", np.float64, (MAX_SEATS, N_POLICY_PARAMS)),  # policy parameters by seat
         ("W", np.int32, (3, 6, 16)),  # search weights by mode
-        ("cnt", np.int8, (4, 16)),  # search workspaces
-        ("path", np.int32, (MAX_MELDS, 6)),
-        ("bestpath", np.int32, (MAX_MELDS, 6)),
-        ("bp2", np.int32, (MAX_MELDS, 6)),
+        ("cnt", np.int8, (N_SUITS, 16)),  # search workspaces
+        ("path", np.int32, (MAX_MELDS, MELD_WIDTH)),
+        ("bestpath", np.int32, (MAX_MELDS, MELD_WIDTH)),
+        ("bp2", np.int32, (MAX_MELDS, MELD_WIDTH)),
         ("best", np.int64, (2,)),
-        ("tmp", np.int8, (53,)),  # scratch card counts
+        ("tmp", np.int8, (N_TYPES,)),  # scratch card counts
+        ("rem", np.int8, (N_TYPES,)),  # scratch card counts of the planners
         ("F", np.int64, (MAX_DEPTH, 20)),
         ("rng", np.uint64, (1,)),  # the deal's stream: shuffle and reshuffles
         ("prng", np.uint64, (1,)),  # the deal's policy stream: random decisions
-        ("scores", np.int64, (4,)),
+        ("scores", np.int64, (MAX_SEATS,)),
         ("tr", np.int16, (MAX_EVENTS, EV_WIDTH)),  # move log (used only when tracing)
     ],
     align=True,
@@ -174,7 +203,7 @@ def new_game(players, rv, trace_on):
 @njit(cache=True)
 def seat_policies(g, pol_seat, pp_seat):
     """Give each seat its policy id and parameters for the next deal."""
-    for s in range(4):
+    for s in range(MAX_SEATS):
         g.pol[s] = pol_seat[s]
         for k in range(N_POLICY_PARAMS):
             g.pp[s, k] = pp_seat[s, k]
@@ -237,9 +266,9 @@ def fail(g, code):
 @njit(cache=True)
 def card_hand_value(t, rv):
     """Points of card type ``t`` left in hand (RULES.md section 1)."""
-    if t == 52:
+    if t == JOKER:
         return rv[P_JOKER_PENALTY]
-    return rank_hand_value(t % 13 + 1)
+    return rank_hand_value(rank_of(t))
 
 
 @njit(cache=True)
@@ -249,12 +278,12 @@ def reset_round(g, dealer, rng_state):
     rv = g.rv
     njok = rv[P_JOKERS]
     n = 0
-    for t in range(52):
+    for t in range(N_NATURALS):
         g.deck[n] = t
         g.deck[n + 1] = t
         n += 2
     for _ in range(njok):
-        g.deck[n] = 52
+        g.deck[n] = JOKER
         n += 1
     g.rng[0] = rng_state
     g.prng[0] = rng_state ^ np.uint64(0xD1B54A32D192ED03)
@@ -268,7 +297,7 @@ def reset_round(g, dealer, rng_state):
     g.sc[S_RESHUF] = 0
     g.sc[S_TURN] = 0
     g.sc[S_STATUS] = STATUS_PLAYING
-    g.sc[S_OUT_SEAT] = -1
+    g.sc[S_OUT_SEAT] = NO_SEAT
     g.sc[S_IS_HAND] = 0
     g.sc[S_MAX_OPEN] = 0
     g.sc[S_TR_N] = 0
@@ -276,12 +305,27 @@ def reset_round(g, dealer, rng_state):
     g.sc[S_ERR] = 0
     g.scores[:] = 0
     g.sc[S_DEALER] = dealer
-    if rv[P_STARTER] == STARTER_DEALER_RIGHT:
-        starter = (dealer + 1) % P
-    else:
-        starter = dealer
-    g.sc[S_STARTER] = starter
+    g.sc[S_STARTER] = starter_of(dealer, P, rv)
     deal_from_deck(g)
+
+
+@njit(cache=True)
+def starter_of(dealer, players, rv):
+    """The starter's seat: the player to the dealer's right (the next to play) or the dealer
+    (``starter``, RULES.md section 3)."""
+    if rv[P_STARTER] == STARTER_DEALER_RIGHT:
+        return (dealer + 1) % players
+    return dealer
+
+
+@njit(cache=True)
+def partner_of(g, seat):
+    """The partner of ``seat`` in 2 v 2 play (the seat opposite, RULES.md section 7), or
+    ``NO_SEAT`` when everyone plays alone."""
+    if g.rv[P_PARTNERSHIP] == 0:
+        return NO_SEAT
+    P = g.sc[S_PLAYERS]
+    return (seat + P // 2) % P
 
 
 @njit(cache=True)
@@ -334,9 +378,9 @@ def stock_left(g):
 
 @njit(cache=True)
 def top_discard(g):
-    """Top card of the discard pile, or -1 when it is empty."""
+    """Top card of the discard pile, or ``NO_CARD`` when it is empty."""
     if g.sc[S_PILE_N] == 0:
-        return -1
+        return NO_CARD
     return g.pile[g.sc[S_PILE_N] - 1]
 
 
@@ -344,14 +388,14 @@ def top_discard(g):
 def draw_stock(g, seat):
     """Draw the top of the stock, reshuffling the pile or voiding the round when it is empty.
 
-    Returns the card, or -1 when the round became void (RULES.md section 3).
+    Returns the card, or ``NO_CARD`` when the round became void (RULES.md section 3).
     """
     if stock_left(g) == 0:
         pn = g.sc[S_PILE_N]
         if g.sc[S_RESHUF] >= g.rv[P_MAX_RESHUFFLES] or pn <= 1:
             g.sc[S_STATUS] = STATUS_VOID
             log(g, EV_VOID, seat, 0, 0, 0, 0, 0, 0, 0)
-            return -1
+            return NO_CARD
         top = g.pile[pn - 1]
         m = pn - 1
         for i in range(m):
@@ -374,10 +418,10 @@ def draw_stock(g, seat):
 
 @njit(cache=True)
 def take_discard(g, seat):
-    """Take the top of the discard pile into ``seat``'s hand; returns the card or -1."""
+    """Take the top of the discard pile into ``seat``'s hand; returns the card or ``NO_CARD``."""
     pn = g.sc[S_PILE_N]
     if pn == 0:
-        return -1
+        return NO_CARD
     c = g.pile[pn - 1]
     g.sc[S_PILE_N] = pn - 1
     g.sc[S_TAKEN] = c
@@ -389,94 +433,31 @@ def take_discard(g, seat):
 
 
 @njit(cache=True)
-def meld_size(m):
-    if m[0] == 0:
-        return m[3] - m[2] + 1
-    n = m[5]
-    for s in range(4):
-        n += (m[4] >> s) & 1
-    return n
-
-
-@njit(cache=True)
-def meld_jokers(m):
-    if m[0] == 1:
-        return m[5]
-    n = 0
-    for q in range(m[2], m[3] + 1):
-        n += (m[4] >> q) & 1
-    return n
-
-
-@njit(cache=True)
-def meld_uses(m, t):
-    """Copies of card type ``t`` (52 = joker) in encoded meld ``m``."""
-    if t == 52:
-        return meld_jokers(m)
-    s = t // 13
-    r = t % 13 + 1
-    if m[0] == 1:
-        if m[1] == r and (m[4] >> s) & 1:
-            return 1
-        return 0
-    if m[1] != s:
-        return 0
-    n = 0
-    if m[2] <= r <= m[3] and not ((m[4] >> r) & 1):
-        n += 1
-    if r == 1 and m[3] == 14 and not ((m[4] >> 14) & 1):
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def path_uses(path, n, t):
-    """Copies of card type ``t`` used by the first ``n`` melds of ``path``."""
-    u = 0
-    for i in range(n):
-        u += meld_uses(path[i], t)
-    return u
-
-
-@njit(cache=True)
 def _remove_meld_cards(g, seat, m):
     """Take the cards of meld ``m`` out of ``seat``'s hand; False if the hand lacks one."""
-    if m[0] == 0:
-        s = m[1]
-        for q in range(m[2], m[3] + 1):
-            t = 52 if (m[4] >> q) & 1 else s * 13 + (q if q <= 13 else 1) - 1
+    if not is_set(m):
+        s = meld_key(m)
+        for q in range(m[M_LO], m[M_HI] + 1):
+            t = JOKER if run_has_joker_at(m, q) else card_of(s, position_rank(q))
             if g.hands[seat, t] <= 0:
                 return False
             g.hands[seat, t] -= 1
             g.hand_n[seat] -= 1
     else:
-        r = m[1]
-        for s in range(4):
-            if (m[4] >> s) & 1:
-                t = s * 13 + r - 1
+        r = meld_key(m)
+        for s in range(N_SUITS):
+            if set_has_suit(m, s):
+                t = card_of(s, r)
                 if g.hands[seat, t] <= 0:
                     return False
                 g.hands[seat, t] -= 1
                 g.hand_n[seat] -= 1
-        if g.hands[seat, 52] < m[5]:
+        nj = set_jokers(m)
+        if g.hands[seat, JOKER] < nj:
             return False
-        g.hands[seat, 52] -= m[5]
-        g.hand_n[seat] -= m[5]
+        g.hands[seat, JOKER] -= nj
+        g.hand_n[seat] -= nj
     return True
-
-
-@njit(cache=True)
-def meld_is_legal(m, rv):
-    """Whether encoded meld ``m`` is a legal set or run (RULES.md section 2)."""
-    nj = meld_jokers(m)
-    size = meld_size(m)
-    if nj > rv[P_MAX_JOKERS]:
-        return False
-    if size - nj < rv[P_MIN_NATURAL]:
-        return False
-    if m[0] == 1:
-        return 3 <= size <= 4 and 1 <= m[1] <= 13
-    return 3 <= size <= 13 and 1 <= m[2] and m[3] <= 14
 
 
 @njit(cache=True)
@@ -510,24 +491,23 @@ def lay_melds(g, seat, path, n):
         if not _remove_meld_cards(g, seat, m):
             fail(g, E_BAD_MELD)
             return False
-        if g.sc[S_TAKEN] >= 0:
+        if g.sc[S_TAKEN] != NO_CARD:
             u = meld_uses(m, g.sc[S_TAKEN])
             g.sc[S_T_TAKEN_MELDED] += u
             g.sc[S_T_TAKEN_USED] += u
-        for j in range(6):
-            g.melds[k, j] = m[j]
+        copy_meld(m, g.melds[k])
         g.owner[k] = seat
         g.sc[S_N_MELDS] = k + 1
         g.sc[S_T_NEWMELD] += meld_size(m)
         g.sc[S_T_LAID] = 1
-        log(g, EV_MELD, seat, k, m[0], m[1], m[2], m[3], m[4], m[5])
+        log(g, EV_MELD, seat, k, m[M_KIND], m[M_KEY], m[M_LO], m[M_HI], m[M_MASK], m[M_NJ])
     if opening:
         g.seat[seat, Q_OPENED] = 1
         g.seat[seat, Q_OPEN_VALUE] = total
         g.sc[S_T_OPENED] = 1
-        if rv[P_PARTNERSHIP] != 0 and rv[P_OPENING_SCOPE] == SCOPE_TEAM:
-            # opening_scope = team: the partner (opposite) counts as opened too (RULES.md section 4)
-            g.seat[(seat + 2) % 4, Q_OPENED] = 1
+        if rv[P_OPENING_SCOPE] == SCOPE_TEAM and partner_of(g, seat) != NO_SEAT:
+            # opening_scope = team: the partner counts as opened too (RULES.md section 4)
+            g.seat[partner_of(g, seat), Q_OPENED] = 1
     elif g.sc[S_T_OPENED] == 1:
         # more melds in the opening turn belong to the opening (RULES.md section 4)
         for i in range(n):
@@ -550,40 +530,42 @@ def may_touch_table(g, seat):
 @njit(cache=True)
 def layoff_position(g, k, t):
     """Where card ``t`` can be laid off on table meld ``k``: a run position, a set suit
-    (-1 for a joker on a set), or -100 when it cannot (RULES.md section 2)."""
+    (-1 for a joker on a set), or ``NO_TARGET`` when it cannot (RULES.md section 2)."""
     m = g.melds[k]
     rv = g.rv
-    if t == 52:
+    lo = m[M_LO]
+    hi = m[M_HI]
+    if t == JOKER:
         if meld_jokers(m) >= rv[P_MAX_JOKERS]:
-            return -100
-        if m[0] == 1:
-            if meld_size(m) < 4:
+            return NO_TARGET
+        if is_set(m):
+            if meld_size(m) < MAX_SET:
                 return -1
-            return -100
-        if m[3] - m[2] + 1 >= 13:
-            return -100
-        if m[3] < 14:
-            return m[3] + 1
-        return m[2] - 1
-    s = t // 13
-    r = t % 13 + 1
-    if m[0] == 1:
-        if m[1] != r or (m[4] >> s) & 1 or meld_size(m) >= 4:
-            return -100
+            return NO_TARGET
+        if hi - lo + 1 >= MAX_RUN:
+            return NO_TARGET
+        if hi < ACE_HIGH:
+            return hi + 1
+        return lo - 1
+    s = suit_of(t)
+    r = rank_of(t)
+    if is_set(m):
+        if meld_key(m) != r or set_has_suit(m, s) or meld_size(m) >= MAX_SET:
+            return NO_TARGET
         return s
-    if m[1] != s or m[3] - m[2] + 1 >= 13:
-        return -100
+    if meld_key(m) != s or hi - lo + 1 >= MAX_RUN:
+        return NO_TARGET
     if r == 1:
-        if m[2] == 2:
+        if lo == 2:
             return 1
-        if m[3] == 13:
-            return 14
-        return -100
-    if r == m[2] - 1:
+        if hi == 13:
+            return ACE_HIGH
+        return NO_TARGET
+    if r == lo - 1:
         return r
-    if r == m[3] + 1:
+    if r == hi + 1:
         return r
-    return -100
+    return NO_TARGET
 
 
 @njit(cache=True)
@@ -592,21 +574,21 @@ def lay_off(g, seat, k, t):
     if not may_touch_table(g, seat) or g.hands[seat, t] <= 0:
         return False
     pos = layoff_position(g, k, t)
-    if pos == -100:
+    if pos == NO_TARGET:
         return False
     m = g.melds[k]
-    if m[0] == 1:
-        if t == 52:
-            m[5] += 1
+    if is_set(m):
+        if t == JOKER:
+            m[M_NJ] += 1
         else:
-            m[4] |= 1 << pos
+            m[M_MASK] |= 1 << pos
     else:
-        if pos < m[2]:
-            m[2] = pos
+        if pos < m[M_LO]:
+            m[M_LO] = pos
         else:
-            m[3] = pos
-        if t == 52:
-            m[4] |= 1 << pos
+            m[M_HI] = pos
+        if t == JOKER:
+            m[M_MASK] |= 1 << pos
     g.hands[seat, t] -= 1
     g.hand_n[seat] -= 1
     if t == g.sc[S_TAKEN]:
@@ -621,27 +603,29 @@ def lay_off(g, seat, k, t):
 @njit(cache=True)
 def swap_position(g, k, t):
     """Where natural ``t`` can replace a joker of table meld ``k`` (run position or set suit),
-    or -100 (RULES.md section 5)."""
-    if g.rv[P_JOKER_SWAP] == 0 or t == 52:
-        return -100
+    or ``NO_TARGET`` (RULES.md section 5)."""
+    if g.rv[P_JOKER_SWAP] == 0 or t == JOKER:
+        return NO_TARGET
     m = g.melds[k]
-    s = t // 13
-    r = t % 13 + 1
-    if m[0] == 1:
-        if m[5] == 0 or m[1] != r or (m[4] >> s) & 1:
-            return -100
+    s = suit_of(t)
+    r = rank_of(t)
+    if is_set(m):
+        if set_jokers(m) == 0 or meld_key(m) != r or set_has_suit(m, s):
+            return NO_TARGET
         return s
-    if m[1] != s:
-        return -100
+    if meld_key(m) != s:
+        return NO_TARGET
+    lo = m[M_LO]
+    hi = m[M_HI]
     if r == 1:
-        if m[2] == 1 and (m[4] >> 1) & 1:
+        if lo == 1 and run_has_joker_at(m, 1):
             return 1
-        if m[3] == 14 and (m[4] >> 14) & 1:
-            return 14
-        return -100
-    if m[2] <= r <= m[3] and (m[4] >> r) & 1:
+        if hi == ACE_HIGH and run_has_joker_at(m, ACE_HIGH):
+            return ACE_HIGH
+        return NO_TARGET
+    if lo <= r <= hi and run_has_joker_at(m, r):
         return r
-    return -100
+    return NO_TARGET
 
 
 @njit(cache=True)
@@ -650,16 +634,16 @@ def swap_joker(g, seat, k, t):
     if not may_touch_table(g, seat) or g.hands[seat, t] <= 0:
         return False
     pos = swap_position(g, k, t)
-    if pos == -100:
+    if pos == NO_TARGET:
         return False
     m = g.melds[k]
-    if m[0] == 1:
-        m[4] |= 1 << pos
-        m[5] -= 1
+    if is_set(m):
+        m[M_MASK] |= 1 << pos
+        m[M_NJ] -= 1
     else:
-        m[4] &= ~(1 << pos)
+        m[M_MASK] &= ~(1 << pos)
     g.hands[seat, t] -= 1
-    g.hands[seat, 52] += 1
+    g.hands[seat, JOKER] += 1
     if t == g.sc[S_TAKEN]:
         g.sc[S_T_TAKEN_USED] += 1
     g.sc[S_T_LAID] = 1
@@ -670,15 +654,53 @@ def swap_joker(g, seat, k, t):
 
 
 @njit(cache=True)
+def may_discard(t, held, taken, taken_before, taken_used):
+    """The rule on the card taken from the discard pile (RULES.md section 3), written once.
+
+    Whether one of ``held`` copies of card type ``t`` may be discarded, when ``taken`` is the card
+    taken from the pile this turn (``NO_CARD``: none), ``taken_before`` the copies of it the hand
+    held before the take, and ``taken_used`` the copies of it put on the table this turn.  The
+    card just taken may not go back; its twin, held before, may; and once a copy went to the
+    table, any copy may.  Used by the engine (:func:`discard_is_legal`) and by every planner
+    that asks what the hand could discard after some cards leave it
+    (:func:`legal_discard_after`, :func:`legal_discard_after_card`).
+    """
+    if held <= 0:
+        return False
+    return not (t == taken and taken_before == 0 and held == 1 and taken_used == 0)
+
+
+@njit(cache=True)
 def discard_is_legal(g, seat, t):
-    """Whether ``seat`` may discard ``t``: held, and not the card just taken from the pile
-    (its twin, held before, may go, and so may any copy once one was put on the table this
-    turn; RULES.md section 3)."""
-    if t < 0 or t > 52 or g.hands[seat, t] <= 0:
+    """Whether ``seat`` may discard card type ``t`` now (held, and :func:`may_discard`)."""
+    if t < 0 or t > JOKER:
         return False
-    if t == g.sc[S_TAKEN] and g.sc[S_TAKEN_C0] == 0 and g.hands[seat, t] == 1 and g.sc[S_T_TAKEN_USED] == 0:
-        return False
-    return True
+    return may_discard(t, g.hands[seat, t], g.sc[S_TAKEN], g.sc[S_TAKEN_C0], g.sc[S_T_TAKEN_USED])
+
+
+@njit(cache=True)
+def legal_discard_after(g, seat, rem):
+    """Whether ``seat`` would still hold a card it may discard once the cards ``rem``
+    (``int8[N_TYPES]`` counts) leave its hand for the table this turn (False when none is left)."""
+    taken = g.sc[S_TAKEN]
+    used = g.sc[S_T_TAKEN_USED]
+    if taken != NO_CARD:
+        used += rem[taken]
+    for t in range(N_TYPES):
+        if may_discard(t, g.hands[seat, t] - rem[t], taken, g.sc[S_TAKEN_C0], used):
+            return True
+    return False
+
+
+@njit(cache=True)
+def legal_discard_after_card(g, seat, c):
+    """:func:`legal_discard_after` for one card ``c`` leaving the hand (a lay-off)."""
+    taken = g.sc[S_TAKEN]
+    used = g.sc[S_T_TAKEN_USED] + (1 if c == taken else 0)
+    for t in range(N_TYPES):
+        if may_discard(t, g.hands[seat, t] - (1 if t == c else 0), taken, g.sc[S_TAKEN_C0], used):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -705,7 +727,7 @@ def score_round(g):
         return
     out = g.sc[S_OUT_SEAT]
     is_hand = g.sc[S_IS_HAND]
-    partner = (out + 2) % 4 if rv[P_PARTNERSHIP] != 0 else -1
+    partner = partner_of(g, out)
     for s in range(P):
         if s == out:
             g.scores[s] = -60 if is_hand else -30
@@ -713,7 +735,7 @@ def score_round(g):
         if s == partner:
             continue  # 2 v 2: the partner of the player who went out scores 0 (RULES.md section 6)
         v = 0
-        for t in range(53):
+        for t in range(N_TYPES):
             if g.hands[s, t] > 0:
                 v += g.hands[s, t] * card_hand_value(t, rv)
         if g.seat[s, Q_OPENED] == 0:

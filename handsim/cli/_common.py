@@ -13,19 +13,12 @@ from typing import Any, Iterable, Sequence
 
 import click
 
+from handsim.errors import EngineError, InputError, RunError, StudyEngineError
+
 #: Presets of :data:`handsim.rules.PRESETS`, spelled out so that ``--help`` needs no numpy import
 #: (``tests/test_cli.py`` checks that the two agree).
 PRESET_NAMES = ("classic", "saudi", "qahwa", "partnership")  # handsim.rules.PRESETS, without importing numpy at startup
 
-#: Library exceptions that mean "bad user input": (module, class name).  They are looked up in
-#: ``sys.modules`` when an error occurs (a module that was never imported raised nothing).
-_USER_ERRORS = (
-    ("handsim.rules", "RulesError"),
-    ("handsim.cards", "CardError"),
-    ("handsim.policies", "PolicyError"),
-    ("handsim.simulate", "StudyError"),
-    ("handsim.scoring", "ScoreInputError"),
-)
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -71,14 +64,8 @@ class IntIn(click.IntRange):
 
 
 def user_error_types() -> tuple[type, ...]:
-    """The library's input-error classes among the modules imported so far."""
-    out = []
-    for module, name in _USER_ERRORS:
-        mod = sys.modules.get(module)
-        cls = getattr(mod, name, None) if mod is not None else None
-        if isinstance(cls, type):
-            out.append(cls)
-    return tuple(out)
+    """The library's input-error classes (:class:`handsim.errors.InputError` and its subclasses)."""
+    return (InputError,)
 
 
 def one_line(text: str) -> str:
@@ -125,13 +112,11 @@ class Group(click.Group):
         except click.Abort:
             click.echo("Aborted!", err=True)
             sys.exit(1)
-        except RuntimeError as e:
-            # the engine's internal errors (handsim.simulate.StudyEngineError,
-            # handsim.trace.EngineError): a bug, not bad input - one line, exit 1
-            if type(e).__name__ not in ("StudyEngineError", "EngineError"):
-                raise
+        except RunError as e:
+            # the engine's internal errors (a bug, not bad input) and illegal moves of user-written
+            # policies (handsim.errors.RunError): one line, exit 1
             msg = str(e)
-            if not msg.startswith("internal"):
+            if isinstance(e, (EngineError, StudyEngineError)) and not msg.startswith("internal"):
                 msg = f"internal {msg} (please report it)"
             click.echo(f"Error: {one_line(msg)}", err=True)
             sys.exit(1)

@@ -135,7 +135,7 @@ def score_reasons(rules, out, hand_finish, hands, opened, scores, void=False) ->
         if seat == out:
             reasons.append("went out with a Hand" if hand_finish else "went out")
             continue
-        if team and seat == (out + 2) % 4:
+        if team and seat == rules.partner_of(out, P):
             reasons.append(f"partner of seat {out}, who went out")
             continue
         cards = sorted_cards(hands[seat])
@@ -221,8 +221,8 @@ class _DealView:
         """Opened itself, or (2 v 2 with opening_scope = team) its partner opened (RULES.md §4)."""
         if self.opened[seat]:
             return True
-        team = self.rules.partnership and self.rules.opening_scope == "team" and len(self.opened) == 4
-        return team and self.opened[(seat + 2) % 4]
+        partner = self.rules.partner_of(seat, len(self.opened))
+        return self.rules.opening_scope == "team" and partner is not None and self.opened[partner]
 
     def say(self, text: str) -> None:
         self.lines.append("  " + text)
