@@ -1396,10 +1396,11 @@ class StudyAccumulator:
                 out[k] = pd.Series(ints[k], dtype=np.int64)
         return pd.DataFrame(out)
 
-    def write_report(self, out_dir, run_info: Mapping[str, Any] | None = None):
-        """Write figures and ``report.md`` for the current results (see :func:`handsim.report.write_report`)."""
+    def write_report(self, out_dir, run_info: Mapping[str, Any] | None = None, **kwargs):
+        """Write the tables, figures and report of the current results (see :func:`handsim.report.write_report`;
+        keyword arguments such as ``formats`` are passed on)."""
         from . import report
 
         return report.write_report(out_dir, self.summary(), self.paired(), self.histograms(),
                                    dict(run_info or {}), versus=self.versus(), lineup_pairs=self.lineup_pairs(),
-                                   totals=self.total_quantiles())
+                                   totals=self.total_quantiles(), **kwargs)

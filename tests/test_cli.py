@@ -96,7 +96,7 @@ def test_tiny_study_subprocess(tmp_path):
                            "--out", "tmp", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     out = tmp_path / "tmp"
-    for name in ("summary.csv", "summary.parquet", "paired.csv", "report.md", "run.json", "checkpoint.npz"):
+    for name in ("summary.csv", "summary.parquet", "paired.csv", "report.md", "report.html", "run.json", "checkpoint.npz"):
         assert (out / name).is_file(), name
     # the one-line announcement, the summary table, the folder and the speed
     lines = p.stdout.splitlines()
@@ -913,11 +913,17 @@ def test_report_regenerates(runner, study, tmp_path):
     copy = tmp_path / "r"
     shutil.copytree(out, copy)
     (copy / "report.md").unlink()
+    (copy / "report.html").unlink()
     (copy / "summary.csv").unlink()
+    result = run(runner, "report", copy, "--format", "html")
+    assert_ok(result)
+    assert (copy / "report.html").is_file() and not (copy / "report.md").exists()
+    assert result.output.startswith(f"Report: {copy / 'report.html'}")
     result = run(runner, "report", copy)
     assert_ok(result)
     assert (copy / "report.md").is_file() and (copy / "summary.csv").is_file()
-    assert result.output.startswith(f"Report: {copy / 'report.md'}")
+    assert result.output.startswith(f"Report: {copy / 'report.md'}, {copy / 'report.html'}")
+    assert_usage_error(run(runner, "report", copy, "--format", "pdf"), "--format")
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(out / "summary.csv"))
     # a damaged checkpoint is a one-line error
     (copy / "checkpoint.npz").write_bytes(b"not a zip file")

@@ -69,14 +69,20 @@ def written(study, tmp_path_factory):
     return out, path, path.read_text(encoding="utf-8")
 
 
-def findings(text: str) -> str:
-    return text.split("## Findings", 1)[1].split("## Tables", 1)[0]
+def section(text: str, title: str) -> str:
+    """The text of one top-level (##) section of report.md."""
+    part = text.split(f"\n## {title}\n", 1)[1]
+    return part.split("\n## ", 1)[0]
+
+
+FIGURES = ("effect_opening_threshold.png", "effect_joker_penalty.png", "mean_score.png", "p_unopened.png",
+           "p_hand.png", "versus.png", "round_length.png")
 
 
 def test_files_exist_and_are_png(written):
     out, path, text = written
     assert path == out / "report.md"
-    for name in ("mean_score.png", "rates.png", "round_length.png", "paired.png"):
+    for name in FIGURES:
         data = (out / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000, name
         assert f"]({name})" in text
@@ -85,34 +91,63 @@ def test_files_exist_and_are_png(written):
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_html_is_self_contained(written):
+    out, _, text = written
+    page = (out / "report.html").read_text(encoding="utf-8")
+    imgs = re.findall(r'<img src="([^"]+)"', page)
+    assert len(imgs) == len(FIGURES) and all(src.startswith("data:image/png;base64,") for src in imgs)
+    # no external resource of any kind, and a policy that forbids fetching one
+    assert not re.search(r'(src|href)="(https?:)?//', page)
+    assert "default-src 'none'" in page and 'name="viewport"' in page
+    # a contents list linking every top-level section, in the order of report.md
+    tops = re.findall(r"^## (.+)$", text, flags=re.M)
+    toc = re.findall(r'<li><a href="#([^"]+)">([^<]+)</a>', page)
+    assert [t for _, t in toc if t in tops] == tops
+    for anchor, _ in toc:
+        assert f'id="{anchor}"' in page
+    # tables name their units
+    assert "<th scope=\"col\" class=\"num\">Δ mean score (points, 95% CI)</th>" in page
+
+
+def test_summary_comes_first_and_is_short(written):
+    _, _, text = written
+    tops = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert tops[0] == "In brief"
+    items = [x for x in section(text, "In brief").splitlines() if x.startswith("- ")]
+    assert 3 <= len(items) <= 6
+    assert all("95% CI" in x or "the same in every deal" in x for x in items)
+    assert "joker penalty from 15 to 30 changes `hold-hand`'s mean score per round by 0.0 points (the same in every deal)" in text
+
+
 def test_run_section(written):
     _, _, text = written
-    assert "**Deals:** 400 per configuration and line-up" in text
-    assert "**Seed:** 7" in text
-    assert "**Speed:** 400 rounds/s" in text  # 4 configs x 400 deals in 4 s
-    assert "`opening_threshold`: 51, 71" in text and "`joker_penalty`: 15, 30" in text
-    assert "| `jokers` | 2 |" in text and "| `opening_threshold` | *varies* |" in text
-    assert "hold-hand, greedy, greedy, greedy" in text
-    assert "- `hold-hand`: waits for a Hand" in text
-    assert "- experiment: synthetic" in text
+    run = section(text, "What was simulated")
+    assert "**Deals:** 400 per configuration and line-up" in run
+    assert "**Seed:** 7" in run
+    assert "**Speed:** 400 rounds/s" in run  # 4 configs x 400 deals in 4 s
+    assert "`opening_threshold`: 51, 71" in run and "`joker_penalty`: 15, 30" in run
+    assert "| `jokers` | 2 |" in run and "| `opening_threshold` | *varies* |" in run
+    assert "hold-hand, greedy, greedy, greedy" in run
+    assert "- `hold-hand`: waits for a Hand" in run
+    assert "- experiment: synthetic" in run
 
 
 def test_findings_threshold_effect_direction(study, written):
     _, _, text = written
-    f = findings(text)
+    f = section(text, "Effect of the opening threshold")
     p = study.paired()
     r = p[(p["policy"] == "greedy") & (p["parameter"] == "opening_threshold") & (p["joker_penalty"] == 15).fillna(False)]
     assert len(r) == 1
     diff = float(r["mean_diff"].iloc[0])
     assert 7.5 < diff < 8.5
-    line = next(x for x in f.splitlines()
-                if x.startswith("- Raising the opening threshold from 51 to 71 changes greedy's")
-                and "joker_penalty = 15" in x)
-    assert f"by {diff:+.1f} points" in line
     lo, hi = float(r["ci95_low"].iloc[0]), float(r["ci95_high"].iloc[0])
-    assert f"95% CI {lo:+.1f} to {hi:+.1f}" in line
-    assert "greedy scores more (worse" in line and "not significant" not in line
-    assert "every seat plays" not in line  # a mixed line-up: the note is for one-policy line-ups
+    line = next(x for x in f.splitlines() if x.startswith("- `greedy`"))
+    assert f"71: {diff:+.1f} points (95% CI {lo:+.1f} to {hi:+.1f})" in line
+    assert "not significant" not in line and "[joker penalty 15]" in line
+    assert "every seat plays" not in line.lower()  # a mixed line-up: the note is for one-policy line-ups
+    # the table row of the same comparison
+    row = next(x for x in f.splitlines() if x.startswith("| hold-hand, greedy, greedy, greedy | greedy | 51 → 71 | joker penalty 15 |"))
+    assert f"{diff:+.1f} ({lo:+.1f} to {hi:+.1f})" in row and row.endswith("| significant |")
 
 
 def test_one_policy_lineup_is_recognised():
@@ -121,78 +156,139 @@ def test_one_policy_lineup_is_recognised():
         "hold-hand:bail_turn=8,bail_opponent_cards=3", "greedy"]
 
 
-def test_findings_null_effect_is_not_significant(written):
+def test_findings_null_effect_is_never_called_a_difference(written):
     _, _, text = written
-    f = findings(text)
-    lines = [x for x in f.splitlines() if x.startswith("- Raising the joker penalty from 15 to 30")]
-    assert len(lines) == 4  # 2 policies x 2 thresholds
+    f = section(text, "Effect of the joker penalty")
+    lines = [x for x in f.splitlines() if x.startswith("- `")]
+    assert len(lines) == 2  # one per policy of the line-up
     for line in lines:
-        assert "mean score per round by 0.0 points" in line
-        assert "not significant (the 95% CI includes 0)" in line
+        assert "30: 0.0 points (the same in every deal)" in line
+    rows = [x for x in f.splitlines() if x.startswith("| hold-hand, greedy, greedy, greedy |")]
+    assert len(rows) == 4 and all(r.endswith("| no change |") for r in rows)
 
 
 def test_findings_rates_and_policies(study, written):
     _, _, text = written
-    f = findings(text)
+    f = section(text, "Effect of the opening threshold")
     s = study.summary()
     g = s[(s["policy"] == "greedy") & (s["seat"] == "all") & (s["joker_penalty"] == 15)]
     p51 = float(g[g["opening_threshold"] == 51]["p_unopened"].iloc[0])
     p71 = float(g[g["opening_threshold"] == 71]["p_unopened"].iloc[0])
     assert p71 > p51
-    expected = f"P(unopened) for greedy rises from {100 * p51:.1f}% to {100 * p71:.1f}%"
-    rate_lines = [x for x in f.splitlines() if expected in x]
-    assert rate_lines and all("not significant" not in x for x in rate_lines)
-    versus_lines = [x for x in f.splitlines() if x.startswith("- hold-hand scores")]
+    assert f"P(unopened) rises from {100 * p51:.1f}% to {100 * p71:.1f}% at 71" in f
+    v = section(text, "Policy against policy")
+    versus_lines = [x for x in v.splitlines() if x.startswith("- `hold-hand` − `greedy`")]
     assert len(versus_lines) == 4
     for line in versus_lines:
-        assert "hold-hand scores less than greedy (lower is better)" in line
-        m = re.search(r"difference (-?\+?[\d.]+)", line)
+        assert "`hold-hand` scores less than `greedy`" in line
+        m = re.search(r"greedy`: ([-+][\d.]+) points", line)
         assert m and -16.0 < float(m.group(1)) < -14.0
-    assert "### Round length" in f
+    assert "## Round length" in text
 
 
 def test_tables(written):
     _, _, text = written
-    assert "| opening_threshold | joker_penalty | line-up | policy | deals | mean score (95% CI) |" in text
-    assert "### Mean score by seat" in text and "| seat 0 | seat 1 | seat 2 | seat 3 |" in text
-    assert "### Paired differences between configurations" in text
+    t = section(text, "Tables")
+    assert ("| opening threshold | joker penalty | line-up | policy | deals | mean score (points per round, 95% CI) |"
+            in t)
+    assert "### Mean score by seat" in t and "| seat 0 (points) | seat 1 (points) | seat 2 (points) | seat 3 (points) |" in t
+
+
+def test_estimate_wording_follows_the_interval():
+    from handsim.report.document import Estimate, fmt_pct
+
+    crossing = Estimate(-1.0, -1.93, 0.04)
+    assert not crossing.significant and crossing.significance == "not significant"
+    assert crossing.text() == "-1.00 points (95% CI -1.93 to +0.04; not significant: the interval includes 0)"
+    assert Estimate(-0.99, -1.93, -0.04).text() == "-0.99 points (95% CI -1.93 to -0.04)"
+    # a small effect keeps enough decimals to show its interval
+    assert Estimate(0.2016, 0.197, 0.206).text() == "+0.20 points (95% CI +0.20 to +0.21)"
+    assert Estimate(0.2016, 0.2011, 0.2021).text() == "+0.202 points (95% CI +0.201 to +0.202)"
+    assert Estimate(0.0, 0.0, 0.0, identical=True).significance == "no change"
+    assert Estimate(0.009, 0.008, 0.010, unit="pp").text() == "+0.9 percentage points (95% CI +0.8 to +1.0)"
+    assert Estimate(0.5, 0.45, 0.55, unit="%", diff=False).text() == "50.0% (95% CI 45.0% to 55.0%)"
+    assert [fmt_pct(p) for p in (0.0, 0.00004, 0.0004, 0.0123, 1.0)] == ["0%", "<0.01%", "0.04%", "1.2%", "100%"]
+
+
+def test_inline_markup_is_escaped_in_html():
+    from handsim.report.html import inline
+
+    assert inline("a <b> & `x<y>` **bold** *it*") == "a &lt;b&gt; &amp; <code>x&lt;y&gt;</code> <strong>bold</strong> <em>it</em>"
+    assert inline("[see](#tables) and [away](https://example.org)") == '<a href="#tables">see</a> and away'
+
+
+def test_formats(study, tmp_path):
+    html_only = tmp_path / "h"
+    path = study.write_report(html_only, {}, formats=("html",))
+    assert path.name == "report.html" and not list(html_only.glob("*.png")) and not (html_only / "report.md").exists()
+    md_only = tmp_path / "m"
+    path = study.write_report(md_only, {}, formats=("md",))
+    assert path.name == "report.md" and (md_only / "mean_score.png").exists() and not (md_only / "report.html").exists()
+    with pytest.raises(ValueError, match="unknown report format"):
+        study.write_report(tmp_path / "x", {}, formats=("pdf",))
 
 
 def test_plot_mean_score_values(study):
     s = study.summary()
     d = report.plot_mean_score(s, lineup=LINEUP_KEY)
     assert d.ax.get_xlabel() == "opening threshold"
-    assert set(d.artists) == {"hold-hand, joker_penalty=15", "greedy, joker_penalty=15",
-                              "hold-hand, joker_penalty=30", "greedy, joker_penalty=30"}
-    ys = d.artists["greedy, joker_penalty=30"].lines[0].get_ydata()
+    # the synthetic joker penalty changes nothing: one series per policy, labelled with both values
+    assert set(d.artists) == {"hold-hand — joker penalty 15 or 30 (same values)",
+                              "greedy — joker penalty 15 or 30 (same values)"}
+    cont = d.artists["greedy — joker penalty 15 or 30 (same values)"]
     want = s[(s["policy"] == "greedy") & (s["seat"] == "all") & (s["joker_penalty"] == 30)]
     want = want.sort_values("opening_threshold")["mean_score"].to_numpy()
-    np.testing.assert_allclose(ys, want)
-    xs = d.artists["greedy, joker_penalty=30"].lines[0].get_xdata()
+    np.testing.assert_allclose(cont.lines[0].get_ydata(), want)
+    assert cont.lines[0].get_linestyle() == "None"  # discrete values: points, not lines
+    assert all(b.get_zorder() > cont.lines[0].get_zorder() for b in cont.lines[2])  # bars over the markers
+    xs = cont.lines[0].get_xdata()
     assert abs(xs[0] - 51) < 1 and abs(xs[1] - 71) < 1
 
 
-def test_plot_rate_in_percent_and_bad_rate(study):
+def test_plot_rate_in_percent_from_zero_and_identical_series_merged(study):
     s = study.summary()
     d = report.plot_rate(s, "p_unopened", lineup=LINEUP_KEY, policy="greedy")
-    ys = d.artists["greedy, joker_penalty=15"].lines[0].get_ydata()
+    # the joker penalty changes nothing in this study: one series, labelled as both
+    assert list(d.artists) == ["greedy — joker penalty 15 or 30 (same values)"]
+    ys = d.artists["greedy — joker penalty 15 or 30 (same values)"].lines[0].get_ydata()
     g = s[(s["policy"] == "greedy") & (s["seat"] == "all") & (s["joker_penalty"] == 15)].sort_values("opening_threshold")
     np.testing.assert_allclose(ys, 100 * g["p_unopened"].to_numpy())
+    assert d.ax.get_ylim()[0] == 0.0
     with pytest.raises(ValueError, match="unknown rate"):
         report.plot_rate(s, "p_banana")
 
 
-def test_plot_round_length_and_paired(study):
+def test_plot_round_length_and_effects(study):
     h = study.histograms()["turns"]
     d = report.plot_round_length(h)
-    assert len(d.artists) == 4
-    for line in d.artists.values():
-        assert line.get_ydata().sum() == pytest.approx(1.0)
+    lines = {k: v for k, v in d.artists.items() if not k.endswith("void rounds")}
+    voids = {k: v for k, v in d.artists.items() if k.endswith("void rounds")}
+    assert len(lines) == 2  # 4 configurations, the joker penalty changing nothing
+    for label, line in lines.items():
+        total = line.get_ydata().sum() + voids[f"{label}: void rounds"].get_ydata().sum()
+        assert total == pytest.approx(1.0)
     p = study.paired()
+    e = report.plot_effect(p, "opening_threshold", lineup=LINEUP_KEY)
+    got = {k: v.lines[0].get_ydata()[0] for k, v in e.artists.items()}
+    r = p[(p["parameter"] == "opening_threshold") & (p["policy"] == "greedy") & (p["joker_penalty"] == 15).fillna(False)]
+    greedy = next(v for k, v in got.items() if k.startswith("greedy"))
+    assert greedy == pytest.approx(float(r["mean_diff"].iloc[0]))
     fp = report.plot_paired(p)
     assert len(fp.artists) == len(p)
     fr = report.plot_paired(p, metric="p_unopened", policy="greedy")
     assert len(fr.artists) == 4
+    v = report.plot_versus(study.versus(), lineup=LINEUP_KEY)
+    assert all(-16 < c.lines[0].get_ydata()[0] < -14 for c in v.artists.values())
+
+
+def test_colours_follow_the_policy(study):
+    colours = report.policy_colours(["hold-hand", "greedy"])
+    d1 = report.plot_mean_score(study.summary(), lineup=LINEUP_KEY, colours=colours)
+    d2 = report.plot_effect(study.paired(), "opening_threshold", colours=colours)
+    for d in (d1, d2):
+        for label, cont in d.artists.items():
+            policy = label.split(" — ")[0]
+            assert cont.lines[0].get_color() == colours[policy]
 
 
 def test_plots_draw_on_given_axes(study):
@@ -212,7 +308,7 @@ def test_degrades_when_threshold_does_not_vary(tmp_path):
     assert set(d.artists) == {"hold-hand", "greedy"}
     path = report.write_report(tmp_path, s, acc.paired(), acc.histograms(), {})
     text = path.read_text(encoding="utf-8")
-    assert "Raising the joker penalty from 15 to 30" in text
+    assert "## Effect of the joker penalty" in text
     assert "unpaired interval" in text  # no versus table given
 
 
@@ -227,14 +323,33 @@ def test_degrades_when_nothing_varies(tmp_path):
     path = report.write_report(tmp_path, s, acc.paired(), acc.histograms(), {}, versus=acc.versus())
     text = path.read_text(encoding="utf-8")
     assert "No rule option varies" in text
-    assert not (tmp_path / "paired.png").exists() and (tmp_path / "mean_score.png").exists()
-    assert "hold-hand scores less than greedy (lower is better)" in text
+    assert not list(tmp_path.glob("effect_*.png")) and (tmp_path / "mean_score.png").exists()
+    assert "`hold-hand` scores less than `greedy`" in text
 
 
 def test_empty_study_writes_a_report(tmp_path):
     acc = StudyAccumulator([{"jokers": 2}], [("a", "b")], 2, ["jokers"])
     path = acc.write_report(tmp_path, {"seed": 1})
     assert "No results yet." in path.read_text(encoding="utf-8")
+    assert "No results yet." in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_many_configurations_stay_readable(tmp_path):
+    """60 thresholds: 1,770 paired comparisons per policy; the report keeps to the baseline comparisons and caps its
+    tables, and every figure stays a normal size."""
+    from handsim.report.findings import MAX_ROWS
+
+    acc = synthetic(thresholds=tuple(range(31, 91)), penalties=(15,), chunks=1, n=30)
+    p = acc.paired()
+    assert len(p) == 60 * 59 // 2 * 2
+    path = acc.write_report(tmp_path, {})
+    text = path.read_text(encoding="utf-8")
+    rows = [x for x in section(text, "Effect of the opening threshold").splitlines() if x.startswith("| hold-hand")]
+    assert len(rows) == MAX_ROWS
+    assert "The first 40 of" in text and "`paired.csv` has every pair" in text
+    for png in tmp_path.glob("*.png"):
+        assert png.stat().st_size < 400_000, png.name
+    assert len(text) < 200_000
 
 
 # ----------------------------------------------------------------------------------------------
@@ -306,11 +421,14 @@ def partnership(tmp_path_factory):
 
 def test_partnership_report_sections_and_files(partnership):
     acc, out, text = partnership
-    assert "## Matches" in text and "## Partnership (2 v 2)" in text and "### Line-ups compared" in text
+    assert "## Matches" in text and "## Partnership (2 v 2)" in text and "## Switching one seat" in text
     assert "P(lost match)" not in text  # lowest_wins: nobody loses
-    for name in ("final_totals.png", "mean_score.png"):
+    for name in ("final_totals.png", "team_totals.png", "mean_score.png", "match_win.png", "team_score.png",
+                 "lineups.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "![Final match totals](final_totals.png)" in text
+        assert f"]({name})" in text
+    # per-policy win rates pool partners and opponents in 2 v 2: the report gives team win rates instead
+    assert "Who wins" not in text and "Team A (hold-hand & greedy:support_hand=1) wins" in text
     lp = pd.read_csv(out / "lineups.csv")
     assert len(lp) == 1 and lp["position"].tolist() == [3] and lp["team"].tolist() == ["team A"]
     totals = pd.read_csv(out / "totals.csv")
@@ -319,7 +437,7 @@ def test_partnership_report_sections_and_files(partnership):
     assert (summary["seat"] == "team A").sum() == 2
     # team rows only in the Partnership section, not in the per-policy tables
     tables = text.split("## Tables", 1)[1]
-    assert "hold-hand & greedy" not in tables and "| seat 0 | seat 1 | seat 2 | seat 3 |" in tables
+    assert "hold-hand & greedy" not in tables and "| seat 0 (points) | seat 1 (points) |" in tables
     assert "**Players:** 4 seats" in text
 
 
@@ -329,17 +447,20 @@ def test_partnership_report_numbers(partnership):
     a = s[(s["seat"] == "team A") & (s["lineup"] == ",".join(COOP))].iloc[0]
     assert a["policy"] == "hold-hand & greedy:support_hand=1"
     cell = f"{a['mean_score']:.1f} ({a['ci95_low']:.1f} to {a['ci95_high']:.1f})"
-    row = next(x for x in text.splitlines() if x.startswith("| hold-hand, greedy, greedy:support_hand=1, greedy | A |"))
+    row = next(x for x in section(text, "Partnership (2 v 2)").splitlines()
+               if x.startswith("| hold-hand, greedy, greedy:support_hand=1, greedy | A |"))
     assert cell in row and f"{100 * a['match_win_rate']:.1f}%" in row
     # the cooperative option lowers position 3's score by 10 points in every deal: COOP - PLAIN = -10
     p = acc.lineup_pairs().iloc[0]
     assert p["mean_diff"] == pytest.approx(-10.0) and p["team_diff"] == pytest.approx(-10.0)
     assert p["total_diff"] == pytest.approx(-30.0)  # 3 rounds per match
-    f = findings(text)
-    line = next(x for x in f.splitlines() if x.startswith("- At position 3, `greedy:support_hand=1` instead of `greedy`"))
-    assert "by -10.0 points" in line and "team A's score per round by -10.0" in line
-    assert "chance of winning the match by" in line
-    assert "of matches needed a tie-break round" in f and "a single Hand decided" in f
+    # the report reads it the other way round: the line-up listed later (PLAIN) against the earlier one (COOP)
+    f = section(text, "Switching one seat")
+    line = next(x for x in f.splitlines() if x.startswith("- Position 3, `greedy` instead of `greedy:support_hand=1`"))
+    assert "changes by +10.0 points (95% CI +10.0 to +10.0)" in line
+    assert "team A's by +10.0 points (95% CI +10.0 to +10.0)" in line and "chance of winning the match by" in line
+    m = section(text, "Matches")
+    assert "matches with a tie-break (%, 95% CI)" in m and "decided by a Hand (%, 95% CI)" in m
 
 
 def test_last_loses_report_shows_losses(tmp_path):
@@ -351,7 +472,7 @@ def test_last_loses_report_shows_losses(tmp_path):
     path = acc.write_report(tmp_path, {"rules": {"standings": "last_loses"}})
     text = path.read_text(encoding="utf-8")
     assert "P(lost match)" in text and "P(neither)" in text and "## Partnership" not in text
-    assert "## Line-ups compared" in text
+    assert "## Switching one seat" in text and "## Partnership" not in text
     want = f"{100 * r['match_lose_rate']:.1f}%"
     assert any(x.startswith("| a, b, b | a | 80 |") and want in x for x in text.splitlines())
     assert (tmp_path / "lineups.csv").exists() and (tmp_path / "totals.csv").exists()
@@ -360,9 +481,12 @@ def test_last_loses_report_shows_losses(tmp_path):
 def test_plot_final_totals_shares_sum_to_one():
     acc = match_study([COOP, PLAIN], teams=True, n=60, chunks=1)
     h = acc.histograms()
-    d = report.plot_final_totals(h["total"], lineup=",".join(COOP), team_total=h["team_total"])
-    assert len(d.artists) == 3 + 2  # 3 policies, 2 teams
-    for line in d.artists.values():
+    players = report.plot_final_totals(h["total"], lineup=",".join(COOP))
+    teams = report.plot_final_totals(h["total"], lineup=",".join(COOP), team_total=h["team_total"], width=50)
+    assert set(players.artists) == {"hold-hand", "greedy", "greedy:support_hand=1"}
+    assert set(teams.artists) == {"team A: hold-hand & greedy:support_hand=1", "team B: greedy & greedy"}
+    assert "bins of 50" in teams.ax.get_xlabel()
+    for line in list(players.artists.values()) + list(teams.artists.values()):
         assert line.get_ydata().sum() == pytest.approx(1.0)
     assert report.plot_final_totals(h["total"].iloc[0:0]).artists == {}
 

@@ -216,6 +216,7 @@ every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-H
     lineups.csv      line-ups that differ in one position, compared on the same deals
     totals.csv       match studies: quantiles of the final match totals
     report.md        the written report, with its figures (*.png)
+    report.html      the same report as one self-contained page (figures embedded)
     run.json         the rules, the study, versions, the command, rounds per second
     checkpoint.npz   the exact accumulators (--resume continues from it, 'handsim report' redraws)
     traces.jsonl     with --trace: sampled deals as move logs (check them with 'handsim check')
@@ -439,7 +440,7 @@ def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
 def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
     click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
     info = result.run_info
-    files = [f for f in ("report.md", "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
+    files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
                          "totals.csv", "run.json") if (Path(out) / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:
@@ -450,7 +451,8 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
                f"{n_jobs} job{'s' if n_jobs != 1 else ''})")
 
 
-REPORT_HELP = """Rebuild report.md, the tables and the figures of a study folder from its checkpoint.
+REPORT_HELP = """Rebuild the report (report.md with its figures, a self-contained report.html), the tables
+and the figures of a study folder from its checkpoint.
 
 Works on a finished study and on an interrupted one (the report then covers the deals finished
 so far), and on a tournament folder (handsim tournament).
@@ -458,13 +460,16 @@ so far), and on a tournament folder (handsim tournament).
 \b
 Example:
     $ handsim report results/study-20250101-120000
+    $ handsim report results/study-20250101-120000 --format html
 """
 
 
 @click.command(cls=Command, name="report", help=REPORT_HELP, short_help="Rebuild a study's report.")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False), metavar="DIR")
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "both"]), default="both", show_default=True,
+              help="md: report.md and its PNG figures; html: report.html alone (figures embedded); both.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def report(folder, quiet):
+def report(folder, fmt, quiet):
     import numpy as np
 
     from handsim.simulate import CHECKPOINT
@@ -497,7 +502,9 @@ def report(folder, quiet):
             except ValueError:
                 pass
         info["title"] = "Hand (هاند) strategy study (interrupted: partial results)"
-    path = acc.write_report(out, info)
+    formats = ("md", "html") if fmt == "both" else (fmt,)
+    acc.write_report(out, info, formats=formats)
     if not quiet:
         rounds = int(np.asarray(state["__rounds__"]).reshape(-1)[0]) if "__rounds__" in state else 0
-        click.echo(f"Report: {path}" + (f" ({rounds:,} rounds)" if rounds else ""))
+        paths = ", ".join(str(out / f"report.{f}") for f in formats)
+        click.echo(f"Report: {paths}" + (f" ({rounds:,} rounds)" if rounds else ""))
