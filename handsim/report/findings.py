@@ -960,8 +960,8 @@ def _summary_section(st: _Study) -> Section:
             x = st.options[0] if st.options else None
             parts = [_share(r, "match_win_rate").text() + (f" at {human(x)} {value_text(r[x])}" if x else "")
                      for r in recs]
-            items.append(Finding(f"Team A ({recs[0]['policy']}) wins " + "; ".join(parts) + " of its matches.", None,
-                                 f"line-up {lineup_text(lu)}"))
+            items.append(Finding(f"Team A ({recs[0]['policy']}) wins, of its matches, " + "; ".join(parts)
+                                 + " (a fair share is 50%).", None, f"line-up {lineup_text(lu)}"))
     if not items and len(st.allrows):
         for r in st.allrows.to_dict("records")[:4]:
             e = _est(r, "mean_score", "ci95_low", "ci95_high", diff=False)
