@@ -36,6 +36,8 @@ from .rules import PARAM_BY_NAME, Rules, RulesError
 
 CHECKPOINT = "checkpoint.npz"
 DEFAULT_CHUNK = 2000
+#: Deals (or matches) per configuration and line-up when none are given (``--deals``).
+DEFAULT_DEALS = 20000
 
 
 from .errors import StudyEngineError, StudyError  # noqa: F401  (re-exported)
@@ -132,7 +134,7 @@ def make_spec(
     vary: Mapping[str, Sequence] | Sequence[tuple[str, Sequence]] | None = None,
     lineups: Sequence = ("greedy",),
     players: int = 4,
-    deals: int = 10000,
+    deals: int = DEFAULT_DEALS,
     seed: int = 0,
     chunk: int = DEFAULT_CHUNK,
     matches: bool = False,
@@ -935,7 +937,7 @@ def simulate(
     vary: Mapping[str, Sequence] | None = None,
     lineups: Sequence = ("greedy",),
     players: int = 4,
-    deals: int = 10000,
+    deals: int = DEFAULT_DEALS,
     seed: int = 0,
     jobs: int | None = None,
     chunk: int = DEFAULT_CHUNK,
@@ -979,10 +981,39 @@ def simulate(
 
 class _CallableModule(types.ModuleType):
     """``handsim.simulate`` is both this module (``make_spec``, ``run_study``, ...) and, called,
-    the :func:`simulate` function: ``handsim.simulate(...)`` works whichever was imported first."""
+    the :func:`simulate` function: ``handsim.simulate(...)`` works whichever was imported first.
+
+    ``inspect.signature`` (IPython's ``?``, Jupyter, IDEs that inspect live objects) shows the
+    function's signature, and ``help(handsim.simulate)`` opens with it.
+    """
 
     def __call__(self, *args, **kwargs):
         return simulate(*args, **kwargs)
 
+    @property
+    def __signature__(self):
+        return _signature()
 
+
+def _signature():
+    import inspect
+
+    try:
+        return inspect.signature(simulate, eval_str=True)
+    except Exception:  # an annotation that does not evaluate: show it as written
+        return inspect.signature(simulate)
+
+
+def _module_doc() -> str:
+    """This module's docstring for ``help()``: the call first, then the module."""
+    import inspect
+
+    call = inspect.cleandoc(simulate.__doc__)
+    return ("Run a study (``handsim.simulate(...)``, the summary table) or use its pieces (this module).\n\n"
+            f"handsim.simulate{_signature()}\n\n"
+            + "\n".join("    " + line if line else "" for line in call.splitlines())
+            + "\n\nThe module: " + (__doc__ or ""))
+
+
+__doc__ = _module_doc()
 sys.modules[__name__].__class__ = _CallableModule

@@ -16,8 +16,8 @@ import click
 from ._common import (PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, command_line, dump_json,
                       fmt_value, load_rules, parse_players, rules_note, rules_options, table)
 
-#: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK (kept here so that --help imports nothing
-#: heavy; a test checks them).
+#: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK and DEFAULT_DEALS (kept here so that --help
+#: imports nothing heavy; tests check them).
 DEFAULT_CHUNK = 2000
 MAX_DEALS = 10**12
 MAX_CHUNK = 10**6

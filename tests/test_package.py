@@ -1,0 +1,76 @@
+"""What a new user meets before the first study: the install on a too old Python, ``import handsim``
+from the folder that holds the checkout, and ``handsim.simulate`` seen from Python."""
+
+import inspect
+import os
+import pydoc
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("version", [(3, 10, 13, "final", 0), (3, 8, 0, "final", 0)])
+def test_setup_refuses_an_old_python_at_once(monkeypatch, version):
+    """pip runs setup.py before it resolves any dependency: on Python 3.10 it stops there with one
+    clear line instead of backtracking through old numpy/scipy/dask versions for many minutes."""
+    monkeypatch.setattr(sys, "version_info", version)
+    with pytest.raises(SystemExit) as e:
+        runpy.run_path(str(ROOT / "setup.py"), run_name="__main__")
+    shown = ".".join(map(str, version[:3]))
+    assert str(e.value) == (f"handsim needs Python 3.11 or newer; this is Python {shown}. "
+                            "Make the virtual environment with a newer Python, e.g. python3.11 -m venv .venv")
+
+
+def test_setup_on_a_recent_python_only_defers_to_pyproject(monkeypatch):
+    import types
+
+    calls = []
+    fake = types.ModuleType("setuptools")  # the venv need not hold setuptools (the build has its own)
+    fake.setup = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "setuptools", fake)
+    runpy.run_path(str(ROOT / "setup.py"), run_name="__main__")
+    runpy.run_path(str(ROOT / "setup.py"), run_name="setup")  # imported, not run by a build: nothing
+    assert calls == [{}]
+
+
+def test_requires_python_and_readme_agree():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["requires-python"] == ">=3.11"
+    quick_start = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    assert "Python 3.11 or newer" in quick_start
+
+
+def test_import_from_the_folder_that_holds_the_checkout(tmp_path):
+    """Started in the folder that holds a checkout named 'handsim', Python sees that folder as a
+    namespace package 'handsim'; the installed package must still be the one imported."""
+    if any(name.startswith("__editable___handsim") for name in sys.modules):
+        pytest.skip("handsim was installed (pip install -e) before pyproject.toml's package-dir: re-run "
+                    "pip install -e \".[test]\"")
+    (tmp_path / "handsim").symlink_to(ROOT, target_is_directory=True)
+    code = "import handsim; print(handsim.__file__); print(callable(handsim.simulate))"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == [str(ROOT / "handsim" / "__init__.py"), "True"]
+
+
+def test_handsim_simulate_shows_its_signature_and_the_cli_default():
+    import handsim
+    from handsim.cli.simulate import DEFAULT_DEALS as CLI_DEALS
+    from handsim.simulate import DEFAULT_DEALS, make_spec, simulate
+
+    sig = inspect.signature(handsim.simulate)
+    assert sig == inspect.signature(simulate, eval_str=True)
+    assert list(sig.parameters)[:6] == ["preset", "rules", "vary", "lineups", "players", "deals"]
+    assert sig.parameters["deals"].default == DEFAULT_DEALS == CLI_DEALS == 20000
+    assert make_spec().deals == 20000
+    text = pydoc.render_doc(handsim.simulate, renderer=pydoc.plaintext)
+    assert "handsim.simulate(preset: str = 'classic', rules: handsim.rules.Rules | None = None," in text
+    assert text.index("Run a study from Python and return its summary table.") < text.index("FUNCTIONS")
