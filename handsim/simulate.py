@@ -686,7 +686,8 @@ def _run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
             raise StudyError(f"cannot connect to the dask scheduler at {scheduler!r}: {' '.join(str(e).split())}") from None
         cluster = None
     else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        # ":0": the dashboard on any free port (None means port 8787, and a warning when it is taken)
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0")
         client = Client(cluster)
     try:
         width = max(2 * len(client.scheduler_info().get("workers", {})), 2 * jobs)

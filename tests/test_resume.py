@@ -184,7 +184,7 @@ def test_interrupted_run_on_a_dask_cluster_resumes_to_identical_summary(tmp_path
     a local one, in this process), then resumed without the cluster."""
     distributed = pytest.importorskip("dask.distributed")
     out = tmp_path / "study"
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         p, lines = _start_held([*ARGS, "--scheduler", cluster.scheduler_address, "--out", str(out)], 3)
         os.killpg(p.pid, signal.SIGINT)
         err = _finish(p, lines)

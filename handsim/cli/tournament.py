@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, command_line, load_rules, parse_players, rules_options,
-                      table)
+from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_compile, command_line, load_rules, parse_players,
+                      rules_options, table)
 from .simulate import DEFAULT_CHUNK, MAX_CHUNK, MAX_DEALS, _default_out, _given, _read_run_json
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
@@ -111,10 +111,8 @@ def _interrupted(ctx, out: Path, command: str, has_work: bool) -> None:
 
 
 def _compile_notice(quiet: bool) -> None:
-    from handsim._kernels import is_compiled
-
-    if not quiet and not is_compiled("play_deals"):
-        click.echo("Compiling the simulation engine (once, about a minute; cached afterwards)...", err=True)
+    if not quiet:
+        announce_compile("the simulation engine", "about a minute", "engine", "play_deals")
 
 
 def _f(x, nd=1) -> str:
@@ -164,7 +162,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
               help="opening_threshold (the same as --set opening_threshold=N).")
 @click.option("--players", type=PLAYERS_CHOICE, default="4", show_default=True,
               help="Seats per table: 2, 3 or 4 single players, or 2v2 (partnership, partners opposite).")
-@click.option("--tables", type=click.Choice(["pairs", "all"]), default="pairs", show_default=True,
+@click.option("--tables", type=Words(["pairs", "all"]), default="pairs", show_default=True,
               help="Table design: pairs (each pair of policies at equal strength) or all (every mix; K^P seatings "
                    "per deal).")
 @click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=10000, show_default=True,
@@ -270,7 +268,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
               help="Deals every candidate plays.")
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True,
               help="Seed of the tuning deals (and of the TPE sampler).")
-@click.option("--search", type=click.Choice(["auto", "grid", "tpe"]), default="auto", show_default=True,
+@click.option("--search", type=Words(["auto", "grid", "tpe"]), default="auto", show_default=True,
               help="grid (every combination) or tpe (optuna); auto: grid for one or two parameters, else tpe.")
 @click.option("--trials", type=IntIn(2, 10000, "2..10000"), default=64, show_default=True,
               help="TPE: candidates proposed (the defaults come on top).")
