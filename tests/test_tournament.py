@@ -377,3 +377,24 @@ def test_write_tournament_writes_every_output(tmp_path, small):
     tables = pd.read_csv(tmp_path / "tables.csv")
     assert set(tables["table"]) == set(spec.table_labels())
     assert (tables["rounds"] == tables["seats"] * tables["seatings"] * spec.deals).all()
+
+
+@pytest.mark.slow
+def test_intervals_cover_the_answer_of_a_long_run_95_percent_of_the_time():
+    """40 short tournaments (300 deals, seeds 1..40) against the answer of one long one (8,000 deals): the
+    crosstable's paired interval and the deal-clustered rating interval each cover it in at least 33 of
+    40 runs (for a 95% interval, fewer than 33 has probability below 1%)."""
+    entries = ["greedy", "hold-hand"]
+    long = run(make_tournament(entries, players=3, deals=8000, seed=1000, chunk=1000), jobs=2, executor="process")
+    lf = long.frames()
+    true_diff = lf["crosstable"].iloc[0]["mean_diff"]
+    true_rating = lf["ratings"].set_index("policy").loc["greedy", "rating"]
+    covered_diff = covered_rating = 0
+    for seed in range(1, 41):
+        f = run(make_tournament(entries, players=3, deals=300, seed=seed, chunk=300)).frames()
+        c = f["crosstable"].iloc[0]
+        covered_diff += c["ci95_low"] <= true_diff <= c["ci95_high"]
+        r = f["ratings"].set_index("policy").loc["greedy"]
+        covered_rating += r["rating_ci95_low"] <= true_rating <= r["rating_ci95_high"]
+    assert covered_diff >= 33, covered_diff
+    assert covered_rating >= 33, covered_rating

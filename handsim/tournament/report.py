@@ -111,15 +111,19 @@ def tournament_sections(spec, frames: Mapping[str, pd.DataFrame], info: Mapping[
     seats = len(d.lineups)
     rounds = info.get("rounds_played")
     secs = info.get("seconds")
+    played = int(ratings["deals"].iloc[0]) if len(ratings) else spec.deals
     run = [
         f"Rules: {rules_text(spec.rules)}; {players}.",
         f"Policies ({len(spec.entries)}): " + ", ".join(f"`{l}`" for l in spec.labels) + ".",
         f"Tables: `{spec.tables}` design, {len(d.tables)} table{'s' if len(d.tables) != 1 else ''} with "
         f"{seats} seatings in all: every deal was played at every seating of every table (duplicate format), so "
         f"each policy met the same cards and the same seats as its opponents.",
-        f"Deals: {spec.deals:,} (seed {spec.seed}), {spec.deals * seats:,} rounds"
+        f"Deals: {played:,} (seed {spec.seed}), {played * seats:,} rounds"
         + (f"; {rounds:,} rounds played in {_f(secs, 1)} s" if rounds is not None and secs is not None else "") + ".",
     ]
+    if played < spec.deals:
+        run.append(f"**Partial results**: the tournament was interrupted after {played:,} of its {spec.deals:,} deals "
+                   "(`handsim tournament --resume` finishes it).")
     sections: list[Section] = [("What was run", run)]
 
     rows = [[int(r["rank"]), f"`{r['policy']}`", _f(r["rating"], 0), _ci(r["rating_ci95_low"], r["rating_ci95_high"],
