@@ -168,6 +168,17 @@ def test_crosstable_is_exactly_antisymmetric_and_greedy_beats_random():
     assert f["ratings"]["rank"].tolist() == [1, 2, 3]
 
 
+def test_all_design_at_two_seats_equals_the_pairs_design():
+    """At 2 seats, --tables all adds only the one-policy tables (a a), which hold no comparison: every
+    crosstable row and rating is exactly that of the pairs design."""
+    entries = ["greedy", "hold-hand", "random"]
+    pairs = run(make_tournament(entries, players=2, tables="pairs", deals=50, seed=6, chunk=25)).frames()
+    every = run(make_tournament(entries, players=2, tables="all", deals=50, seed=6, chunk=25)).frames()
+    pd.testing.assert_frame_equal(every["crosstable"], pairs["crosstable"], check_exact=True)
+    pd.testing.assert_frame_equal(every["ratings"], pairs["ratings"], check_exact=True)
+    assert len(every["tables"]) == len(pairs["tables"]) + 3  # greedy x2, hold-hand x2, random x2 alone
+
+
 def test_two_v_two_compares_teams():
     spec = make_tournament(["greedy", "random"], players="2v2", deals=60, seed=4, chunk=60)
     assert spec.teams and spec.rules.partnership

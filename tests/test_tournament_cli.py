@@ -123,6 +123,9 @@ def test_resume_finishes_an_interrupted_tournament_byte_identical(runner, tmp_pa
         run_study(spec.study(), jobs=1, executor="inline", out=part, accumulator=Stop(**_counters(spec)._meta_args()))
     with np.load(part / "checkpoint.npz") as z:
         assert len(z["__done__"]) == 2
+    assert_ok(run(runner, "report", part))  # the partial tournament's report
+    assert "Partial results" in (part / "report.md").read_text(encoding="utf-8")
+    assert pd.read_csv(part / "ratings.csv")["deals"].tolist() == [40, 40]
     assert_usage_error(run(runner, "tournament", "--resume", part, "--deals", "5"), "drop --deals")
     assert_ok(run(runner, "tournament", "--resume", part, *FAST, "-q"))
     for name in ("crosstable.csv", "ratings.csv", "tables.csv"):

@@ -362,9 +362,8 @@ def rebuild_report(out: Path, quiet: bool) -> None:
         raise click.UsageError(f"cannot read the tournament in {out}: {' '.join(str(e).split())}") from None
     if counters.deals() == 0:
         raise click.UsageError(f"{out}: the tournament finished no deals yet: nothing to report")
-    if info.get("status") == "running":
-        info = {k: v for k, v in info.items() if k not in ("status",)}
-        info["note"] = f"interrupted: {counters.deals():,} of {spec.deals:,} deals"
+    if counters.deals() < spec.deals:  # interrupted: the timing of a finished run does not apply
+        info = {k: v for k, v in info.items() if k not in ("rounds_played", "seconds", "rounds_per_s")}
     path = write_tournament(TournamentResult(spec, counters, info), out)
     if not quiet:
         click.echo(f"Report: {path} ({counters.deals():,} deals)")

@@ -137,8 +137,20 @@ def plot_tune_grid(tune: pd.DataFrame, params: Sequence[str], ax=None) -> Drawn:
     grid = np.full((len(ys), len(xs)), np.nan)
     for _, r in df.iterrows():
         grid[ys.index(r[p1]), xs.index(r[p2])] = r["mean_score"]
-    ax = _axes(ax, figsize=(1.8 + 0.42 * len(xs), 1.4 + 0.36 * len(ys)))
-    im = ax.imshow(grid, cmap="viridis_r", aspect="auto", origin="lower")
+    ax = _axes(ax, figsize=(2.2 + 0.5 * len(xs), 1.4 + 0.36 * len(ys)))
+    finite = grid[np.isfinite(grid)]
+    lo = float(finite.min()) if finite.size else 0.0
+    # the colours span the better half of the grid, so that the region of the best stays readable;
+    # worse cells are drawn in the last colour (the colour bar's arrow)
+    hi = float(np.quantile(finite, 0.5)) if finite.size else 1.0
+    hi = hi if hi > lo else lo + 1.0
+    im = ax.imshow(grid, cmap="viridis_r", aspect="auto", origin="lower", vmin=lo, vmax=hi)
+    if grid.size <= 400:
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                if np.isfinite(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.1f}", ha="center", va="center", fontsize=6,
+                            color="white" if grid[i, j] > lo + 0.6 * (hi - lo) else "black")
     ax.set_xticks(range(len(xs)), [_tick(v) for v in xs])
     ax.set_yticks(range(len(ys)), [_tick(v) for v in ys])
     ax.set_xlabel(p2)
@@ -146,13 +158,14 @@ def plot_tune_grid(tune: pd.DataFrame, params: Sequence[str], ax=None) -> Drawn:
     art = {"grid": im}
     best = tune[tune["is_best"]].iloc[0]
     if best[p2] in xs and best[p1] in ys:
-        art["best"] = ax.plot(xs.index(best[p2]), ys.index(best[p1]), "*", color="red", markersize=14)[0]
+        art["best"] = ax.plot(xs.index(best[p2]), ys.index(best[p1]), "*", markersize=16, markerfacecolor="none",
+                              markeredgecolor="red", markeredgewidth=1.5)[0]
     dft = tune[tune["is_default"]].iloc[0]
     if dft[p2] in xs and dft[p1] in ys:
         art["default"] = ax.plot(xs.index(dft[p2]), ys.index(dft[p1]), "s", color="white", markersize=9,
                                  fillstyle="none", markeredgewidth=2)[0]
     ax.set_title("Mean score per round on the tuning deals (lower is better)")
-    ax.figure.colorbar(im, ax=ax, label="points per round")
+    ax.figure.colorbar(im, ax=ax, label="points per round", extend="max")
     return Drawn(ax, art)
 
 

@@ -67,6 +67,11 @@ def rules_text(rules) -> str:
     return "classic" + ("" if not diff else " + " + ", ".join(f"{k}={text(getattr(rules, k))}" for k in diff))
 
 
+def _tick(v: Any) -> str:
+    v = _num(v)
+    return "-" if v is None else (str(int(v)) if v.is_integer() else f"{v:g}")
+
+
 def significance(lo: float, hi: float) -> str:
     """``"significant"`` when the 95% interval excludes 0, else ``"not significant"`` (or no interval)."""
     if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
@@ -241,6 +246,19 @@ def tune_sections(spec, frames: Mapping[str, Any], info: Mapping[str, Any]) -> l
         "the same deals is biased in its own favour (the winner's curse): the confirmation below plays it again on "
         "fresh deals.",
     ]))
+    edges = []
+    for r in spec.ranges:
+        grid = r.grid()
+        if len(grid) > 1 and float(best[r.name]) in (grid[0], grid[-1]):
+            edges.append(f"`{r.name}` = {_tick(best[r.name])} is at the {'low' if float(best[r.name]) == grid[0] else 'high'} "
+                         f"end of its range ({r.text()})")
+    if edges:
+        sections[-1][1].append("The best candidate lies on the edge of the searched range: " + "; ".join(edges)
+                               + ".  A wider range may hold a better value.")
+    ties = tune[(tune["mean_score"] == best["mean_score"]) & ~tune["is_best"]]
+    if len(ties):
+        sections[-1][1].append(f"{len(ties)} other candidate{'s' if len(ties) != 1 else ''} had exactly the best "
+                               "mean score; the first in the order tried is reported.")
     if conf is not None:
         c = conf
         sig = significance(c["diff_ci95_low"], c["diff_ci95_high"])
