@@ -409,3 +409,17 @@ def test_intervals_cover_the_answer_of_a_long_run_95_percent_of_the_time():
         covered_rating += r["rating_ci95_low"] <= true_rating <= r["rating_ci95_high"]
     assert covered_diff >= 33, covered_diff
     assert covered_rating >= 33, covered_rating
+
+
+def test_python_api_and_spec_round_trip(tmp_path):
+    import json
+
+    from handsim.tournament import TournamentSpec, tournament
+
+    ratings = tournament(["greedy", "random"], players=2, deals=20, seed=3, jobs=1, chunk=20, out=tmp_path / "t")
+    assert ratings["policy"].tolist() == ["greedy", "random"]
+    saved = json.loads((tmp_path / "t" / "run.json").read_text())["tournament"]
+    spec = TournamentSpec.from_json(saved)
+    assert spec == make_tournament(["greedy", "random"], players=2, deals=20, seed=3, chunk=20)
+    two = make_tournament(["greedy", "hold-hand:bail_turn=3"], players="2v2", deals=5)
+    assert TournamentSpec.from_json(json.loads(json.dumps(two.to_json()))) == two
