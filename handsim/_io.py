@@ -1,11 +1,44 @@
-"""Atomic file writes: nothing half-written is ever left under a result's name."""
+"""Files in and out, shared by every command.
+
+* :func:`atomic_write`: nothing half-written is ever left under a result's name.
+* :class:`FolderLock`: one handsim process at a time writes into a folder (a study's ``--out``).
+* :func:`read_json`, :func:`parse_json`, :func:`read_toml`, :func:`parse_toml`: JSON and TOML
+  readers that turn every kind of damage (unreadable, not UTF-8, malformed, nested too deeply,
+  numbers too long to read) into one :class:`InputFileError` line naming the file and the place.
+
+Only the standard library is imported here (``handsim --version`` stays fast).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import socket
+import time
+import unicodedata
 import uuid
 from pathlib import Path
+from typing import Any
+
+from .errors import FolderInUse, InputFileError, WriteError
+
+__all__ = ["atomic_write", "FolderLock", "LOCK_NAME", "read_json", "parse_json", "read_toml", "parse_toml",
+           "read_bytes", "decode_text", "check_depth", "hidden_char_note", "describe_char", "InputFileError",
+           "FolderInUse", "WriteError"]
+
+#: Deepest nesting of arrays/objects (tables) accepted in a JSON or TOML input.  handsim's own
+#: formats nest at most 4 levels; the limit keeps every reader (and every message that shows a
+#: value) far from Python's recursion limit.
+MAX_DEPTH = 64
+
+#: The file that marks a folder as claimed by a running handsim process (see :class:`FolderLock`).
+LOCK_NAME = ".handsim.lock"
+
+_BOM = "\ufeff"
+
+
+# ------------------------------------------------------------------------------ writing
 
 
 def atomic_write(path, data: bytes) -> None:
@@ -13,6 +46,12 @@ def atomic_write(path, data: bytes) -> None:
 
     The file gets ordinary permissions (the umask), and is flushed to disk before the rename, so a
     crash leaves either the old file or the new one, never a torn one.
+
+    Raises
+    ------
+    WriteError
+        The file cannot be written (e.g. a full device, a read-only folder, a folder of that
+        name in the way); the temporary file is removed.
     """
     path = Path(path)
     tmp = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
@@ -22,7 +61,293 @@ def atomic_write(path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+    except BaseException as e:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and not isinstance(e, WriteError):
+            raise WriteError(path, e) from None
         raise
+
+
+# ------------------------------------------------------------------------------ claiming a folder
+
+
+class FolderLock:
+    """An exclusive claim on a folder by this process, held while it writes there.
+
+    The claim is an advisory lock (``flock``) on the file :data:`LOCK_NAME` in the folder.  The
+    operating system drops it when the process ends in any way (even killed), so a leftover lock
+    file is never "stale": the next process simply takes it.  A second process that tries while
+    the first holds it gets :class:`FolderInUse` naming the holder.  On systems without ``flock``
+    the lock file is created exclusively (``O_EXCL``) and a leftover one must be removed by hand.
+
+    Examples
+    --------
+    >>> lock = FolderLock(folder).acquire("handsim simulate")   # doctest: +SKIP
+    >>> ...; lock.release()                                      # doctest: +SKIP
+    """
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.path = self.folder / LOCK_NAME
+        self.fd: int | None = None
+
+    def acquire(self, what: str = "handsim") -> "FolderLock":
+        """Claim the folder (which must exist).
+
+        Raises
+        ------
+        FolderInUse
+            Another process holds it.
+        WriteError
+            The lock file cannot be created (a read-only folder, no permission, a symbolic link
+            planted under its name).
+        """
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return self._acquire_exclusive(what)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        for _ in range(20):
+            try:
+                fd = os.open(self.path, flags, 0o644)
+            except OSError as e:
+                raise WriteError(self.folder, e) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise FolderInUse(f"{self.folder} is in use by another handsim process{holder}: wait for it to "
+                                  "finish, or choose another folder") from None
+            except BaseException:
+                os.close(fd)
+                raise
+            # The previous holder may have removed the lock file between our open and our flock:
+            # then we hold a lock on a file nobody else can see - open the current one again.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.path, follow_symlinks=False))
+            except FileNotFoundError:
+                same = False
+            if not same:
+                os.close(fd)
+                continue
+            self.fd = fd
+            self._write_holder(what)
+            return self
+        raise FolderInUse(f"{self.folder} is being claimed and released by other handsim processes: try again")
+
+    def _acquire_exclusive(self, what: str) -> "FolderLock":  # pragma: no cover - not POSIX
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise FolderInUse(f"{self.folder} is in use by another handsim process (or one that was killed: "
+                              f"then delete {self.path})") from None
+        except OSError as e:
+            raise WriteError(self.folder, e) from None
+        self.fd = fd
+        self._write_holder(what)
+        return self
+
+    def _write_holder(self, what: str) -> None:
+        text = f"{what}: process {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}\n"
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+            os.pwrite(self.fd, text.encode("utf-8", "replace"), 0)
+
+    def release(self) -> None:
+        """Give the folder up and remove the lock file (harmless if never acquired)."""
+        if self.fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)  # while still holding the lock: see acquire()
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        self.fd = None
+
+    def __enter__(self) -> "FolderLock":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 300, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+    return f" ({' '.join(text.split())})" if text else ""
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+def describe_char(ch: str) -> str:
+    """``U+FE0F VARIATION SELECTOR-16``: a character named so that an invisible one can be seen."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed character')}"
+
+
+#: Unicode categories of characters a reader cannot see: format (zero-width space, BOM, joiners,
+#: direction marks), combining marks (variation selectors), controls, spaces other than " ",
+#: line/paragraph separators, private-use and unassigned code points.
+_HIDDEN_CATEGORIES = {"Cf": "invisible", "Mn": "combining", "Me": "combining", "Cc": "control",
+                      "Zs": "space", "Zl": "line separator", "Zp": "paragraph separator",
+                      "Co": "private-use", "Cn": "unassigned", "Cs": "undecodable"}
+
+
+def hidden_char(text: str, allow: str = " \t\r\n") -> tuple[int, str] | None:
+    """The first character of ``text`` a reader cannot see (see :data:`_HIDDEN_CATEGORIES`) and
+    its index, or None; characters in ``allow`` are not counted."""
+    for i, ch in enumerate(text):
+        if ch in allow or ch.isascii() and ch.isprintable():
+            continue
+        if unicodedata.category(ch) in _HIDDEN_CATEGORIES:
+            return i, ch
+    return None
+
+
+def hidden_char_note(text: str, allow: str = " \t\r\n", where: bool = True) -> str:
+    """``" (it holds U+200B ZERO WIDTH SPACE, an invisible character, at line 2, column 5)"``,
+    or ``""`` when ``text`` has no character a reader cannot see."""
+    found = hidden_char(text, allow)
+    if found is None:
+        return ""
+    i, ch = found
+    kind = _HIDDEN_CATEGORIES[unicodedata.category(ch)]
+    place = ""
+    if where:
+        line = text.count("\n", 0, i) + 1
+        col = i - (text.rfind("\n", 0, i) + 1) + 1
+        place = f" at line {line}, column {col}"
+    return f" (it holds {describe_char(ch)}, {'an' if kind[0] in 'aeiou' else 'a'} {kind} character{place})"
+
+
+def read_bytes(path, what: str = "file") -> bytes:
+    """The bytes of ``path``.
+
+    Raises
+    ------
+    InputFileError
+        Naming the file and the reason (missing, a folder, no permission, ...).
+    """
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise InputFileError(f"cannot read {what} {path}: {e.strerror or e}") from None
+
+
+def decode_text(data: bytes, where: str) -> str:
+    """UTF-8 text (a leading byte-order mark is dropped).
+
+    Raises
+    ------
+    InputFileError
+        Not UTF-8: names the byte, its line and column.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise InputFileError(f"{where} is not UTF-8 text (byte 0x{data[e.start]:02x} at line {line}, column {col})") from None
+    return text[1:] if text.startswith(_BOM) else text
+
+
+def check_depth(obj: Any, where: str, limit: int = MAX_DEPTH) -> Any:
+    """Return ``obj`` if its arrays/objects nest at most ``limit`` levels deep (checked without
+    recursion).
+
+    Raises
+    ------
+    InputFileError
+    """
+    stack = [(obj, 1)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, dict):
+            children = x.values()
+        elif isinstance(x, list):
+            children = x
+        else:
+            continue
+        if depth > limit:
+            raise InputFileError(f"{where} nests arrays or objects more than {limit} levels deep: "
+                                 "not a handsim file")
+        stack.extend((c, depth + 1) for c in children)
+    return obj
+
+
+def _too_deep(where: str) -> InputFileError:
+    return InputFileError(f"{where} nests arrays or objects too deeply to read (more than {MAX_DEPTH} levels): "
+                          "not a handsim file")
+
+
+def _parse(loads, decode_error: type, describe, kind: str, text: str, where: str) -> Any:
+    """``loads(text)`` with every failure as one :class:`InputFileError` line (see :func:`parse_json`)."""
+    if text.startswith(_BOM):
+        text = text[1:]
+    try:
+        obj = loads(text)
+    except RecursionError:
+        raise _too_deep(where) from None
+    except decode_error as e:
+        raise InputFileError(f"malformed {kind} in {where}: {describe(e, text)}") from None
+    except ValueError as e:  # e.g. an integer of more digits than Python converts
+        raise InputFileError(f"malformed {kind} in {where}: {_number_reason(e)}") from None
+    return check_depth(obj, where)
+
+
+def _json_error(e: json.JSONDecodeError, text: str) -> str:
+    near = text[max(0, e.pos - 1): e.pos + 1]
+    return f"{e.msg} (line {e.lineno}, column {e.colno}){hidden_char_note(near, where=False) if near else ''}"
+
+
+def _toml_error(e: ValueError, text: str) -> str:
+    return " ".join(str(e).split()) + hidden_char_note(text)
+
+
+def parse_json(text: str, where: str) -> Any:
+    """A JSON value from text (a leading byte-order mark is dropped).
+
+    Raises
+    ------
+    InputFileError
+        Malformed JSON (the message gives line and column and names an invisible character if
+        the text holds one), nesting deeper than :data:`MAX_DEPTH`, or a number too long to read.
+    """
+    return _parse(json.loads, json.JSONDecodeError, _json_error, "JSON", text, where)
+
+
+def read_json(path, what: str = "file") -> Any:
+    """The JSON value in file ``path`` (UTF-8; see :func:`parse_json`)."""
+    where = str(path)
+    return parse_json(decode_text(read_bytes(path, what), where), where)
+
+
+def parse_toml(text: str, where: str) -> dict:
+    """A TOML document from text (a leading byte-order mark is dropped: editors on Windows
+    write one).
+
+    Raises
+    ------
+    InputFileError
+        As :func:`parse_json`.
+    """
+    import tomllib
+
+    return _parse(tomllib.loads, tomllib.TOMLDecodeError, _toml_error, "TOML", text, where)
+
+
+def read_toml(path, what: str = "file") -> dict:
+    """The TOML document in file ``path`` (UTF-8; see :func:`parse_toml`)."""
+    where = str(path)
+    return parse_toml(decode_text(read_bytes(path, what), where), where)
+
+
+def _number_reason(e: ValueError) -> str:
+    text = str(e)
+    if "digits" in text:
+        return "a number has too many digits to read (at most 4300)"
+    return " ".join(text.split())

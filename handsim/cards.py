@@ -31,6 +31,8 @@ _RANK_OF["1"] = 1  # never produced; rejected below unless followed by 0
 _SUIT_OF = {s: i for i, s in enumerate(SUITS)}
 _SUIT_OF.update({s: i for i, s in enumerate(SUIT_SYMBOLS)})
 _SUIT_OF.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
+#: Emoji and text presentation selectors (U+FE0F, U+FE0E): after a suit symbol they are dropped.
+_VARIATION_SELECTORS = "\ufe0f\ufe0e"
 
 
 from .errors import CardError  # noqa: F401  (re-exported: handsim.cards.CardError)
@@ -78,17 +80,23 @@ def parse_card(text: str) -> int:
         If the text is not a card (message says what is allowed).
     """
     s = text.strip()
+    if len(s) >= 2 and s[-1] in _VARIATION_SELECTORS and (s[-2] in _SUIT_OF or s[-2] == "🃏"):
+        s = s[:-1]  # 5♥️: the emoji form of a suit symbol (phones type it) is the symbol
     u = s.upper()
     if u in ("JK", "JOKER", "🃏"):
         return JOKER
-    if len(s) < 2:
-        raise CardError(f"bad card {text!r}: expected rank A,2-10,J,Q,K then suit S,H,D,C (or ♠♥♦♣), or JK")
-    suit_ch = s[-1]
-    suit = _SUIT_OF.get(suit_ch.upper(), _SUIT_OF.get(suit_ch))
-    rank_txt = u[:-1]
-    rank = _RANK_OF.get(rank_txt) if rank_txt != "1" else None
+    suit = rank = None
+    if len(s) >= 2:
+        suit_ch = s[-1]
+        suit = _SUIT_OF.get(suit_ch.upper(), _SUIT_OF.get(suit_ch))
+        rank_txt = u[:-1]
+        rank = _RANK_OF.get(rank_txt) if rank_txt != "1" else None
     if suit is None or rank is None:
-        raise CardError(f"bad card {text!r}: expected rank A,2-10,J,Q,K then suit S,H,D,C (or ♠♥♦♣), or JK")
+        from ._io import hidden_char_note
+
+        shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+        raise CardError(f"bad card {shown}{hidden_char_note(text, where=False)}: expected rank A,2-10,J,Q,K then "
+                        "suit S,H,D,C (or ♠♥♦♣), or JK")
     return card_type(suit, rank)
 
 

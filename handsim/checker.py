@@ -806,17 +806,19 @@ def check_file(path) -> tuple[int, list[tuple[Any, str]]]:
     OSError
         If the file cannot be read.
     """
+    from ._io import InputFileError, parse_json
+
     n_deals = 0
     problems: list[tuple[Any, str]] = []
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             n_deals += 1
             try:
-                trace = json.loads(line)
-            except json.JSONDecodeError as e:
-                problems.append((None, f"line {line_no}: not a JSON object: {e.msg}"))
+                trace = parse_json(line, f"line {line_no}")
+            except InputFileError as e:
+                problems.append((None, f"line {line_no}: not a JSON object: {e}"))
                 continue
             deal = trace.get("deal") if isinstance(trace, dict) else None
             problems.extend((deal, message) for message in check_deal(trace))

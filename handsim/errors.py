@@ -5,9 +5,10 @@ Two families, which the command line turns into one-line errors with different e
 * :class:`InputError` (a ``ValueError``): the input was wrong - an unknown rule option, a bad
   card, a policy that does not exist, a policy file that cannot be used, a study that cannot be
   run as asked.  The message says what was wrong and what is allowed.  Exit code 2.
-* :class:`RunError` (a ``RuntimeError``): the input was fine but the run failed - the engine
-  reported an internal error (a bug: :class:`EngineError`, :class:`StudyEngineError`), or a
-  user-written policy made an illegal move (:class:`PolicyMoveError`).  Exit code 1.
+* :class:`RunError` (a ``RuntimeError``): the input was fine but the run failed - an output
+  could not be written (:class:`WriteError`, also an ``OSError``), the engine reported an
+  internal error (a bug: :class:`EngineError`, :class:`StudyEngineError`), or a user-written
+  policy made an illegal move (:class:`PolicyMoveError`).  Exit code 1.
 
 The classes are re-exported where they were first defined (``handsim.rules.RulesError``,
 ``handsim.cards.CardError``, ...), so older imports keep working.  This module imports nothing
@@ -51,6 +52,16 @@ class ScoreInputError(InputError):
     """Round-end data that cannot be scored; the one-line message names the field."""
 
 
+class InputFileError(InputError):
+    """An input (a file, standard input, a saved text) that cannot be read as its format: missing,
+    not UTF-8, malformed JSON or TOML, nested too deeply, a number too long to read.  The message
+    names the input and, where it helps, the line and column (and an invisible character there)."""
+
+
+class FolderInUse(InputError):
+    """Another handsim process holds the output folder (see :class:`handsim._io.FolderLock`)."""
+
+
 class RunError(HandsimError, RuntimeError):
     """A run that failed although its input was valid (exit code 1)."""
 
@@ -74,6 +85,22 @@ class EngineError(RunError):
 
 class StudyEngineError(RunError):
     """The engine reported an internal error in a deal of a study: a bug, not bad input."""
+
+
+class WriteError(OSError, RunError):
+    """An output that cannot be written: a full device, no permission, a folder in the way.
+
+    ``str(e)`` is one line, ``cannot write PATH: REASON``; ``errno`` and ``filename`` are those of
+    the underlying :class:`OSError` (so ``except OSError`` still catches it).
+    """
+
+    def __init__(self, path, err: OSError | str):
+        reason = err if isinstance(err, str) else (err.strerror or str(err))
+        super().__init__(getattr(err, "errno", None), reason, str(path))
+        self.text = f"cannot write {path}: {reason}"
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class PolicyMoveError(RunError):

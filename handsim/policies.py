@@ -8,6 +8,7 @@ policy before it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -109,32 +110,43 @@ def parse_policy(text: str) -> PolicySpec:
     name, _, rest = text.partition(":")
     name = name.strip().lower().replace("_", "-")
     if name not in POLICIES:
-        raise PolicyError(f"unknown policy {name!r}: allowed {', '.join(POLICIES)}")
+        raise PolicyError(f"unknown policy {_cut(name)}: allowed {', '.join(POLICIES)}")
     d = POLICIES[name]
     values = {p.name: float(p.default) for p in d.params}
+    given: set[str] = set()
     if rest.strip():
         for item in rest.split(","):
             if "=" not in item:
-                raise PolicyError(f"bad policy parameter {item!r} in {text!r}: expected key=value")
+                raise PolicyError(f"bad policy parameter {_cut(item)} in {_cut(text)}: expected key=value")
             k, v = (x.strip() for x in item.split("=", 1))
             k = k.replace("-", "_")
             p = next((p for p in d.params if p.name == k), None)
             if p is None:
                 allowed = ", ".join(q.name for q in d.params) or "none"
-                raise PolicyError(f"unknown parameter {k!r} for policy {name}: allowed {allowed}")
-            try:
-                if not v.isascii():
-                    raise ValueError(v)
-                x = float(v)
-                if x != x:  # nan
-                    raise ValueError(v)
-            except ValueError:
-                raise PolicyError(f"bad value {v!r} for {name}:{k}: expected a whole number from {_num(p.lo)} to {_num(p.hi)}") from None
-            if not p.lo <= x <= p.hi or (p.integer and not x.is_integer()):
-                raise PolicyError(f"bad value {v!r} for {name}:{k}: expected "
-                                  f"{'a whole number' if p.integer else 'a number'} from {_num(p.lo)} to {_num(p.hi)}")
+                raise PolicyError(f"unknown parameter {_cut(k)} for policy {name}: allowed {allowed}")
+            if k in given:
+                raise PolicyError(f"parameter {k} is given twice in {_cut(text)}: give it once")
+            given.add(k)
+            kind = "a whole number" if p.integer else "a number"
+            # Decimal digits as typed (no 1e1, 1_0, inf, nan or non-ASCII digits), as --set and --deals read them.
+            if not (_INT_TEXT if p.integer else _NUMBER_TEXT).fullmatch(v):
+                raise PolicyError(f"bad value {_cut(v)} for {name}:{k}: expected {kind} from {_num(p.lo)} to {_num(p.hi)}")
+            x = float(v) if len(v) < 400 else float("inf")
+            if not p.lo <= x <= p.hi:
+                raise PolicyError(f"bad value {_cut(v)} for {name}:{k}: expected {kind} from {_num(p.lo)} to {_num(p.hi)}")
             values[k] = x
     return PolicySpec(name, tuple((p.name, values[p.name]) for p in d.params))
+
+
+#: A parameter value as typed: ASCII digits, an optional sign (and for a non-integer parameter
+#: a decimal point).
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_NUMBER_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut to about ``limit`` characters for an error message."""
+    return repr(text) if len(text) <= limit else repr(text[:limit - 3]) + "..."
 
 
 def check_lineup_rules(specs, rules) -> None:

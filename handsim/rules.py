@@ -12,9 +12,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import tomllib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -281,10 +280,20 @@ class Rules(_Rules):
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], base: "Rules | None" = None) -> "Rules":
-        """Rules from a mapping of option names to values (unknown names are an error)."""
+        """Rules from a mapping of option names to values (unknown names are an error).
+
+        Raises
+        ------
+        RulesError
+            ``values`` is not a mapping (e.g. a list or a preset name read from a JSON file), an
+            unknown option or a bad value.
+        """
+        if not isinstance(values, Mapping):
+            raise RulesError(f"rules must be a mapping of option names to values such as {{\"jokers\": 2}}, "
+                             f"not {_shown(values, 40)}")
         for k in values:
             if k not in PARAM_BY_NAME:
-                raise RulesError(f"unknown rule {k!r}: allowed {', '.join(PARAM_BY_NAME)}")
+                raise RulesError(f"unknown rule {_shown(k)}: allowed {', '.join(PARAM_BY_NAME)}")
         start = {} if base is None else base.to_dict()
         start.update(values)
         return cls(**start)
@@ -299,15 +308,12 @@ class Rules(_Rules):
         RulesError
             Unreadable or malformed TOML, unknown keys or bad values.
         """
+        from ._io import InputFileError, read_toml
+
         try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except OSError as e:
-            raise RulesError(f"cannot read rules file {path}: {e.strerror}") from None
-        except UnicodeDecodeError as e:
-            raise RulesError(f"rules file {path} is not UTF-8 text (byte {e.start}): a TOML file must be UTF-8") from None
-        except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"malformed TOML in {path}: {e}") from None
+            data = read_toml(path, "rules file")
+        except InputFileError as e:
+            raise RulesError(str(e)) from None
         if "rules" in data and isinstance(data["rules"], dict):
             extra = {k: v for k, v in data.items() if k not in ("rules", "preset")}
             if extra:
@@ -341,11 +347,13 @@ class Rules(_Rules):
         changes = {}
         for s in settings:
             if "=" not in s:
-                raise RulesError(f"bad --set {s!r}: expected key=value, e.g. joker_penalty=30")
+                raise RulesError(f"bad --set {_shown(s)}: expected key=value, e.g. joker_penalty=30")
             k, v = s.split("=", 1)
             k = k.strip().replace("-", "_")
             if k not in PARAM_BY_NAME:
-                raise RulesError(f"unknown rule {k!r} in --set: allowed {', '.join(PARAM_BY_NAME)}")
+                raise RulesError(f"unknown rule {_shown(k)} in --set: allowed {', '.join(PARAM_BY_NAME)}")
+            if k in changes:
+                raise RulesError(f"--set {k} is given twice ({k}={changes[k]} and {k}={v.strip()}): give it once")
             changes[k] = v.strip()
         return self.replace(**changes)
 

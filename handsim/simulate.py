@@ -13,11 +13,13 @@ from __future__ import annotations
 import collections.abc
 import concurrent.futures as cf
 import contextlib
+import errno
 import itertools
 import json
 import multiprocessing as mp
 import os
 import platform
+import re
 import signal
 import sys
 import threading
@@ -30,7 +32,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import __version__
-from ._io import atomic_write
+from ._io import LOCK_NAME, FolderLock, WriteError, atomic_write
 from .policies import PolicySpec, check_lineup_rules, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
 from .rules import PARAM_BY_NAME, Rules, RulesError
 
@@ -104,6 +106,17 @@ class StudySpec:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "StudySpec":
+        """The study a :meth:`to_json` object (run.json's ``"spec"``, a checkpoint's) describes.
+
+        Raises
+        ------
+        StudyError
+            Not an object, a missing field, or a field of the wrong JSON type (one line naming it,
+            e.g. ``"lineups": "greedy"`` where a list belongs).
+        RulesError, handsim.policies.PolicyError
+            Unknown options, values or policies.
+        """
+        _check_spec_types(d)
         return make_spec(
             rules=Rules.from_dict(d["rules"]),
             vary=d.get("vary", {}),
@@ -114,6 +127,61 @@ class StudySpec:
             chunk=d.get("chunk", DEFAULT_CHUNK),
             matches=d.get("matches", False),
         )
+
+
+def _json_kind(value: Any) -> str:
+    """A JSON value named by its type, for an error message: ``the string "greedy"``, ``an array``."""
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return f"the number {repr(value)[:20]}"
+    if isinstance(value, str):
+        return f"the string {json.dumps(value[:40], ensure_ascii=False)}{'...' if len(value) > 40 else ''}"
+    return "an array" if isinstance(value, list) else "an object" if isinstance(value, Mapping) else type(value).__name__
+
+
+#: The fields of a saved study spec: name, required, check, what is expected.
+_SPEC_FIELDS = (
+    ("rules", True, lambda v: isinstance(v, Mapping), "an object of rule options"),
+    ("vary", False, lambda v: isinstance(v, (list, Mapping)), "an array of [option, [values]] pairs"),
+    ("lineups", True, lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, str) for x in v),
+     "a non-empty array of line-up strings such as \"greedy,greedy,greedy,greedy\""),
+    ("players", True, lambda v: _is_int(v), "an integer"),
+    ("deals", True, lambda v: _is_int(v), "an integer"),
+    ("seed", False, lambda v: _is_int(v), "an integer"),
+    ("chunk", False, lambda v: _is_int(v), "an integer"),
+    ("matches", False, lambda v: isinstance(v, bool), "true or false"),
+)
+
+
+def _check_spec_types(d: Any) -> None:
+    """Check the JSON types of a saved study spec (see :meth:`StudySpec.from_json`)."""
+    if not isinstance(d, Mapping):
+        raise StudyError(f"a study spec is a JSON object, not {_json_kind(d)}")
+    for name, required, ok, expected in _SPEC_FIELDS:
+        if name not in d:
+            if required:
+                raise StudyError(f"the study spec has no {name!r} field")
+            continue
+        if not ok(d[name]):
+            raise StudyError(f"the study spec's {name!r} must be {expected}, not {_json_kind(d[name])}")
+    for k, v in d["rules"].items():
+        p = PARAM_BY_NAME.get(k)
+        if p is None:
+            continue  # Rules.from_dict names unknown options
+        ok = (_is_int(v) if p.kind == "int" else isinstance(v, bool) if p.kind == "bool" else isinstance(v, str))
+        if not ok:
+            expected = {"int": "an integer", "bool": "true or false", "choice": "a string"}[p.kind]
+            raise StudyError(f"the study spec's rule {k!r} must be {expected} ({p.allowed()}), not {_json_kind(v)}")
+    vary = d.get("vary", [])
+    items = vary.items() if isinstance(vary, Mapping) else vary
+    for item in items:
+        if (not isinstance(item, (list, tuple)) or len(item) != 2 or not isinstance(item[0], str)
+                or not isinstance(item[1], list)):
+            raise StudyError(f"the study spec's 'vary' must be an array of [option, [values]] pairs, "
+                             f"not one holding {_json_kind(item)}")
 
 
 #: Most deals (or matches) per configuration and line-up: a study's size is checked before anything
@@ -341,29 +409,133 @@ def _save_checkpoint(out: Path, acc, done: set[int], spec: StudySpec, rounds: in
     _atomic_write(out / CHECKPOINT, buf.getvalue())
 
 
-def _load_checkpoint(out: Path, spec: StudySpec, cls=None):
+#: Largest checkpoint read (bytes, uncompressed): far above any real study's, far below a
+#: machine's memory (a damaged or hostile file could announce gigabytes).
+MAX_CHECKPOINT_BYTES = 2**30
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A study's checkpoint (``checkpoint.npz``), read and checked by :func:`read_checkpoint`.
+
+    Attributes
+    ----------
+    spec : StudySpec
+        The study it belongs to.
+    accumulator : handsim.stats.StudyAccumulator
+        The exact integer statistics of the finished chunks.
+    done : frozenset of int
+        Indices of the finished chunks.
+    rounds : int
+        Rounds played so far.
+    seconds : float
+        Seconds of simulation so far.
+    """
+
+    spec: StudySpec
+    accumulator: Any
+    done: frozenset
+    rounds: int
+    seconds: float
+
+
+def read_checkpoint(path, cls=None) -> Checkpoint:
+    """Read a study's ``checkpoint.npz`` and check that it is whole and consistent.
+
+    Nothing in the file is trusted: it must be a zip of plain numpy arrays (never pickles) with
+    the study spec, the finished chunks and statistics of that very study.
+
+    Parameters
+    ----------
+    path : path
+    cls : type, optional
+        The accumulator class whose ``from_state`` reads the statistics (a tournament's or a
+        tuning run's counters); default :class:`handsim.stats.StudyAccumulator`, whose saved
+        configurations, line-ups and players must also match the saved spec.
+
+    Raises
+    ------
+    StudyError
+        One line naming the file and what is wrong: missing, empty, truncated or not a .npz
+        archive, other contents, a spec or statistics that do not fit together, or a checkpoint
+        of another handsim version.
+    """
+    import zipfile
+
     from .stats import StudyAccumulator
 
-    cls = cls or StudyAccumulator
-    path = out / CHECKPOINT
-    if not path.exists():
-        return None
+    path = Path(path)
+
+    def damaged(why: str) -> StudyError:
+        return StudyError(f"{path} is not a usable handsim checkpoint: {why}")
+
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            raise damaged("the file is empty (a damaged or interrupted copy?)")
+        with zipfile.ZipFile(path) as zf:
+            members = zf.infolist()
+    except OSError as e:
+        raise damaged(f"cannot read it ({e.strerror or e})") from None
+    except zipfile.BadZipFile:
+        raise damaged("it is not a whole .npz archive (truncated, damaged, or another kind of file)") from None
+    if sum(m.file_size for m in members) > MAX_CHECKPOINT_BYTES:
+        raise damaged(f"it would unpack to more than {MAX_CHECKPOINT_BYTES // 2**20} MB")
     try:
         with np.load(path, allow_pickle=False) as z:
             state = {k: z[k] for k in z.files}
-    except Exception as e:  # a damaged checkpoint is never trusted
-        raise StudyError(f"cannot read checkpoint {path}: {e}") from None
-    saved = json.loads(bytes(state.pop("__spec__")).decode())
-    if saved != json.loads(json.dumps(spec.to_json(), sort_keys=True)):
-        raise StudyError(f"checkpoint {path} belongs to a different study: resume with the same arguments")
-    done = set(int(x) for x in state.pop("__done__"))
+    except Exception as e:  # noqa: BLE001 - any failure to unpack means damage; numpy's own advice is not passed on
+        raise damaged(f"its arrays cannot be read ({type(e).__name__})") from None
+    needed = ("__spec__", "__done__", "__rounds__", "__seconds__") + (("meta",) if cls is None else ())
+    missing = [k for k in needed if k not in state]
+    if missing:
+        raise damaged(f"it holds no {', '.join(missing)} (not written by handsim simulate)")
+    if any(state[k].dtype.kind not in "iu" or state[k].ndim != 1 for k in ("__spec__", "__done__", "__rounds__")) \
+            or state["__seconds__"].dtype.kind != "f" or state["__rounds__"].size != 1 or state["__seconds__"].size != 1:
+        raise damaged("its bookkeeping arrays have the wrong types or shapes")
+    from ._io import InputFileError, parse_json
+
+    try:
+        saved = parse_json(bytes(state.pop("__spec__").astype(np.uint8)).decode("utf-8"), "its study spec")
+        spec = StudySpec.from_json(saved)
+    except (UnicodeDecodeError, InputFileError, ValueError) as e:
+        raise damaged(f"its study spec is unreadable ({' '.join(str(e).split())})") from None
+    done = state.pop("__done__")
+    n_chunks = len(_ranges(spec))
+    if len(done) and (done.min() < 0 or done.max() >= n_chunks or len(np.unique(done)) != len(done)):
+        raise damaged(f"its finished chunks do not fit the study's {n_chunks} chunks")
     rounds = int(state.pop("__rounds__")[0])
     seconds = float(state.pop("__seconds__")[0])
+    if rounds < 0 or not seconds >= 0:
+        raise damaged("its round count or time is negative")
+    configs = spec.configs()
     try:
-        acc = cls.from_state(state)
-    except ValueError as e:  # e.g. a checkpoint of an older handsim (another state format)
-        raise StudyError(f"cannot resume from checkpoint {path}: {e}") from None
-    return acc, done, rounds, seconds
+        if cls is None or cls is StudyAccumulator:
+            acc = StudyAccumulator.from_state(state, configs=spec.config_dicts(),
+                                              lineups=[tuple(x.label for x in l) for l in spec.lineups],
+                                              players=spec.players, varying=spec.varying(),
+                                              teams=[bool(r.partnership) for r in configs])
+        else:
+            acc = cls.from_state(state)
+    except ValueError as e:  # handsim's own messages (another format, another study, bad shapes)
+        raise damaged(f"its statistics cannot be used: {' '.join(str(e).split())}") from None
+    except Exception as e:  # noqa: BLE001 - malformed metadata of any other kind
+        raise damaged(f"its statistics are malformed ({type(e).__name__})") from None
+    return Checkpoint(spec, acc, frozenset(int(x) for x in done), rounds, seconds)
+
+
+def _canonical(spec: StudySpec) -> str:
+    return json.dumps(spec.to_json(), sort_keys=True)
+
+
+def _load_checkpoint(out: Path, spec: StudySpec, cls=None):
+    path = out / CHECKPOINT
+    if not path.exists():
+        return None
+    ck = read_checkpoint(path, cls)
+    if _canonical(ck.spec) != _canonical(spec):
+        raise StudyError(f"checkpoint {path} belongs to a different study: resume with the same arguments")
+    return ck.accumulator, set(ck.done), ck.rounds, ck.seconds
 
 
 class _ChunkRanges(collections.abc.Sequence):
@@ -855,39 +1027,231 @@ def _write_per_deal(out: Path, ri, c, l, spec, configs, lineup_names, block, res
 # ------------------------------------------------------------------------------ outputs
 
 
-def prepare_out(out, *, resume: bool = False, force: bool = False) -> Path:
-    """Create the output folder; refuse an existing non-empty one unless resuming or forced.
+#: Every file a handsim run writes into its output folder: a study's (``handsim simulate``), a
+#: tournament's and a tuning run's (``handsim tournament``, ``handsim tune``).  ``--force``
+#: deletes these and nothing else; a file added to any output must be added here.
+OUTPUT_FILES = frozenset({
+    "run.json", CHECKPOINT, "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
+    "totals.csv", "traces.jsonl", "report.md", "report.html",
+    # figures of handsim.report (and of earlier versions: rates.png, paired.png), besides effect_<option>.png
+    "mean_score.png", "p_unopened.png", "p_hand.png", "versus.png", "lineups.png", "match_win.png",
+    "final_totals.png", "team_totals.png", "team_score.png", "round_length.png", "rates.png", "paired.png",
+    # handsim tournament, handsim tune
+    "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
+    "tune.csv", "best.toml", "tune.png",
+} | {f"effect_{p.name}.png" for p in PARAM_BY_NAME.values()})
+#: Subfolders of an output folder: ``per_deal/part-*.parquet`` (``simulate --per-deal``) and
+#: ``stages/NAME/checkpoint.npz`` (the stages of ``handsim tune``).
+PER_DEAL = "per_deal"
+_PER_DEAL_FILE = re.compile(r"part-[0-9]+-[0-9]+-[0-9]+\.parquet")
+_STAGES = "stages"
+#: A temporary file of :func:`handsim._io.atomic_write`, left behind when a run was killed mid-write.
+_TEMP_FILE = re.compile(r"\.(?P<name>.+)\.[0-9]+\.[0-9a-f]{32}\.tmp")
+#: Errors of a folder name itself (bad input, exit code 2); other errors creating it are failures
+#: to write (exit code 1).
+_NAME_ERRNOS = {errno.ENAMETOOLONG, errno.EINVAL, errno.ENOTDIR, errno.EEXIST, errno.ELOOP, errno.EILSEQ}
+
+
+def _own_file(name: str, pattern) -> bool:
+    """Whether a file of this name is one handsim writes there (or the temporary file of one)."""
+    m = _TEMP_FILE.fullmatch(name)
+    if m:
+        name = m["name"]
+    return name in pattern if isinstance(pattern, frozenset) else bool(pattern.fullmatch(name))
+
+
+def _sort_entries(folder: str, rel: str, pattern, own: list, other: list) -> None:
+    """Files of ``folder`` that match ``pattern`` go to ``own``, every other entry to ``other``."""
+    with os.scandir(folder) as entries:
+        for e in entries:
+            if e.is_file(follow_symlinks=False) and _own_file(e.name, pattern):
+                own.append(Path(e.path))
+            else:
+                other.append(rel + e.name + ("/" if e.is_dir(follow_symlinks=False) else ""))
+
+
+def study_files(folder) -> tuple[list[Path], list[str]]:
+    """Sort an output folder's entries into handsim's own and everything else.
+
+    Returns
+    -------
+    own : list of Path
+        Files handsim writes (:data:`OUTPUT_FILES`, ``per_deal/part-*.parquet``,
+        ``stages/NAME/checkpoint.npz``, leftover temporary files of those; never a symbolic link),
+        then the subfolders holding only such files (deepest first): what ``--force`` deletes.
+    other : list of str
+        Every other entry (names relative to ``folder``; folders end in ``/``).  The lock file
+        (:data:`handsim._io.LOCK_NAME`) is in neither.
+    """
+    files: list[Path] = []
+    dirs: list[Path] = []
+    other: list[str] = []
+    with os.scandir(folder) as entries:
+        for e in entries:
+            if e.name == LOCK_NAME and e.is_file(follow_symlinks=False):
+                continue
+            if e.name == PER_DEAL and e.is_dir(follow_symlinks=False):
+                _sort_entries(e.path, PER_DEAL + "/", _PER_DEAL_FILE, files, other)
+                dirs.append(Path(e.path))
+            elif e.name == _STAGES and e.is_dir(follow_symlinks=False):
+                with os.scandir(e.path) as stages:
+                    for st in stages:
+                        if st.is_dir(follow_symlinks=False):
+                            _sort_entries(st.path, f"{_STAGES}/{st.name}/", frozenset({CHECKPOINT}), files, other)
+                            dirs.append(Path(st.path))
+                        else:
+                            other.append(f"{_STAGES}/{st.name}")
+                dirs.append(Path(e.path))
+            elif e.is_file(follow_symlinks=False) and _own_file(e.name, OUTPUT_FILES):
+                files.append(Path(e.path))
+            else:
+                other.append(e.name + ("/" if e.is_dir(follow_symlinks=False) else ""))
+    return files + sorted(dirs, key=lambda p: -len(p.parts)), sorted(other)
+
+
+def why_not_a_study(folder) -> str | None:
+    """None if ``folder`` is a handsim output folder: it holds a readable ``run.json`` of a study
+    (with a valid spec), a tournament or a tuning run, or a readable study checkpoint; otherwise
+    why not, in a few words."""
+    from ._io import InputFileError, read_json
+
+    folder = Path(folder)
+    reasons = []
+    run_json = folder / "run.json"
+    if run_json.is_file():
+        try:
+            d = read_json(run_json)
+            kind = d.get("kind") if isinstance(d, dict) else None
+            if kind in ("tournament", "tune"):
+                if isinstance(d.get(kind), dict):
+                    return None
+                raise StudyError(f"it names no {kind}")
+            StudySpec.from_json(d.get("spec") if isinstance(d, dict) else d)
+            return None
+        except (InputFileError, ValueError) as e:
+            reasons.append(f"its run.json is not handsim's: {' '.join(str(e).split())}")
+    ck = folder / CHECKPOINT
+    if ck.is_file():
+        try:
+            read_checkpoint(ck)
+            return None
+        except StudyError as e:
+            reasons.append(str(e))
+    return "; ".join(reasons) or f"it holds no run.json or {CHECKPOINT}"
+
+
+def _names(names: list[str], limit: int = 3) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _check_out_path(out) -> Path:
+    """``out`` as a Path, refusing names that cannot be a study folder."""
+    if not str(out).strip():
+        raise StudyError("--out is empty: give the name of a new folder")
+    folder = Path(out)
+    try:
+        if folder.is_symlink() and not folder.exists():
+            raise StudyError(f"--out {folder} is a symbolic link to {os.readlink(folder)}, which does not exist")
+        if folder.exists() and not folder.is_dir():
+            raise StudyError(f"--out {folder} exists and is not a folder")
+    except OSError as e:
+        raise StudyError(f"cannot use --out {folder}: {e.strerror or e}") from None
+    return folder
+
+
+def _is_here_or_above(folder: Path) -> bool:
+    """Whether ``folder`` is the working folder or one that holds it."""
+    try:
+        here = Path.cwd().resolve()
+        target = folder.resolve()
+    except OSError:  # the working folder was deleted: nothing holds it
+        return False
+    return target == here or target in here.parents
+
+
+def _make_room(folder: Path, force: bool) -> None:
+    """Check that ``folder`` is empty, or with ``force`` delete handsim's own files from it."""
+    own, other = study_files(folder)
+    if not own and not other:
+        return
+    if not force:
+        raise StudyError(f"--out {folder} already exists and is not empty: choose a new folder, or --resume it, "
+                         "or pass --force to replace it")
+    why = why_not_a_study(folder)
+    if why:
+        raise StudyError(f"--force replaces only a handsim output folder, and {folder} is not one ({why}); "
+                         "nothing was deleted")
+    if other:
+        raise StudyError(f"--force deletes only the files handsim writes, and {folder} also holds "
+                         f"{_names(other)}: move them away or choose another --out; nothing was deleted")
+    # run.json and the top checkpoint go last: until then an interrupted replacement still reads as handsim's
+    last = {folder / "run.json": 2, folder / CHECKPOINT: 1}
+    try:
+        for path in sorted(own, key=lambda p: last.get(p, 0)):  # stable: files, then folders deepest first
+            if path.is_dir():
+                path.rmdir()
+            else:
+                path.unlink(missing_ok=True)
+    except OSError as e:
+        raise WriteError(folder, e) from None
+
+
+@contextlib.contextmanager
+def claim_out(out, *, resume: bool = False, force: bool = False, what: str = "handsim simulate"):
+    """Create (if need be) and claim the output folder of a study (or tournament, or tuning run)
+    for the duration of the block.
+
+    The claim is a :class:`handsim._io.FolderLock`: a second process that wants the same folder
+    at the same time is refused (it never runs a study whose results the first would overwrite).
+    A new or empty folder is taken as it is; an existing output folder only with ``resume`` (to
+    continue it) or ``force``.  ``force`` replaces only a handsim output folder (a readable
+    ``run.json`` or checkpoint of this format, see :func:`why_not_a_study`), only if it holds
+    nothing but the files handsim writes (:data:`OUTPUT_FILES`, ``per_deal/``, ``stages/``),
+    never the working folder or one holding it, and deletes only those files, never the folder
+    itself.  A folder this call created is removed again if it is still empty at the end.
+
+    Yields
+    ------
+    Path
+        The folder.
 
     Raises
     ------
     StudyError
-        The folder exists (and is not being resumed), or cannot be created / written.
+        A name that cannot be a folder (empty, too long, a file, a dangling symbolic link), an
+        existing non-empty folder without ``resume`` or ``force``, nothing to resume, or a folder
+        ``force`` may not replace (nothing is deleted then).
+    handsim._io.FolderInUse
+        Another handsim process holds the folder.
+    handsim._io.WriteError
+        The folder cannot be created or written (no permission, read-only, full).
     """
-    if not str(out).strip():
-        raise StudyError("--out is empty: give the name of a new folder")
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise StudyError(f"--out {out} exists and is not a folder")
-    if resume:
-        if not (out / "run.json").exists() and not (out / CHECKPOINT).exists():
-            raise StudyError(f"nothing to resume in {out}: no checkpoint.npz or run.json there")
-        return out
-    if out.exists() and any(out.iterdir()):
-        if not force:
-            raise StudyError(f"--out {out} already exists and is not empty: choose a new folder, or --resume it, or pass --force to replace it")
-        if not ((out / "run.json").exists() or (out / CHECKPOINT).exists()):
-            raise StudyError(f"--force replaces only a study folder (one holding run.json or checkpoint.npz): {out} is not one")
-        import shutil
-
-        shutil.rmtree(out)
+    folder = _check_out_path(out)
+    if force and _is_here_or_above(folder):
+        raise StudyError(f"--force will not replace {folder}: it is the working folder or holds it; "
+                         "run from outside it or choose another --out")
+    created = not os.path.lexists(folder)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
-        probe.write_bytes(b"")
-        probe.unlink()
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise StudyError(f"cannot write to --out {out}: {e.strerror}") from None
-    return out
+        if e.errno in _NAME_ERRNOS:
+            raise StudyError(f"cannot create --out {folder}: {e.strerror or e}") from None
+        raise WriteError(folder, e) from None
+    lock = FolderLock(folder)
+    try:
+        lock.acquire(what)
+        if resume:
+            if not (folder / "run.json").exists() and not (folder / CHECKPOINT).exists():
+                raise StudyError(f"nothing to resume in {folder}: no {CHECKPOINT} or run.json there")
+        else:
+            _make_room(folder, force)
+        yield folder
+    finally:
+        lock.release()
+        if created:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if nothing was written
 
 
 def write_outputs(result: StudyResult, out, command: str | None = None, title: str | None = None) -> Path:
@@ -972,11 +1336,11 @@ def simulate(
     """
     base = rules or Rules.preset(preset)
     spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches)
-    if out is not None:
-        out = prepare_out(out, force=force)
-    result = run_study(spec, jobs=jobs, out=out, progress=progress)
-    if out is not None:
-        write_outputs(result, out)
+    if out is None:
+        return run_study(spec, jobs=jobs, progress=progress).summary
+    with claim_out(out, force=force) as folder:
+        result = run_study(spec, jobs=jobs, out=folder, progress=progress)
+        write_outputs(result, folder)
     return result.summary
 
 

@@ -179,7 +179,7 @@ BAD_INPUTS = [
     (["simulate", "--jobs", "100000"], ["--jobs", "100000", "allowed 1..512"]),
     (["simulate", "--policy", "hold-hand:bail_turn=\u0668"], ["bad value", "hold-hand:bail_turn", "from 1 to 1000"]),
     (["simulate", "--policy", "hold-hand:bail_turn=nan"], ["bad value 'nan'", "hold-hand:bail_turn"]),
-    (["simulate", "--players", "2v2", "--lineup", "greedy,greedy"], ["has 2 policies: 4 players need 4"]),
+    (["simulate", "--players", "2v2", "--lineup", "greedy,greedy"], ["has 2 policies but --players is 2v2 (4 seats)"]),
     (["simulate", "--players", "3", "--preset", "partnership"], ["partnership=true", "--players"]),
     (["simulate", "--set", "opening_scope=team"], ["opening_scope=team needs partnership=true"]),
     (["simulate", "--players", "2", "--set", "standings=last_loses"], ["standings=last_loses needs 3 or 4 players"]),
@@ -216,7 +216,7 @@ BAD_INPUTS = [
     (["simulate", "--policy", "hold-hand:bail_turn=x"], ["'x'", "bail_turn", "from 1 to 1000"]),
     (["simulate", "--policy", "hold-hand:nope=3"], ["unknown parameter 'nope'", "bail_turn"]),
     (["simulate", "--policy", "greedy:bail_turn=3"], ["unknown parameter 'bail_turn'"]),
-    (["simulate", "--lineup", "greedy,greedy,greedy", "--players", "4"], ["has 3 policies", "4 players"]),
+    (["simulate", "--lineup", "greedy,greedy,greedy", "--players", "4"], ["has 3 policies", "--players is 4"]),
     (["simulate", "--lineup", "greedy,,greedy"], ["empty policy"]),
     (["simulate", "--vary", "opening_threshold"], ["--vary", "KEY=V1,V2"]),
     (["simulate", "--vary", "opening_threshold=51,"], ["--vary"]),
@@ -274,7 +274,7 @@ BAD_INPUTS = [
     # unreadable input
     (["score", "{empty}"], ["FILE|-", "Is a directory"]),
     # check: a file that is not JSON lines of deal traces is bad input (exit 2), not a discrepancy
-    (["check", "{not_json}"], ["not_json.jsonl, line 1: not JSON", "show-deal --json"]),
+    (["check", "{not_json}"], ["malformed JSON in", "not_json.jsonl, line 1", "show-deal --json"]),
     (["check", "{not_trace}"], ["not_trace.jsonl, line 1: not a deal trace", "'rules'", "'events'"]),
     (["check", "{array}"], ["array.jsonl, line 2: a JSON array, not a deal trace object"]),
     (["check", "{blank}"], ["blank.jsonl holds no deal"]),
@@ -301,7 +301,7 @@ def test_score_bad_stdin(runner, text, fragment):
 
 
 def test_library_bug_is_not_disguised_as_usage_error(runner, monkeypatch):
-    """A plain ValueError from the library is a bug: it propagates (exit 1), not a usage error."""
+    """A plain ValueError from the library is a bug: one line naming it, exit 1 (not a usage error)."""
     import handsim.melds
 
     def broken(cards, rules):
@@ -310,7 +310,11 @@ def test_library_bug_is_not_disguised_as_usage_error(runner, monkeypatch):
     monkeypatch.setattr(handsim.melds, "interpret_meld", broken)
     result = run(runner, "meld", "5H 6H 7H")
     assert result.exit_code == 1
-    assert isinstance(result.exception, ValueError)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == ["Error: internal error: ValueError: internal (please report it; HANDSIM_TRACEBACK=1 shows where "
+                     "it happened)"]
+    monkeypatch.setenv("HANDSIM_TRACEBACK", "1")  # the traceback on request
+    assert isinstance(run(runner, "meld", "5H 6H 7H").exception, ValueError)
 
 
 def test_cli_constants_match_the_library():
@@ -445,7 +449,8 @@ def test_show_deal_internal_engine_error(runner, monkeypatch):
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
     assert result.stdout == ""
-    assert result.stderr.splitlines() == ["Error: internal engine error 7 in deal 5 (please report it)"]
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("Compiling ")]  # a cold cache
+    assert lines == ["Error: internal engine error 7 in deal 5 (please report it)"]
 
 
 def test_check_trace_that_breaks_the_rules_is_exit_1(runner, tmp_path):
@@ -473,10 +478,13 @@ def test_report_lists_rule_options_in_declaration_order(runner, tmp_path):
     score[::3] = [[25, -30]]
     flags = np.where(score == -30, FLAG_OPENED | FLAG_OUT, FLAG_OPENED).astype(np.uint8)
     acc.add_chunk({(0, 0): DealBlock(deals, policy, score, flags, np.full(n, 20, np.int16), np.zeros(n, np.uint8))})
-    np.savez(tmp_path / "checkpoint.npz", **acc.state())
+    from handsim.simulate import _save_checkpoint, make_spec
+
+    spec = make_spec(Rules.preset("classic"), {}, ["greedy"], players=2, deals=n)
+    _save_checkpoint(tmp_path, acc, {0}, spec, n, 1.0)
     rules = Rules.preset("classic").to_dict()
-    (tmp_path / "run.json").write_text(json.dumps({"rules": rules, "players": 2, "deals": n, "seed": 0},
-                                                  sort_keys=True))
+    (tmp_path / "run.json").write_text(json.dumps({"rules": rules, "players": 2, "deals": n, "seed": 0,
+                                                   "spec": spec.to_json()}, sort_keys=True))
     result = run(runner, "report", tmp_path)
     assert_ok(result)
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
@@ -927,20 +935,25 @@ def test_report_regenerates(runner, study, tmp_path):
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(out / "summary.csv"))
     # a damaged checkpoint is a one-line error
     (copy / "checkpoint.npz").write_bytes(b"not a zip file")
-    assert_usage_error(run(runner, "report", copy), "cannot read", "checkpoint.npz")
+    assert_usage_error(run(runner, "report", copy), "checkpoint.npz is not a usable handsim checkpoint")
 
 
 def test_force_replaces_out(runner, tmp_path):
     out = tmp_path / "f"
     out.mkdir()
-    (out / "old.txt").write_text("x")
-    (out / "run.json").write_text("{}")  # an earlier study: --force may replace it (and only such a folder)
+    assert_ok(run(runner, "simulate", "--policy", "greedy", "--players", 3, "--deals", 6, "--jobs", 1, "--out", out,
+                  "-q"))  # an earlier study: --force may replace it (and only such a folder)
     assert_usage_error(run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 5, "--jobs", 1,
                            "--out", out), "already exists", "--force")
     result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 5, "--jobs", 1, "--out", out,
                  "--force", "-q")
     assert_ok(result)
-    assert not (out / "old.txt").exists() and (out / "summary.csv").is_file()
+    from handsim.simulate import read_checkpoint, study_files
+
+    assert json.loads((out / "run.json").read_text())["spec"]["players"] == 2
+    assert read_checkpoint(out / "checkpoint.npz").spec.players == 2
+    own, other = study_files(out)
+    assert other == [] and {"summary.csv", "report.md", "run.json"} <= {p.name for p in own}
 
 
 class _Stop(Exception):

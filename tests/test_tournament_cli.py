@@ -89,7 +89,7 @@ def test_existing_out_is_refused_and_force_replaces_it(runner, tournament_dir, t
     (["--policy", "greedy", "--policy", "nope"], ["unknown policy 'nope'"]),
     (["--policy", "greedy", "--policy", "random", "--players", "2v2", "--tables", "all"], ["'pairs' tables only"]),
     (["--policy", "greedy", "--policy", "random", "--set", "jokers=99"], ["jokers"]),
-    (["--policy", "greedy", "--policy", "@missing.toml"], ["missing.toml", "not found"]),
+    (["--policy", "greedy", "--policy", "@missing.toml"], ["missing.toml", "No such file"]),
     (["--policy", "greedy", "--policy", "random", "--deals", "0"], ["out of range"]),
 ])
 def test_tournament_input_errors_are_one_line(runner, tmp_path, args, fragments):

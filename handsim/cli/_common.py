@@ -88,8 +88,10 @@ class Group(click.Group):
     """The ``handsim`` group: every error is printed as one line ``Error: ...`` on stderr.
 
     Exit codes: 0 success, 1 a negative answer (``check`` found discrepancies, ``meld`` got an
-    illegal meld) or an internal error (``show-deal``: the engine failed on the deal), 2 bad input,
-    130 interrupted.
+    illegal meld), a failure to write (a full device, a read-only folder, standard output
+    closed; quietly when it is a pipe whose reader has gone, as in ``| head``) or an internal
+    error, 2 bad input, 130 interrupted (Ctrl-C).  No error shows a traceback
+    (``HANDSIM_TRACEBACK=1`` shows it for an internal error).
     """
 
     command_class = Command
@@ -101,26 +103,128 @@ class Group(click.Group):
             obj.setdefault("argv", list(args))
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        if sys.stdout is None:  # started with standard output closed (>&-)
+            sys.stdout = _closed_stdout()
         try:
+            _check_arguments(args)
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            _flush_stdout()
         except click.ClickException as e:
             if type(e).__name__ == "NoArgsIsHelpError":  # bare `handsim`: click shows the help
                 e.show()
                 sys.exit(e.exit_code)
-            click.echo(f"Error: {error_text(e)}", err=True)
-            sys.exit(e.exit_code)
-        except click.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
-        except RunError as e:
-            # the engine's internal errors (a bug, not bad input) and illegal moves of user-written
-            # policies (handsim.errors.RunError): one line, exit 1
-            msg = str(e)
-            if isinstance(e, (EngineError, StudyEngineError)) and not msg.startswith("internal"):
-                msg = f"internal {msg} (please report it)"
-            click.echo(f"Error: {one_line(msg)}", err=True)
-            sys.exit(1)
+            _fail(error_text(e), e.exit_code)
+        except click.Abort as e:
+            if isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
+                _fail("Interrupted.", 130, prefix="")
+            _fail("the input ended unexpectedly", 2)
+        except KeyboardInterrupt:
+            _fail("Interrupted.", 130, prefix="")
+        except Exception as e:
+            _fail(*_exception_text(e))
         sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
+def _fail(message: str, code: int, prefix: str = "Error: ") -> None:
+    """Print one line on stderr (if it can be printed) and exit with ``code``."""
+    if message:
+        try:
+            click.echo(prefix + one_line(message), err=True)
+        except (OSError, ValueError):  # stderr closed or full: the exit code still tells
+            pass
+    sys.exit(code)
+
+
+def _exception_text(e: Exception) -> tuple[str, int]:
+    """``(message, exit code)`` for an exception that reached the command group."""
+    import os
+
+    if _from_echo(e):
+        _silence_stdout()
+        if isinstance(e, BrokenPipeError):  # the reader of a pipe has gone (| head): quietly, as click does
+            return "", 1
+        if isinstance(e, UnicodeEncodeError):
+            enc = getattr(sys.stdout, "encoding", None) or "?"
+            return (f"cannot write to standard output: its encoding ({enc}) cannot show {e.object[e.start:e.end]!r}; "
+                    "set PYTHONIOENCODING=utf-8"), 1
+        if isinstance(e, OSError):
+            return f"cannot write to standard output: {e.strerror or e}", 1
+    if isinstance(e, RunError):
+        # a failure to write (handsim.errors.WriteError), the engine's internal errors (a bug, not bad
+        # input) and illegal moves of user-written policies: one line, exit 1
+        msg = str(e)
+        if isinstance(e, (EngineError, StudyEngineError)) and not msg.startswith("internal"):
+            msg = f"internal {msg} (please report it)"
+        return msg, 1
+    if isinstance(e, OSError):
+        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+        return f"{e.strerror or e}{where}", 1
+    if isinstance(e, MemoryError):
+        return "out of memory (the input or the study is too large for this machine)", 1
+    if os.environ.get("HANDSIM_TRACEBACK"):
+        raise e
+    return (f"internal error: {type(e).__name__}: {one_line(str(e))[:300]} (please report it; "
+            "HANDSIM_TRACEBACK=1 shows where it happened)"), 1
+
+
+def _from_echo(e: BaseException) -> bool:
+    """Whether ``e`` was raised while writing to standard output (in ``click.echo`` or the final
+    flush)."""
+    import traceback
+
+    codes = {click.utils.echo.__code__, _flush_stdout.__code__}
+    return any(frame.f_code in codes for frame, _ in traceback.walk_tb(e.__traceback__))
+
+
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _silence_stdout() -> None:
+    """After standard output failed: send what is still buffered to /dev/null, so that Python's
+    own flush at exit does not print a second error."""
+    import os
+
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except Exception:  # no file descriptor (a test runner's stream): nothing is flushed at exit
+        pass
+
+
+def _closed_stdout():
+    """A text stream standing in for a closed standard output: every write fails (EBADF)."""
+    import errno
+    import io
+
+    class Closed(io.RawIOBase):
+        failed = False
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, b) -> int:
+            if Closed.failed:  # once reported, the rest is dropped (no second error at exit)
+                return len(b)
+            Closed.failed = True
+            raise OSError(errno.EBADF, "it is closed")
+
+    return io.TextIOWrapper(io.BufferedWriter(Closed()), encoding="utf-8")
+
+
+def _check_arguments(args: Sequence[str]) -> None:
+    """Refuse an argument that is not UTF-8 text (Python keeps such bytes as lone surrogates,
+    which cannot be written to run.json or a report)."""
+    for i, arg in enumerate(args, start=1):
+        bad = next((k for k, ch in enumerate(arg) if "\udc80" <= ch <= "\udcff"), None) if isinstance(arg, str) else None
+        if bad is not None:
+            start = max(0, bad - 30)
+            shown = repr(arg[start:bad + 20].encode("utf-8", "surrogateescape"))[2:-1]
+            shown = ("..." if start else "") + shown + ("..." if bad + 20 < len(arg) else "")
+            raise click.UsageError(f"argument {i} ('{shown}') is not UTF-8 text: handsim reads its arguments "
+                                   "(options, card lists, file and folder names) as UTF-8")
 
 
 def error_text(e: click.ClickException) -> str:
@@ -217,7 +321,9 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
     rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
-    settings = (["partnership=true"] if partnership else []) + list(settings)
+    settings = list(settings)
+    if partnership and not any(s.partition("=")[0].strip().replace("-", "_") == "partnership" for s in settings):
+        settings.insert(0, "partnership=true")  # checked together with the other overrides
     if settings:
         rules = rules.with_settings(settings)
     if partnership and not rules.partnership:

@@ -80,6 +80,10 @@ Prints max_melded_value (points the melds can reach), min_deadwood (fewest point
 melds: Ace 11, joker joker_penalty), whether the hand can open at the rules' opening_threshold,
 and the melds of both arrangements.
 
+A hand has 1 to hand_size + 1 cards (15 under every preset: the most a player holds; raise
+hand_size with --set for more, up to 21).  The search takes milliseconds at 15 cards; with
+--set hand_size=20 and many jokers a 21-card hand can take a few seconds.
+
 \b
 Examples:
     $ handsim arrange "QH KH AH 5S 5D 5C"
@@ -97,6 +101,10 @@ def arrange(cards, preset, rules_file, settings, as_json):
 
     rules = load_rules(preset, rules_file, settings)
     hand = _read_cards(cards, rules)
+    if len(hand) > rules.hand_size + 1:
+        raise click.BadParameter(
+            f"{len(hand)} cards, but a player holds at most hand_size + 1 = {rules.hand_size + 1}: allowed 1 to "
+            f"{rules.hand_size + 1} cards (--set hand_size=N allows N + 1, up to 21)", param_hint="'CARDS'")
     announce_compile("the meld search", "a few seconds", "arrange", "make_weights", "search", "meld_cards", "meld_value")
     a = best_arrangement(hand, rules)
     if as_json:
@@ -167,22 +175,21 @@ Examples:
 
 
 @click.command(cls=Command, name="score", help=SCORE_HELP, short_help="Score a round's end.")
-@click.argument("file", type=click.File("r", encoding="utf-8"), metavar="FILE|-")
+@click.argument("file", type=click.File("rb"), metavar="FILE|-")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 def score(file, preset, rules_file, settings, as_json):
+    from handsim._io import decode_text, parse_json
     from handsim.scoring import ScoreInputError, round_end_from_json
 
     rules = load_rules(preset, rules_file, settings)
-    name = "standard input" if file.name == "<stdin>" else file.name
+    name = getattr(file, "name", "-")
+    name = "standard input" if name in ("<stdin>", "-") or not isinstance(name, str) else name
     try:
-        obj = json.loads(file.read())
+        data = file.read()
     except OSError as e:
         raise click.UsageError(f"cannot read {name}: {e.strerror or e}") from None
-    except json.JSONDecodeError as e:
-        raise click.UsageError(f"malformed JSON in {name}: {e.msg} (line {e.lineno}, column {e.colno})") from None
-    except UnicodeDecodeError:
-        raise click.UsageError(f"{name} is not UTF-8 text") from None
+    obj = parse_json(decode_text(data, name), name)
     try:
         scores = round_end_from_json(obj, rules)
     except ScoreInputError as e:
@@ -413,11 +420,11 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
     if match_round is not None and match_round > rules.rounds + MAX_TIEBREAKS:
         raise click.BadParameter(f"{match_round} is beyond the last possible round of a {rules.rounds}-round match "
                                  f"(at most {rules.rounds} + {MAX_TIEBREAKS} tie-break rounds)", param_hint="'--round'")
-    if policy and lineup:
+    if policy is not None and lineup is not None:
         raise click.UsageError("use either --policy or --lineup")
     from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
 
-    if lineup:
+    if lineup is not None:
         specs = parse_lineup(expand_lineup_refs(lineup))  # @FILE: a policy TOML (handsim tune's best.toml)
         if players is not None and players != len(specs):
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies but --players is {players}",
@@ -426,17 +433,47 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 4",
                                      param_hint="'--lineup'")
     else:
-        specs = [parse_policy(expand_policy_ref(policy or "greedy"))] * (players or 4)
+        specs = [parse_policy(expand_policy_ref("greedy" if policy is None else policy))] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
-    announce_compile("the deal tracer", "about half a minute", "engine",
-                     "play_traced" if match_round is None else "play_traced_match_round")
     try:
+        if match_round is not None and match_round > rules.rounds:  # a tie-break round: did the match have it?
+            announce_compile("the match engine", "about a minute", "engine", "play_matches")
+            _check_tiebreak_round(rules, specs, deal, seed, match_round)
+        announce_compile("the deal tracer", "about half a minute", "engine",
+                         "play_traced" if match_round is None else "play_traced_match_round")
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)
     except EngineError as e:  # a bug, not bad input: exit 1, one line
         raise click.ClickException(f"internal engine error {e.code} in deal {deal} (please report it)") from None
     click.echo(dump_json(trace) if as_json else render_deal(trace))
+
+
+def _check_tiebreak_round(rules, specs, match: int, seed: int, match_round: int) -> None:
+    """Refuse ``--round`` beyond the last round match ``match`` had: its regular rounds and the
+    tie-break rounds it needed, counted by the engine that plays match studies.
+
+    Raises
+    ------
+    click.BadParameter
+        Naming how many rounds the match had.
+    """
+    from handsim.policies import lineup_arrays
+    from handsim.simulate import run_match_chunk
+    from handsim.trace import EngineError
+
+    pol, pp = lineup_arrays(list(specs))
+    res = run_match_chunk(rules.to_vector(), pol, pp, len(specs), seed, match, 1)
+    if res["err"].any():
+        raise EngineError(int(res["err"][res["err"] != 0][0]), match)
+    tiebreaks = int(res["tiebreaks"][rules.rounds - 1])
+    played = rules.rounds + tiebreaks
+    if match_round > played:
+        how = f"{rules.rounds} regular round{'s' if rules.rounds != 1 else ''}"
+        how += (f" and {tiebreaks} tie-break round{'s' if tiebreaks != 1 else ''}" if tiebreaks
+                else ", no tie-break needed")
+        raise click.BadParameter(f"match {match} (seed {seed}) ended after round {played} ({how}): "
+                                 f"allowed --round 1..{played}", param_hint="'--round'")
 
 
 # ------------------------------------------------------------------------------ check
@@ -454,6 +491,10 @@ Example:
 
 #: Fields every deal trace holds (docs/design.md); a JSON line without them is not a trace.
 _TRACE_FIELDS = ("players", "rules", "dealer", "starter", "deck", "events", "result")
+#: The JSON type of each trace field (docs/design.md).
+_TRACE_TYPES = {"players": int, "rules": dict, "dealer": int, "starter": int, "deck": list, "hands": list,
+                "events": list, "result": dict, "policies": list}
+_TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array"}
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 
@@ -469,24 +510,33 @@ def _check_traces_file(path) -> None:
     OSError, UnicodeDecodeError
         The file cannot be read as text.
     """
+    from handsim._io import InputFileError, parse_json
+
     expected = "expected one deal trace per line, as 'handsim show-deal --json' or 'handsim simulate --trace N' write"
     n = 0
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             n += 1
+            where = f"{path}, line {line_no}"
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise click.UsageError(f"{path}, line {line_no}: not JSON ({e.msg}, column {e.colno}): {expected}") from None
+                obj = parse_json(line, where)
+            except InputFileError as e:
+                raise click.UsageError(f"{e}: {expected}") from None
             if not isinstance(obj, dict):
-                raise click.UsageError(f"{path}, line {line_no}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
+                raise click.UsageError(f"{where}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
                                        f"not a deal trace object: {expected}")
             missing = [k for k in _TRACE_FIELDS if k not in obj]
             if missing:
-                raise click.UsageError(f"{path}, line {line_no}: not a deal trace (no {', '.join(map(repr, missing))} "
+                raise click.UsageError(f"{where}: not a deal trace (no {', '.join(map(repr, missing))} "
                                        f"field{'s' if len(missing) > 1 else ''}): {expected}")
+            for k, kind in _TRACE_TYPES.items():
+                value = obj.get(k)
+                if k in obj and (not isinstance(value, kind) or kind is int and isinstance(value, bool)):
+                    found = "null" if value is None else f"a JSON {_JSON_TYPES.get(type(value), 'value')}"
+                    raise click.UsageError(f"{where}: not a deal trace: its {k!r} is {found}, not "
+                                           f"{_TRACE_TYPE_NAMES[kind]}: {expected}")
     if not n:
         raise click.UsageError(f"{path} holds no deal: {expected}")
 

@@ -64,47 +64,65 @@ def _parse_vary(items) -> dict[str, list[str]]:
     return out
 
 
+def _set_differs(settings, key: str, set_value, value) -> bool:
+    """Whether ``--set key=...`` was given with a value other than ``value``."""
+    given = any(s.partition("=")[0].strip().replace("-", "_") == key for s in settings)
+    return given and set_value != value
+
+
+def _check_lineup_lengths(texts, lineups, players: int | None, two_v_two: bool = False) -> None:
+    """One policy per seat: 2 to 4 in every --lineup, as many as --players (when given) or as the
+    first --lineup.
+
+    Raises
+    ------
+    click.BadParameter
+        Naming the line-up and its length.
+    """
+    for text, lineup in zip(texts, lineups):
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        if not 2 <= len(lineup) <= 4:
+            raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} polic{'y' if len(lineup) == 1 else 'ies'}: "
+                                     "allowed 2 to 4, one per seat", param_hint="'--lineup'")
+        if players is not None and len(lineup) != players:
+            given = "2v2 (4 seats)" if two_v_two else players
+            raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} policies but --players is {given}",
+                                     param_hint="'--lineup'")
+        if players is None and len(lineup) != len(lineups[0]):
+            raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} policies but the first --lineup has "
+                                     f"{len(lineups[0])}: every line-up has one policy per seat", param_hint="'--lineup'")
+
+
 def _saved_spec(folder: Path):
     """The StudySpec saved in a study folder: run.json's "spec", else the checkpoint's."""
-    from handsim.simulate import CHECKPOINT
+    from handsim.simulate import CHECKPOINT, read_checkpoint
 
     run_json = folder / "run.json"
     if run_json.exists():
-        d = _read_run_json(run_json)
-        return _spec_from_run(d, run_json)
+        return _spec_from_run(_read_run_json(run_json), run_json)
     ck = folder / CHECKPOINT
     if ck.exists():
-        import numpy as np
-
-        try:
-            with np.load(ck, allow_pickle=False) as z:
-                raw = bytes(z["__spec__"])
-            d = json.loads(raw.decode())
-        except (OSError, KeyError, ValueError) as e:
-            raise click.UsageError(f"cannot read the study saved in {ck}: {' '.join(str(e).split())}") from None
-        return _spec_from_run({"spec": d}, ck)
+        return read_checkpoint(ck).spec
     raise click.UsageError(f"{folder} is not a study folder: no run.json or {CHECKPOINT} in it")
 
 
 def _spec_from_run(d: dict, where) -> "StudySpec":
     """The StudySpec of a run.json object (library errors in it propagate as usage errors)."""
-    from handsim.simulate import StudySpec
+    from handsim.simulate import StudyError, StudySpec
 
-    if not isinstance(d.get("spec"), dict):
+    if "spec" not in d:
         raise click.UsageError(f"{where} holds no study \"spec\": it was not written by handsim simulate")
     try:
         return StudySpec.from_json(d["spec"])
-    except (KeyError, TypeError, AttributeError) as e:
-        raise click.UsageError(f"{where}: the saved study spec is incomplete or malformed ({type(e).__name__}: {e})") from None
+    except ValueError as e:  # StudyError, RulesError, PolicyError: one line naming the field
+        raise click.UsageError(f"{where}: {' '.join(str(e).split())}") from None
 
 
 def _read_run_json(path: Path) -> dict:
-    try:
-        d = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise click.UsageError(f"cannot read {path}: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise click.UsageError(f"malformed JSON in {path}: {e}") from None
+    """A study's run.json as a dict (exit 2 with one line if unreadable or not an object)."""
+    from handsim._io import read_json
+
+    d = read_json(path, "run.json")
     if not isinstance(d, dict):
         raise click.UsageError(f"{path}: expected a JSON object (a study's run.json)")
     return d
@@ -289,7 +307,7 @@ terminated (kill).
 def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, lineups, players,
              deals, seed, matches, rounds, standings, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
              quiet):
-    from handsim.simulate import make_spec, prepare_out, run_study, write_outputs
+    from handsim.simulate import claim_out, make_spec, run_study, write_outputs
 
     # ---- what to run
     base = preset or "classic"
@@ -340,9 +358,15 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                     flag = "--threshold" if k == "opening_threshold" else "--joker-penalty"
                     raise click.UsageError(f"{k} is varied twice: by {flag} and by --vary")
                 vary_map[k] = vals
+            set_keys = {k.strip().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
+            for k in vary_map:
+                if k in set_keys:
+                    flag = {"opening_threshold": "--threshold", "joker_penalty": "--joker-penalty"}.get(k, "--vary")
+                    raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied ({flag}): drop one")
             from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
 
             seat_lineups = [parse_lineup(expand_lineup_refs(text)) for text in lineups]  # @FILE: a policy TOML
+            _check_lineup_lengths(lineups, seat_lineups, players if _given(ctx, ["players"]) else None, two_v_two)
             if seat_lineups and not _given(ctx, ["players"]):
                 players = len(seat_lineups[0])  # the first --lineup sets the number of players
             lineup_list = [[parse_policy(expand_policy_ref(p))] * players for p in policies] + seat_lineups
@@ -350,9 +374,14 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 lineup_list = [[parse_policy("greedy")] * players]
         if rounds is not None:
             matches = True
+            if _set_differs(settings, "rounds", rules.rounds, rounds):
+                raise click.UsageError(f"--rounds {rounds} contradicts --set rounds={rules.rounds}: give one of them")
             rules = rules.replace(rounds=rounds)
         if standings is not None:
             matches = True
+            if _set_differs(settings, "standings", rules.standings, standings):
+                raise click.UsageError(f"--standings {standings} contradicts --set standings={rules.standings}: "
+                                       "give one of them")
             rules = rules.replace(standings=standings)
         extra = {"matches": True} if matches else {}
         spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, **extra)
@@ -367,10 +396,10 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
         check_scheduler(scheduler)  # before anything is created or compiled
 
-    # ---- where
+    # ---- where (claimed for this process until the command ends)
     if out is None:
         out = _default_out()
-    out = prepare_out(out, resume=bool(resume), force=force)
+    out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force))
     n_jobs = jobs or os.cpu_count() or 1
     if progress is None:
         progress = (not quiet) and sys.stderr.isatty()
@@ -470,41 +499,73 @@ Example:
               help="md: report.md and its PNG figures; html: report.html alone (figures embedded); both.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def report(folder, fmt, quiet):
-    import numpy as np
-
-    from handsim.simulate import CHECKPOINT
-    from handsim.stats import StudyAccumulator
+    from handsim._io import FolderLock
+    from handsim.simulate import CHECKPOINT, read_checkpoint
 
     out = Path(folder)
-    ck = out / CHECKPOINT
+    ck_path = out / CHECKPOINT
     if (out / "run.json").is_file() and _read_run_json(out / "run.json").get("kind") in ("tournament", "tune"):
         from .tournament import rebuild_report  # a tournament or tuning folder: its own report
 
         return rebuild_report(out, quiet)
-    if not ck.is_file():
+    if not ck_path.is_file():
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
-    try:
-        with np.load(ck, allow_pickle=False) as z:
-            state = {k: z[k] for k in z.files}
-        acc = StudyAccumulator.from_state({k: v for k, v in state.items() if not k.startswith("__")})
-    except (OSError, ValueError, KeyError) as e:
-        raise click.UsageError(f"cannot read {ck}: {' '.join(str(e).split())}") from None
+    ck = read_checkpoint(ck_path)
     run_json = out / "run.json"
     if run_json.exists():
-        info = _read_run_json(run_json)
+        saved = _read_run_json(run_json)
+        differs = _spec_difference(_spec_from_run(saved, run_json), ck.spec)
+        if differs:
+            raise click.UsageError(f"{run_json} and {ck_path} belong to different studies ({differs}): a report "
+                                   "would state one study's settings over the other's tables; restore the matching "
+                                   "file or run the study again")
+        info = _report_info(saved, ck.spec)
     else:
-        info = {}
-        if "__spec__" in state:
-            try:
-                spec = json.loads(bytes(state["__spec__"]).decode())
-                info = {"spec": spec, "players": spec.get("players"), "deals": spec.get("deals"),
-                        "seed": spec.get("seed"), "rules": spec.get("rules")}
-            except ValueError:
-                pass
+        info = _report_info({}, ck.spec)
         info["title"] = "Hand (هاند) strategy study (interrupted: partial results)"
     formats = ("md", "html") if fmt == "both" else (fmt,)
-    acc.write_report(out, info, formats=formats)
+    with FolderLock(out).acquire("handsim report"):
+        ck.accumulator.write_report(out, info, formats=formats)
     if not quiet:
-        rounds = int(np.asarray(state["__rounds__"]).reshape(-1)[0]) if "__rounds__" in state else 0
         paths = ", ".join(str(out / f"report.{f}") for f in formats)
-        click.echo(f"Report: {paths}" + (f" ({rounds:,} rounds)" if rounds else ""))
+        click.echo(f"Report: {paths}" + (f" ({ck.rounds:,} rounds)" if ck.rounds else ""))
+
+
+def _spec_difference(a, b) -> str:
+    """How two study specs differ, in a few words ("" if they do not): the first differing field."""
+    ja, jb = a.to_json(), b.to_json()
+    for key in ja:
+        if ja[key] == jb.get(key):
+            continue
+        if key == "rules":
+            k = next(k for k in ja["rules"] if ja["rules"][k] != jb["rules"].get(k))
+            return f"rule {k}: {fmt_value(ja['rules'][k])} in run.json, {fmt_value(jb['rules'][k])} in the checkpoint"
+        shown = [json.dumps(x, ensure_ascii=False) for x in (ja[key], jb.get(key))]
+        shown = [t if len(t) <= 40 else t[:37] + "..." for t in shown]
+        return f"{key}: {shown[0]} in run.json, {shown[1]} in the checkpoint"
+    return ""
+
+
+#: run.json fields a report shows, and the JSON types they must have to be shown.
+_INFO_TYPES = {"seconds": (int, float), "rounds_per_s": (int, float), "rounds_played": int, "command": str,
+               "version": str, "title": str, "preset": str, "python": str, "numba": str, "machine": str,
+               "jobs": int}
+
+
+def _report_info(saved: dict, spec) -> dict:
+    """What a report states about its study: the study's settings from the (checked) spec, and
+    from run.json only the fields of the right type (a hand-edited or damaged field is left out,
+    never shown as another study's)."""
+    info = {}
+    for k, v in saved.items():
+        want = _INFO_TYPES.get(k)
+        if want is None and k != "policies":
+            info[k] = v
+        elif k == "policies":
+            if isinstance(v, dict) and all(isinstance(x, str) for x in [*v, *v.values()]):
+                info[k] = v
+        elif isinstance(v, want) and not isinstance(v, bool) and (not isinstance(v, float) or v == v and abs(v) < 1e300):
+            info[k] = v
+    j = spec.to_json()
+    info.update(spec=j, players=j["players"], deals=j["deals"], seed=j["seed"], rules=j["rules"])
+    return info

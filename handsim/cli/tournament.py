@@ -88,11 +88,12 @@ def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress
     """Check the scheduler, make (or reopen) the output folder, write the starting run.json (what --resume
     reads; replaced by the full one at the end); returns ``(out, jobs, progress)``."""
     from handsim._io import atomic_write
-    from handsim.simulate import check_scheduler, prepare_out
+    from handsim.simulate import check_scheduler, claim_out
 
     if scheduler is not None:
         check_scheduler(scheduler)
-    out = prepare_out(out if out is not None else _default_out(kind), resume=bool(resume), force=force)
+    out = out if out is not None else _default_out(kind)  # claimed for this process until the command ends
+    out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force, what=f"handsim {kind}"))
     if not resume:
         info = {"kind": kind, kind: spec.to_json(), "status": "running", "command": command_line(ctx)}
         atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
@@ -339,9 +340,8 @@ def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, 
 def rebuild_report(out: Path, quiet: bool) -> None:
     """``handsim report DIR`` for a tournament folder: the tables, figures and report from its checkpoint
     (also of an interrupted tournament: the deals finished so far)."""
-    import numpy as np
-
-    from handsim.simulate import CHECKPOINT
+    from handsim._io import FolderLock
+    from handsim.simulate import CHECKPOINT, _canonical, read_checkpoint
     from handsim.tournament import TournamentSpec, write_tournament
     from handsim.tournament.accumulate import TournamentCounters
     from handsim.tournament.core import TournamentResult
@@ -355,15 +355,19 @@ def rebuild_report(out: Path, quiet: bool) -> None:
         raise click.UsageError(f"{out}: no {CHECKPOINT} yet (the tournament finished no work)")
     try:
         spec = TournamentSpec.from_json(info["tournament"])
-        with np.load(ck, allow_pickle=False) as z:
-            state = {k: z[k] for k in z.files}
-        counters = TournamentCounters.from_state({k: v for k, v in state.items() if not k.startswith("__")})
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise click.UsageError(f"cannot read the tournament in {out}: {' '.join(str(e).split())}") from None
+        study = spec.study()
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise click.UsageError(f"cannot read the tournament in {out}/run.json: {' '.join(str(e).split())}") from None
+    saved = read_checkpoint(ck, TournamentCounters)  # damaged or foreign: one line (StudyError)
+    if _canonical(saved.spec) != _canonical(study):
+        raise click.UsageError(f"{out}/run.json and {ck} belong to different tournaments: restore the matching file "
+                               "or run the tournament again")
+    counters = saved.accumulator
     if counters.deals() == 0:
         raise click.UsageError(f"{out}: the tournament finished no deals yet: nothing to report")
     if counters.deals() < spec.deals:  # interrupted: the timing of a finished run does not apply
         info = {k: v for k, v in info.items() if k not in ("rounds_played", "seconds", "rounds_per_s")}
-    path = write_tournament(TournamentResult(spec, counters, info), out)
+    with FolderLock(out).acquire("handsim report"):
+        path = write_tournament(TournamentResult(spec, counters, info), out)
     if not quiet:
         click.echo(f"Report: {path} ({counters.deals():,} deals)")

@@ -48,19 +48,13 @@ def read_policy_toml(path) -> str:
         parameter that is not a number (one line naming the file); unknown policies and parameters
         are refused when the text is parsed.
     """
+    from .._io import InputFileError, read_toml
+
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_bytes().decode("utf-8"))
-    except FileNotFoundError:
-        raise PolicyError(f"policy file {str(p)!r} not found") from None
-    except IsADirectoryError:
-        raise PolicyError(f"policy file {str(p)!r} is a folder") from None
-    except OSError as e:
-        raise PolicyError(f"cannot read policy file {str(p)!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise PolicyError(f"policy file {str(p)!r} is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as e:
-        raise PolicyError(f"policy file {str(p)!r}: bad TOML: {e}") from None
+        data = read_toml(p, "policy file")  # also: not UTF-8, nested too deeply, numbers too long
+    except InputFileError as e:
+        raise PolicyError(str(e)) from None
     table = data.get("policy")
     if not isinstance(table, dict):
         raise PolicyError(f"policy file {str(p)!r} has no [policy] table (name = \"...\" and its parameters)")

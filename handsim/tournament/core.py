@@ -301,14 +301,14 @@ def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic
     pandas.DataFrame
         The ratings (see :func:`handsim.tournament.ratings.ratings_table`).
     """
-    from ..simulate import prepare_out
+    from ..simulate import claim_out
 
     spec = make_tournament(entries, players, rules or Rules.preset(preset), tables, deals, seed, chunk)
-    if out is not None:
-        out = prepare_out(out, force=force)
-    result = run_tournament(spec, jobs=jobs, out=out, progress=progress)
-    if out is not None:
-        write_tournament(result, out)
+    if out is None:
+        return run_tournament(spec, jobs=jobs, progress=progress).frames()["ratings"]
+    with claim_out(out, force=force, what="handsim tournament") as folder:
+        result = run_tournament(spec, jobs=jobs, out=folder, progress=progress)
+        write_tournament(result, folder)
     return result.frames()["ratings"]
 
 
