@@ -37,6 +37,12 @@ _FLAG = {
 }
 
 
+#: --force of simulate, tournament and tune (handsim.simulate.claim_out).
+FORCE_HELP = ("Replace an existing --out folder if it is a handsim output folder (a readable run.json or "
+              "checkpoint of a study, tournament or tuning run) holding only files handsim writes: those files "
+              "are deleted, nothing else; any other folder, the working folder and its parents are refused.")
+
+
 def _given(ctx: click.Context, names) -> list[str]:
     from click.core import ParameterSource
 
@@ -288,10 +294,9 @@ terminated (kill).
 @click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
               help="Deals per work item (results do not depend on it; at most 10^6 work items per study).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Output folder (must be new or empty).  [default: results/study-YYYYmmdd-HHMMSS]")
-@click.option("--force", is_flag=True,
-              help="Replace an existing non-empty --out folder if it is a study folder (holds run.json or "
-                   "checkpoint.npz); any other folder is never deleted.")
+              help="Output folder (must be new or empty; held by this run while it writes: a second run into it "
+                   "is refused).  [default: results/study-YYYYmmdd-HHMMSS]")
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
               help="Continue an interrupted study in DIR (with its saved arguments).")
 @click.option("--from", "from_run", type=click.Path(exists=True), default=None, metavar="RUN_JSON",

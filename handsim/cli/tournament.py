@@ -13,7 +13,7 @@ import click
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_compile, command_line, load_rules, parse_players,
                       rules_options, table)
-from .simulate import DEFAULT_CHUNK, MAX_CHUNK, MAX_DEALS, _default_out, _given, _read_run_json
+from .simulate import DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, _default_out, _given, _read_run_json
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
 _T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "players", "tables", "deals", "seed",
@@ -36,9 +36,10 @@ def run_options(kind: str):
         click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
                      help="Deals per work item (results do not depend on it)."),
         click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-                     help=f"Output folder (must be new or empty).  [default: results/{kind}-YYYYmmdd-HHMMSS]"),
+                     help=f"Output folder (must be new or empty; held by this run while it writes: a second run "
+                          f"into it is refused).  [default: results/{kind}-YYYYmmdd-HHMMSS]"),
         click.option("--force", is_flag=True,
-                     help="Replace an existing --out folder if it holds handsim results (run.json or checkpoint.npz)."),
+                     help=FORCE_HELP),
         click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
                      help=f"Continue an interrupted {what} in DIR (with its saved arguments)."),
         click.option("--progress/--no-progress", default=None,
