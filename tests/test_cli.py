@@ -972,9 +972,6 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
-    import handsim.cli._common
-
-    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda *names: True)  # no compile notice
     monkeypatch.chdir(tmp_path)
     result = run(runner, "simulate", "--jobs", 1)
     assert result.exit_code == 130
@@ -995,14 +992,12 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
 
 
 def test_interrupt_before_any_finished_work_promises_no_resume(runner, tmp_path, monkeypatch):
-    import handsim.cli._common
     import handsim.simulate
 
     def fake_run_study(spec, **kw):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
-    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda *names: True)
     result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--jobs", 1, "--out", tmp_path / "s")
     assert result.exit_code == 130
     assert result.stderr.strip() == f"Interrupted before any work was finished: nothing to resume in {tmp_path / 's'}."
@@ -1178,6 +1173,7 @@ def test_simulate_help_names_every_output_file(runner, tmp_path):
     assert "*.png" in help_text and any(name.endswith(".png") for name in written)
 
 
+@pytest.mark.compile_notices
 def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     """arrange, show-deal and simulate (and its --trace) announce a compilation on stderr when
     their kernels are not in the cache; commands that compile nothing never do."""
@@ -1222,6 +1218,7 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     assert result.stderr == ""
 
 
+@pytest.mark.compile_notices
 def test_kernels_cached_reads_the_cache_of_this_checkout(tmp_path):
     """An empty cache folder: nothing is cached, and asking compiles nothing; after arrange ran
     (in this process, with the usual cache) its kernels are."""
@@ -1244,11 +1241,9 @@ def test_sigterm_during_a_study_stops_it_like_ctrl_c(runner, tmp_path, monkeypat
     the same words as for Ctrl-C; afterwards SIGTERM is back to the default."""
     import signal
 
-    import handsim.cli._common
     import handsim.simulate
     from handsim.cli.simulate import Terminated
 
-    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda *names: True)
     if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
         pytest.skip("this test process handles or ignores SIGTERM itself")
 
