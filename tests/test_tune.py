@@ -200,3 +200,21 @@ def test_two_v_two_objective_is_the_team_score():
     for lab, lu, (_, row) in zip(res.tune["label"], lineups, res.tune.iterrows()):
         team = s[(s["lineup"] == lu) & (s["seat"] == "team A")].iloc[0]
         assert row["mean_score"] == pytest.approx(team["mean_score"], abs=1e-9)
+
+
+def test_tpe_resume_replays_the_finished_batches(tmp_path):
+    """A TPE run stopped after its first batch continues, on --resume, with the same proposals."""
+    import shutil
+
+    spec = make_tune("hold-hand", ["bail_turn=1:30", "bail_opponent_cards=0:8"], deals=30, seed=6, chunk=10,
+                     strategy="tpe", trials=6, batch=3)
+    full = tmp_path / "full"
+    full.mkdir()
+    ref = tune(spec, out=full)
+    assert {"batch-000", "batch-001"} <= {p.name for p in (full / "stages").iterdir()}
+    part = tmp_path / "part"
+    (part / "stages").mkdir(parents=True)
+    shutil.copytree(full / "stages" / "batch-000", part / "stages" / "batch-000")
+    again = tune(spec, out=part, resume=True)
+    pd.testing.assert_frame_equal(again.tune, ref.tune, check_exact=True)
+    assert again.confirm == ref.confirm
