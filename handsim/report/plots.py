@@ -392,7 +392,7 @@ def plot_team_score(summary: pd.DataFrame, ax=None, *, lineup: str | None = None
         df = df.assign(team=df["seat"].str.replace("team ", "team ") + ": " + df["policy"])
     return points_by_option(df, ax, ycol="mean_score", locol="ci95_low", hicol="ci95_high", options=varying(summary),
                             x=x, colour_col="team", colours=colours, include_zero=True,
-                            ylabel="team score per round (points, both partners; bars: 95% CI)")
+                            ylabel="team score per round\n(points, both partners; 95% CI)")
 
 
 def plot_match_win(summary: pd.DataFrame, ax=None, *, lineup: str | None = None, x: str | None = None,
@@ -478,7 +478,10 @@ def plot_effect(paired: pd.DataFrame, option: str, ax=None, *, lineup: str | Non
                          colour_col="policy", colours=colours, scale=scale, zero_line=True,
                          ylabel=f"{ylabel}\nvs {human(option)} {value_text(baseline)}")
     if len(df):
-        if xo == option:
+        if xo == option and nunique(df, option) == 1:  # one comparison and nothing else varies
+            d.ax.set_xticks([0.0], [f"{value_text(baseline)} → {value_text(df[option].iloc[0])}"])
+            d.ax.set_xlabel(f"{human(option)} (baseline {value_text(baseline)} = dashed line)")
+        elif xo == option:
             d.ax.set_xlabel(f"{human(option)} (baseline {value_text(baseline)} = dashed line)")
             if is_numeric(df[option]):
                 try:
