@@ -1257,7 +1257,8 @@ def claim_out(out, *, resume: bool = False, force: bool = False, what: str = "ha
 def write_outputs(result: StudyResult, out, command: str | None = None, title: str | None = None) -> Path:
     """Write ``summary.csv``, ``summary.parquet``, ``paired.csv``, ``versus.csv``, ``lineups.csv``
     (line-ups that differ in one position, compared on the same deals), ``totals.csv`` (quantiles
-    of the final match totals, match studies), ``report.md`` with figures and ``run.json`` into
+    of the final match totals, match studies), ``report.md`` with figures, the self-contained
+    ``report.html`` and ``run.json`` into
     ``out`` (each file written atomically).
 
     Returns
