@@ -486,8 +486,7 @@ def _lineups_section(st: _Study) -> Section | None:
     if len(items) <= 12:
         sec.add(BulletList(tuple(items)))
     metrics = ["score"] + (["team"] if has_team else []) + (["win"] if has_match else [])
-    fig, axes = plots.grid(len(metrics), len(metrics) if len(metrics) <= 3 else 2, 5.2 if len(metrics) > 1 else 6.4,
-                           4.0)
+    fig, axes = plots.grid(len(metrics), 2 if len(metrics) > 1 else 1, 6.0 if len(metrics) > 1 else 6.4, 3.9)
     titles = {"score": "that player's score", "team": "its team's score", "win": "chance of winning the match"}
     for ax, m in zip(axes, metrics):
         plots.plot_lineup_pairs(lp, ax, metric=m, x=st.options[0] if st.options else None, colours=st.colours)

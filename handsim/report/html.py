@@ -40,7 +40,7 @@ nav.toc ol { margin: 0.25rem 0; padding-left: 1.25rem; }
 .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 0.5rem 0 1rem; border: 1px solid #d0d7de;
               border-radius: 6px; }
 table { border-collapse: collapse; font-size: 0.85rem; min-width: 100%; }
-caption { caption-side: top; text-align: left; padding: 0.5rem; color: #1b1f24; font-size: 0.9rem; }
+.table-caption { font-size: 0.9rem; margin: 0.75rem 0 0.25rem; max-width: 48rem; }
 th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #eaeef2; vertical-align: top; text-align: left; }
 th { background: #f6f8fa; position: sticky; top: 0; font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -49,7 +49,14 @@ tr:nth-child(even) td { background: #fbfcfd; }
 figure { margin: 1rem 0 1.5rem; }
 figure img { display: block; max-width: 100%; height: auto; border: 1px solid #eaeef2; }
 figcaption { font-size: 0.9rem; color: #3d444d; max-width: 48rem; margin-top: 0.4rem; }
-@media (max-width: 40rem) { main { padding: 0.6rem; } h1 { font-size: 1.35rem; } table { font-size: 0.8rem; } }
+.fig-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+.scroll-hint { display: none; }
+@media (max-width: 40rem) {
+  main { padding: 0.6rem; } h1 { font-size: 1.35rem; } table { font-size: 0.8rem; }
+  /* figures at their own size, scrolled sideways inside their box: small text stays readable */
+  figure img { max-width: none; width: auto; }
+  .scroll-hint { display: inline; }
+}
 """
 
 _CODE = re.compile(r"`([^`]+)`")
@@ -91,8 +98,9 @@ def _table(t: Table) -> str:
     head = "".join(f"<th scope=\"col\"{attr(k)}>{inline(c.header)}</th>" for c, k in zip(t.columns, cls))
     body = "".join("<tr>" + "".join(f"<td{attr(k)}>{inline(x)}</td>" for x, k in zip(r, cls)) + "</tr>"
                    for r in t.rows)
-    cap = f"<caption>{inline(t.caption)}</caption>" if t.caption else ""
-    out = f'<div class="table-wrap"><table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    # the caption outside the scrolling box, so that a phone shows all of it
+    cap = f'<p class="table-caption">{inline(t.caption)}</p>' if t.caption else ""
+    out = f'{cap}<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
     if t.note:
         out += f'<p class="table-note">{inline(t.note)}</p>'
     return out
@@ -109,8 +117,9 @@ def _finding(f: Finding) -> str:
 def _figure(f: Figure) -> str:
     data = base64.b64encode(f.png).decode("ascii")
     alt = html.escape(f.alt or f.title)
-    return (f'<figure><img src="data:image/png;base64,{data}" alt="{alt}">'
-            f"<figcaption><strong>{inline(f.title)}.</strong> {inline(f.caption)}</figcaption></figure>")
+    return (f'<figure><div class="fig-wrap"><img src="data:image/png;base64,{data}" alt="{alt}"></div>'
+            f"<figcaption><strong>{inline(f.title)}.</strong> {inline(f.caption)}"
+            '<span class="scroll-hint"> (Wide figure: scroll sideways.)</span></figcaption></figure>')
 
 
 def _blocks(blocks) -> list[str]:
