@@ -1,0 +1,5 @@
+"""Numba kernels of Russian Hand: private, fast, array-in / array-out.
+
+Each kernel module here is self-contained (it calls no kernel in another file), so numba's
+per-file compilation cache can never hold a stale caller.
+"""

@@ -1,0 +1,1095 @@
+"""Exact table rearrangement for Russian Hand (numba): the hot path of every turn (RULES.md §2, §8).
+
+Given the table (a legal partition into melds) and a hand, find the *play*: the hand cards to put
+on the table such that the table plus those cards partition into legal melds (sets of 3-4 cards
+of one rank in distinct suits; runs of 3-13 consecutive cards of one suit, the Ace low at run
+position 1 or high at position 14, never both, never wrapping), choosing lexicographically
+
+1. the most hand cards placed,
+2. then the highest total card value placed (``rank_value``, RULES.md §1: Ace 11, J/Q/K 10),
+3. then the fewest table melds changed (an original meld is *kept* when the new table holds a
+   meld of exactly the same cards; copies of a card are interchangeable).
+
+Encoding
+--------
+* Cards: count vectors over card types ``t = suit * 13 + rank - 1`` (``handsim.cards``), at
+  least 52 long (a 53rd joker entry is ignored), each count 0..2.
+* A meld is one row ``int8[4]``: a run ``(RUN, suit, lo, hi)`` with run positions
+  ``1 <= lo < hi <= 14`` (1 = Ace low, 14 = Ace high); a set ``(SET, rank, suit_mask, 0)``
+  with bit ``s`` of ``suit_mask`` set when suit ``s`` is in the set.  No jokers in Russian Hand,
+  so a row names its cards exactly.
+
+Algorithm (a dynamic programme over run positions, after van Rijn, Takes & Vis 2016)
+-------------------------------------------------------------------------------------
+Run positions 2..13 are visited in order and then one *Ace step*, within each the suits 0..3:
+52 layers.  At ``(p, s)`` the search decides how many copies ``u`` of the card are used (all
+table copies plus 0..all hand copies) and what each copy does: continue one of the at most two
+runs of suit ``s`` that are open (a copy of a card sits in one run, so at most two runs of a
+suit pass any position), start a new run, or join a set of rank ``p``.  A run that receives
+no card closes and must then be at least 3 long.  The Aces are decided last, because an Ace
+may be low (position 1) or high (14): a run started at 2 may begin with a low Ace (it then
+*owes* one); at the Ace step each suit's Aces pay what is owed, extend runs open at the King
+(the Ace high) and go into Ace sets.
+
+The state is, per suit, the two open run *slots* (code: empty, length 1, length 2, length
+3+, length 3+ begun at the Ace low - it may not reach the Ace high -, or *tagged*: an exact
+copy in progress of original table run ``k`` of the suit) and the low Aces owed; plus, inside a
+position, the copies per suit given to sets so far.  After the last suit the set counts must
+split into sets of 3-4 distinct suits (all zero; one 0/1 vector with 3-4 ones; or counts
+summing to 6+: two sets), the split keeping as many original sets of the rank as it can.  A
+tagged run scores a kept meld when it closes exactly where its original ends.  The score is
+``placed * W_PLACED + value * W_VALUE + kept``: additive over layers, so the best score per
+state is all the search keeps, and the weights make the criteria lexicographic (``kept < 64``,
+``value < 2048``).
+
+Exactness: every partition of table plus placed cards into legal melds is one path through the
+layers (runs are intervals of positions, a set lives at one rank, each Ace's role is chosen at
+the Ace step) and every complete path is such a partition, so the best final state is the
+optimum.  The search drops only states that cannot lead to a better answer:
+
+* hand cards that fit no meld of table + hand cards (fewer than 3 suits of their rank and no
+  3 consecutive positions of their suit around them), to a fixed point, before the search -
+  with none left the answer is "place nothing, keep the table" without a search;
+* set counts that can no longer become sets, and runs of length 1 or 2 whose next one or two
+  positions hold too few cards;
+* a child of a state that a sibling *dominates*: same set counts and owed Aces, a score at
+  least as high, and slots that can do whatever the child's can (a run of 3+ can end at once,
+  so it dominates an empty slot; a longer run dominates a shorter one of the same end);
+* layers with no card and no card at the position before in that suit are skipped.
+
+The changed-melds criterion costs a second search: the first, without tags, finds the best
+count and value and a play; the second, with tags, keeps only states that can still reach that
+count and value and keep more original melds than the first play (bounds: hand cards left,
+the value of the best of them, original melds still ahead).
+
+States are deduplicated per layer in an open-addressing hash table; each state owns one entry
+of a pool (parent entry, action), from which the winning path is read back and replayed to
+write the new table's melds.  The workspace (:func:`make_workspace`) is allocated once; a call
+that needs more states than it holds uses a four times larger one for that call (exact, just
+slower).
+"""
+
+import numpy as np
+from numba import njit
+
+RUN = 0
+SET = 1
+#: Most melds a table can hold (104 cards / 3).
+MAX_MELDS = 34
+
+W_VALUE = 64
+W_PLACED = 64 * 2048
+
+# run-slot codes
+_EMPTY = 0
+_LEN1 = 1
+_LEN2 = 2
+_LEN3 = 3  # length 3 or more
+_LEN3_LOW = 4  # length 3 or more, begun at the Ace low: may not take the Ace high
+_TAG0 = 5  # _TAG0 + k: an exact copy of original run k of the suit, in progress
+_MAX_TAGS = 11
+
+_C_SHIFT = 40
+_LOW40 = (1 << 40) - 1
+
+# statuses
+OK = 0
+OVERFLOW = 1
+
+
+def _set_kinds() -> np.ndarray:
+    """For each per-suit count vector ``c`` (``sum c[s] 3^s``): -1 if its cards cannot be split
+    into sets of 3-4 distinct suits, else the number of sets (0, 1 or 2)."""
+    out = np.full(81, -1, dtype=np.int8)
+    for cv in range(81):
+        c = [(cv // 3 ** s) % 3 for s in range(4)]
+        total = sum(c)
+        if total == 0:
+            out[cv] = 0
+        elif max(c) <= 1 and total >= 3:
+            out[cv] = 1
+        elif total >= 6:
+            out[cv] = 2
+    return out
+
+
+_SET_KIND = _set_kinds()
+_POW3 = np.array([1, 3, 9, 27], dtype=np.int64)
+#: Sum and largest digit of each per-suit set-count vector (base 3).
+_CSUM = np.array([sum((cv // 3 ** s) % 3 for s in range(4)) for cv in range(81)], dtype=np.int64)
+_CMAX = np.array([max((cv // 3 ** s) % 3 for s in range(4)) for cv in range(81)], dtype=np.int64)
+#: Layers of the search: positions 2..13 and the Ace step, four suits each.
+N_LAYERS = 52
+#: Largest number of placed cards the second search bounds by value (more: no value bound).
+_TOP = 32
+
+
+def make_workspace(states: int = 1 << 14, pool: int = 1 << 19):
+    """Workspace of the search, allocated once and reused by every call.
+
+    Parameters
+    ----------
+    states : int
+        Most states one layer may hold (a call that needs more enlarges a copy by itself).
+    pool : int
+        Most states of all 56 layers together.
+
+    Returns
+    -------
+    tuple of ndarray
+        Pass it unchanged to the kernels.
+    """
+    hcap = 1
+    while hcap < 2 * states:
+        hcap *= 2
+    return (
+        np.zeros((2, states), np.int64),  # 0 state keys of the current / next layer
+        np.zeros((2, states), np.int64),  # 1 their scores
+        np.zeros((2, states), np.int32),  # 2 their pool entries
+        np.zeros(hcap, np.int32),  # 3 hash slot -> state index
+        np.zeros(hcap, np.int32),  # 4 hash slot stamp (slot is used in this layer iff == stamp)
+        np.zeros((2, pool), np.int32),  # 5 pool: parent entry, action
+        np.zeros(4, np.int64),  # 6 [stamp, pool entries used, most states in a layer]
+        np.zeros((4, 16), np.int32),  # 7 table copies T[s, p]
+        np.zeros((4, 16), np.int32),  # 8 usable hand copies H[s, p]
+        np.zeros((4, 2 * _MAX_TAGS + 1), np.int32),  # 9 original runs per suit: n, lo_k, hi_k
+        np.zeros((16, 3), np.int32),  # 10 original sets per rank: n, mask_0, mask_1
+        np.zeros((16, 81), np.int16),  # 11 kept sets per rank and count vector (-2 unknown)
+        np.zeros(128, np.int32),  # 12 winning actions by layer, then whether each layer was skipped
+        np.zeros(N_LAYERS + 1, np.int64),  # 13 hand cards in the layers from each layer on
+        np.zeros((N_LAYERS + 1, _TOP), np.int64),  # 14 value of the best k of them
+        np.zeros(N_LAYERS + 1, np.int64),  # 15 original melds that may still be kept
+    )
+
+
+@njit(cache=True, inline="always")
+def _avail(T, H, s, p):
+    """Copies of the card at run position ``p`` (0..15) of suit ``s`` on the table or in hand."""
+    if p < 1 or p > 14:
+        return 0
+    q = 1 if p == 14 else p
+    return T[s, q] + H[s, q]
+
+
+@njit(cache=True)
+def _could_meld(T, H, s, r):
+    """Whether a card of suit ``s``, rank ``r`` (1..13) could sit in some meld of table + hand cards."""
+    suits = 0
+    for x in range(4):
+        if T[x, r] + H[x, r] > 0:
+            suits += 1
+    if suits >= 3:
+        return True
+    for pos in (r, 14 if r == 1 else -1):
+        if pos < 0:
+            continue
+        for lo in range(pos - 2, pos + 1):
+            if lo >= 1 and lo + 2 <= 14:
+                if _avail(T, H, s, lo) > 0 and _avail(T, H, s, lo + 1) > 0 and _avail(T, H, s, lo + 2) > 0:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _prune_hand(T, H):
+    """Drop hand cards that fit no meld of table + hand cards, to a fixed point; return how many are left."""
+    changed = True
+    while changed:
+        changed = False
+        for s in range(4):
+            for r in range(1, 14):
+                if H[s, r] > 0 and not _could_meld(T, H, s, r):
+                    H[s, r] = 0
+                    changed = True
+    left = 0
+    for s in range(4):
+        for r in range(1, 14):
+            left += H[s, r]
+    return left
+
+
+@njit(cache=True, inline="always")
+def _next_code(code, p, s, RUNS):
+    """Slot code after its run takes the card at position ``p``; -1 if it cannot."""
+    if code == _EMPTY:
+        return -1
+    if code == _LEN1:
+        return _LEN2
+    if code == _LEN2:
+        return _LEN3_LOW if p == 3 else _LEN3
+    if code == _LEN3:
+        return _LEN3
+    if code == _LEN3_LOW:
+        return -1 if p == 14 else _LEN3_LOW
+    k = code - _TAG0
+    return code if p <= RUNS[s, 1 + _MAX_TAGS + k] else -1
+
+
+@njit(cache=True, inline="always")
+def _close_bonus(code, p, s, RUNS):
+    """Kept melds (0 or 1) when a slot's run ends at ``p - 1``; -1 if it may not end there."""
+    if code == _EMPTY or code == _LEN3 or code == _LEN3_LOW:
+        return 0
+    if code == _LEN1 or code == _LEN2:
+        return -1
+    k = code - _TAG0
+    return 1 if RUNS[s, 1 + _MAX_TAGS + k] == p - 1 else -1
+
+
+@njit(cache=True, inline="always")
+def _slot_step(code, cont, p, s, RUNS):
+    """A slot at position ``p``: its run takes the card (``cont``) or ends.  Returns the new code
+    (empty after an end; -1 if not allowed) and the original melds that end keeps (0 or 1)."""
+    if cont:
+        return _next_code(code, p, s, RUNS), 0
+    c = _close_bonus(code, p, s, RUNS)
+    if c < 0:
+        return -1, 0
+    return _EMPTY, c
+
+
+@njit(cache=True)
+def _split_sets(cv, n_orig, o1, o2, masks):
+    """Split the set cards ``cv`` (per-suit counts, base 3) of one rank into sets keeping as
+    many of the ``n_orig`` original sets (suit masks ``o1``, ``o2``) as possible.
+
+    Writes the set masks to ``masks[0:n]``; returns ``(n, kept)``, ``n = -1`` if no split exists.
+    """
+    kind = _SET_KIND[cv]
+    if kind <= 0:
+        return kind, 0
+    twos = 0
+    ones = 0
+    for s in range(4):
+        c = (cv // _POW3[s]) % 3
+        if c == 2:
+            twos |= 1 << s
+        elif c == 1:
+            ones |= 1 << s
+    if kind == 1:
+        masks[0] = ones
+        kept = 1 if (n_orig >= 1 and o1 == ones) or (n_orig == 2 and o2 == ones) else 0
+        return 1, kept
+    best = -1
+    nt = 0
+    for s in range(4):
+        nt += (twos >> s) & 1
+    for x in range(16):
+        if x & ~ones:
+            continue
+        a = twos | x
+        b = twos | (ones & ~x)
+        na = 0
+        nb = 0
+        for s in range(4):
+            na += (a >> s) & 1
+            nb += (b >> s) & 1
+        if na < 3 or nb < 3:
+            continue
+        kept = 0
+        if n_orig == 1:
+            kept = 1 if (a == o1 or b == o1) else 0
+        elif n_orig == 2:
+            if (a == o1 and b == o2) or (a == o2 and b == o1):
+                kept = 2
+            elif a == o1 or a == o2 or b == o1 or b == o2:
+                kept = 1
+        if kept > best:
+            best = kept
+            masks[0] = a
+            masks[1] = b
+    return 2, best
+
+
+@njit(cache=True, inline="always")
+def _slots(x, y, res):
+    """A suit's 10-bit state: the two slot codes, larger first, and the Ace-high reservation."""
+    if x >= y:
+        return x | (y << 4) | (res << 8)
+    return y | (x << 4) | (res << 8)
+
+
+@njit(cache=True, inline="always")
+def _pack_action(u, mask, nn, n1, n2, cs):
+    """A layer's decision for one suit: copies used, slots continued, new runs and their codes,
+    copies given to sets."""
+    return u | (mask << 2) | (nn << 4) | (n1 << 6) | (n2 << 10) | (cs << 14)
+
+
+@njit(cache=True, inline="always")
+def _insert(ws, nxt, n_next, key, score, parent, action):
+    """Add or improve a state of the next layer; return the new state count, or -1 on overflow."""
+    keys = ws[0]
+    scores = ws[1]
+    refs = ws[2]
+    hslot = ws[3]
+    hstamp = ws[4]
+    pool = ws[5]
+    meta = ws[6]
+    stamp = meta[0]
+    hmask = hslot.shape[0] - 1
+    x = key ^ (key >> 31)
+    x = x * 0x5851F42D4C957F2D
+    h = (x ^ (x >> 29)) & hmask
+    while True:
+        if hstamp[h] != stamp:
+            if n_next >= keys.shape[1] or meta[1] >= pool.shape[1]:
+                return -1
+            e = meta[1]
+            meta[1] = e + 1
+            pool[0, e] = parent
+            pool[1, e] = action
+            keys[nxt, n_next] = key
+            scores[nxt, n_next] = score
+            refs[nxt, n_next] = e
+            hstamp[h] = stamp
+            hslot[h] = n_next
+            return n_next + 1
+        j = hslot[h]
+        if keys[nxt, j] == key:
+            if score > scores[nxt, j]:
+                scores[nxt, j] = score
+                e = refs[nxt, j]
+                pool[0, e] = parent
+                pool[1, e] = action
+            return n_next
+        h = (h + 1) & hmask
+
+
+@njit(cache=True)
+def _next_stamp(ws):
+    meta = ws[6]
+    meta[0] += 1
+    if meta[0] >= 2_000_000_000:
+        ws[4][:] = 0
+        meta[0] = 1
+
+
+@njit(cache=True, inline="always")
+def _kept_sets(ws, p, cv, tags):
+    """Kept original sets of rank ``p`` for set counts ``cv`` (0 without ``tags``); -1 if ``cv``
+    splits into no sets."""
+    SETS = ws[10]
+    if not tags or SETS[p, 0] == 0:
+        return -1 if _SET_KIND[cv] < 0 else 0
+    memo = ws[11]
+    v = memo[p, cv]
+    if v == -2:
+        masks = np.empty(2, np.int32)
+        n, kept = _split_sets(cv, SETS[p, 0], SETS[p, 1], SETS[p, 2], masks)
+        v = -1 if n < 0 else kept
+        memo[p, cv] = v
+    return v
+
+
+@njit(cache=True, inline="always")
+def _completable(ncp, room, room1):
+    """Whether the set counts so far (``ncp``) can still become sets, given ``room`` copies of the
+    rank in the suits not yet decided, ``room1`` of those suits holding one."""
+    total = _CSUM[ncp]
+    if total == 0 or total + room >= 6:
+        return True
+    return _CMAX[ncp] <= 1 and total + room1 >= 3
+
+
+@njit(cache=True, inline="always")
+def _slot_dominates(x, y, p):
+    """Whether a run slot with code ``x`` can do whatever one with code ``y`` can (at position ``p``)."""
+    if x == y:
+        return True
+    if y == _EMPTY:
+        return x == _LEN3 or x == _LEN3_LOW  # a closable run may close at once
+    if x == _LEN3:
+        return y == _LEN1 or y == _LEN2 or y == _LEN3_LOW  # a longer run ending where y's ends
+    return x == _LEN2 and y == _LEN1 and p != 2  # at 2, LEN2 is A-2 and may not reach the Ace high
+
+
+@njit(cache=True, inline="always")
+def _dominates(sa, sb, p):
+    """Whether suit state ``sa`` can do whatever ``sb`` can: same owed Aces, slots matched pairwise."""
+    if (sa >> 8) != (sb >> 8):
+        return False
+    a1 = sa & 15
+    a2 = (sa >> 4) & 15
+    b1 = sb & 15
+    b2 = (sb >> 4) & 15
+    return ((_slot_dominates(a1, b1, p) and _slot_dominates(a2, b2, p))
+            or (_slot_dominates(a1, b2, p) and _slot_dominates(a2, b1, p)))
+
+
+@njit(cache=True, inline="always")
+def _viable(sl, p, s, T, H, RUNS):
+    """Whether the runs of suit state ``sl`` after position ``p`` can get the cards they still need:
+    a run of 1 needs the next two positions, a run of 2 or an unfinished copy the next one."""
+    need1 = 0
+    need2 = 0
+    for code in (sl & 15, (sl >> 4) & 15):
+        if code == _LEN1:
+            need1 += 1
+            need2 += 1
+        elif code == _LEN2:
+            need1 += 1
+        elif code >= _TAG0 and RUNS[s, 1 + _MAX_TAGS + code - _TAG0] > p:
+            need1 += 1
+    if need1 == 0:
+        return True
+    return need1 <= _avail(T, H, s, p + 1) and need2 <= _avail(T, H, s, p + 2)
+
+
+@njit(cache=True)
+def _fill_bounds(ws, rank_value, goal_n, tags):
+    """Bounds on what the layers from each layer on can still add: hand cards (``ws[13]``), the
+    value of the best ``k`` of them (``ws[14][layer, k]``, ``k < _TOP``) and original melds that
+    may still be kept (``ws[15]``)."""
+    H = ws[8]
+    RUNS = ws[9]
+    SETS = ws[10]
+    left_n = ws[13]
+    top_v = ws[14]
+    left_kept = ws[15]
+    best = np.zeros(_TOP, np.int64)  # the largest values so far, descending
+    nb = 0
+    left_n[N_LAYERS] = 0
+    top_v[N_LAYERS, :] = 0
+    for layer in range(N_LAYERS - 1, -1, -1):
+        q = layer // 4 + 2
+        r = q if q <= 13 else 1
+        v = rank_value[r]
+        n = H[layer % 4, r]
+        left_n[layer] = left_n[layer + 1] + n
+        for _ in range(n):
+            j = nb if nb < _TOP else _TOP - 1
+            if nb < _TOP:
+                nb += 1
+            elif best[j] >= v:
+                continue
+            while j > 0 and best[j - 1] < v:
+                best[j] = best[j - 1]
+                j -= 1
+            best[j] = v
+        total = 0
+        top_v[layer, 0] = 0
+        for k in range(1, _TOP):
+            if k <= nb:
+                total += best[k - 1]
+            top_v[layer, k] = total
+    left_kept[:] = 0
+    if tags:
+        for s in range(4):
+            for k in range(RUNS[s, 0]):
+                hi = RUNS[s, 1 + _MAX_TAGS + k]
+                claim = N_LAYERS if hi == 14 else (hi - 1) * 4 + s  # the layer where a copy of it closes
+                for layer in range(claim + 1):
+                    left_kept[layer] += 1
+        for r in range(1, 14):
+            claim = (12 if r == 1 else r - 2) * 4 + 3
+            for layer in range(claim + 1):
+                left_kept[layer] += SETS[r, 0]
+
+
+@njit(cache=True)
+def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
+    """The dynamic programme over the 52 layers (see the module docstring).
+
+    With ``tags`` it also counts the original melds kept.  With ``goal_n >= 0`` it keeps only
+    states that can still place ``goal_n`` cards worth ``goal_v`` points (the optimum, known from
+    a first search) and keep more than ``goal_kept`` original melds.
+
+    Returns ``(status, best_score, best_entry)``; ``best_entry`` is -1 when no partition exists
+    (or, with a goal, when no play reaches it).
+    """
+    T = ws[7]
+    H = ws[8]
+    RUNS = ws[9]
+    keys = ws[0]
+    scores = ws[1]
+    refs = ws[2]
+    meta = ws[6]
+    meta[1] = 0
+    meta[2] = 0
+    cur = 0
+    n_cur = 1
+    keys[0, 0] = 0
+    scores[0, 0] = 0
+    refs[0, 0] = -1
+    opt_code = np.empty(8, np.int64)
+    opt_owe = np.empty(8, np.int64)
+    room = np.empty(4, np.int64)
+    room1 = np.empty(4, np.int64)
+    ch_sub = np.empty(128, np.int64)
+    ch_cp = np.empty(128, np.int64)
+    ch_score = np.empty(128, np.int64)
+    ch_act = np.empty(128, np.int64)
+    goal = goal_n >= 0
+    if goal:
+        _fill_bounds(ws, rank_value, goal_n, tags)
+    left_n = ws[13]
+    top_v = ws[14]
+    left_kept = ws[15]
+    for step in range(13):
+        p = step + 2 if step < 12 else 14  # positions 2..13, then the Aces (low owed, high, sets)
+        rank = p if p <= 13 else 1
+        gain1 = W_PLACED + W_VALUE * rank_value[rank]
+        # copies of this rank in the suits after s, and how many of those suits have one
+        acc = 0
+        acc1 = 0
+        for s in range(3, -1, -1):
+            room[s] = acc
+            room1[s] = acc1
+            m = T[s, rank] + H[s, rank]
+            acc += m
+            acc1 += 1 if m > 0 else 0
+        for s in range(4):
+            t = T[s, rank]
+            h = H[s, rank]
+            # no card here and none at the position before: every state passes unchanged
+            skip = t + h == 0 and _avail(T, H, s, p - 1 if p <= 13 else 13) == 0
+            if skip and s == 3:
+                skip = room1[0] + (1 if T[0, rank] + H[0, rank] > 0 else 0) < 3  # no set at this rank
+            ws[12][64 + step * 4 + s] = 1 if skip else 0
+            if skip:
+                continue
+            nxt = 1 - cur
+            _next_stamp(ws)
+            n_next = 0
+            aces = T[s, 1] + H[s, 1]
+            # the runs that may start here: plain, Ace-low (at 2: A-2, owing a low Ace), or an
+            # exact copy of an original run starting here (at 2 also those starting at the Ace)
+            n_opt = 0
+            if p <= 13:
+                opt_code[0] = _LEN1
+                opt_owe[0] = 0
+                n_opt = 1
+                if p == 2 and aces > 0:
+                    opt_code[n_opt] = _LEN2
+                    opt_owe[n_opt] = 1
+                    n_opt += 1
+                for k in range(RUNS[s, 0] if tags else 0):
+                    lo = RUNS[s, 1 + k]
+                    if lo == p or (p == 2 and lo == 1 and aces > 0):
+                        opt_code[n_opt] = _TAG0 + k
+                        opt_owe[n_opt] = 1 if lo == 1 else 0
+                        n_opt += 1
+            sh = 10 * s
+            for i in range(n_cur):
+                key = keys[cur, i]
+                sc = scores[cur, i]
+                parent = refs[cur, i]
+                sub = (key >> sh) & 1023
+                a = sub & 15
+                b = (sub >> 4) & 15
+                owed = sub >> 8
+                cpart = key >> _C_SHIFT
+                base = (key & _LOW40) & ~(1023 << sh)
+                nch = 0
+                for mask in range(4):
+                    if (mask & 1) and a == _EMPTY:
+                        continue
+                    if (mask & 2) and (b == _EMPTY or (a == b and not mask & 1)):
+                        continue  # two equal slots: continuing either one is the same
+                    k = (mask & 1) + (mask >> 1)
+                    na, bonus_a = _slot_step(a, mask & 1, p, s, RUNS)
+                    if na < 0:
+                        continue
+                    nb, bonus_b = _slot_step(b, mask & 2, p, s, RUNS)
+                    if nb < 0:
+                        continue
+                    bonus = bonus_a + bonus_b
+                    x0 = na if na != _EMPTY else nb
+                    y0 = nb if na != _EMPTY else _EMPTY
+                    if p == 14:
+                        # the Aces: `owed` low, k high, cs in sets
+                        for cs in range(3):
+                            u = owed + k + cs
+                            if u < t or u > t + h:
+                                continue
+                            ncp = cpart + cs * _POW3[s]
+                            if not _completable(ncp, room[s], room1[s]):
+                                continue
+                            kept = 0
+                            if s == 3:
+                                kept = _kept_sets(ws, 1, ncp, tags)
+                                if kept < 0:
+                                    continue
+                                ncp = 0
+                            sl = _slots(x0, y0, 0)
+                            if nch < 128 and _viable(sl, p, s, T, H, RUNS):
+                                ch_sub[nch] = sl
+                                ch_cp[nch] = ncp
+                                ch_score[nch] = sc + bonus + (u - t) * gain1 + kept
+                                ch_act[nch] = _pack_action(u, mask, 0, 0, 0, cs)
+                                nch += 1
+                        continue
+                    u_lo = t if t > k else k
+                    for u in range(u_lo, t + h + 1):
+                        g = bonus + (u - t) * gain1
+                        rem = u - k
+                        for nn in range(rem + 1):
+                            cs = rem - nn
+                            ncp = cpart + cs * _POW3[s]
+                            if not _completable(ncp, room[s], room1[s]):
+                                continue
+                            kept = 0
+                            if s == 3:
+                                kept = _kept_sets(ws, p, ncp, tags)
+                                if kept < 0:
+                                    continue
+                                ncp = 0
+                            for i1 in range(n_opt if nn >= 1 else 1):
+                                for i2 in range(i1 if nn == 2 else 0, n_opt if nn == 2 else 1):
+                                    if nn == 2 and i1 == i2 and opt_code[i1] >= _TAG0:
+                                        continue  # one original run cannot be copied twice
+                                    n1 = opt_code[i1] if nn >= 1 else _EMPTY
+                                    n2 = opt_code[i2] if nn == 2 else _EMPTY
+                                    owe = owed
+                                    if nn >= 1:
+                                        owe += opt_owe[i1]
+                                    if nn == 2:
+                                        owe += opt_owe[i2]
+                                    if owe > aces:
+                                        continue
+                                    if k == 0:
+                                        sl = _slots(n1, n2, owe)
+                                    elif k == 1:
+                                        sl = _slots(x0, n1, owe)
+                                    else:
+                                        sl = _slots(x0, y0, owe)
+                                    if nch < 128 and _viable(sl, p, s, T, H, RUNS):
+                                        ch_sub[nch] = sl
+                                        ch_cp[nch] = ncp
+                                        ch_score[nch] = sc + g + kept
+                                        ch_act[nch] = _pack_action(u, mask, nn, n1, n2, cs)
+                                        nch += 1
+                # insert the children no sibling dominates
+                for c1 in range(nch):
+                    if goal:
+                        after = step * 4 + s + 1
+                        c = ch_score[c1] // W_PLACED
+                        need = goal_n - c
+                        if need > left_n[after]:
+                            continue  # too few hand cards left to place
+                        if 0 <= need < _TOP and (ch_score[c1] % W_PLACED) // W_VALUE + top_v[after, need] < goal_v:
+                            continue  # the best of them are worth too little
+                        if ch_score[c1] % W_VALUE + left_kept[after] <= goal_kept:
+                            continue  # cannot keep more original melds
+
+                    dominated = False
+                    for c2 in range(nch):
+                        if (c2 != c1 and ch_cp[c2] == ch_cp[c1] and ch_score[c2] >= ch_score[c1]
+                                and ch_sub[c2] != ch_sub[c1] and _dominates(ch_sub[c2], ch_sub[c1], p)):
+                            dominated = True
+                            break
+                    if dominated:
+                        continue
+                    nkey = base | (ch_sub[c1] << sh) | (ch_cp[c1] << _C_SHIFT)
+                    n_next = _insert(ws, nxt, n_next, nkey, ch_score[c1], parent, ch_act[c1])
+                    if n_next < 0:
+                        return OVERFLOW, 0, -1
+            cur = nxt
+            n_cur = n_next
+            if n_cur > meta[2]:
+                meta[2] = n_cur
+    # every run still open ends at the Ace high
+    best = -1
+    best_entry = -1
+    for i in range(n_cur):
+        key = keys[cur, i]
+        sc = scores[cur, i]
+        ok = True
+        for s in range(4):
+            sub = (key >> (10 * s)) & 1023
+            for code in (sub & 15, (sub >> 4) & 15):
+                c = _close_bonus(code, 15, s, RUNS)
+                if c < 0:
+                    ok = False
+                    break
+                sc += c
+            if not ok:
+                break
+        if ok and sc > best:
+            best = sc
+            best_entry = refs[cur, i]
+    return OK, best, best_entry
+
+
+@njit(cache=True)
+def _load(ws, tcnt, hcnt, melds, n_melds, frozen, tags):
+    """Fill the per-call tables of the workspace; return the number of usable hand cards."""
+    T = ws[7]
+    H = ws[8]
+    RUNS = ws[9]
+    SETS = ws[10]
+    T[:, :] = 0
+    H[:, :] = 0
+    RUNS[:, 0] = 0
+    SETS[:, 0] = 0
+    for s in range(4):
+        for r in range(1, 14):
+            if not frozen:
+                T[s, r] = tcnt[s * 13 + r - 1]
+            H[s, r] = hcnt[s * 13 + r - 1]
+    if tags and not frozen:
+        for i in range(n_melds):
+            if melds[i, 0] == RUN:
+                s = melds[i, 1]
+                k = RUNS[s, 0]
+                RUNS[s, 1 + k] = melds[i, 2]
+                RUNS[s, 1 + _MAX_TAGS + k] = melds[i, 3]
+                RUNS[s, 0] = k + 1
+            else:
+                r = melds[i, 1]
+                k = SETS[r, 0]
+                SETS[r, 1 + k] = melds[i, 2]
+                SETS[r, 0] = k + 1
+        ws[11][:, :] = -2
+    return _prune_hand(T, H)
+
+
+@njit(cache=True)
+def _write_play(ws, best_entry, placed, out):
+    """Read the winning path back from the pool and replay it: the placed cards into
+    ``placed`` and the new table's melds into ``out``; return the number of melds."""
+    T = ws[7]
+    RUNS = ws[9]
+    SETS = ws[10]
+    pool = ws[5]
+    acts = ws[12]
+    e = best_entry
+    for layer in range(N_LAYERS - 1, -1, -1):
+        if acts[64 + layer]:
+            acts[layer] = 0  # a skipped layer: nothing used, nothing open
+        else:
+            acts[layer] = pool[1, e]
+            e = pool[0, e]
+    placed[:] = 0
+    code = np.zeros((4, 2), np.int64)
+    start = np.zeros((4, 2), np.int64)
+    setc = np.zeros(4, np.int64)
+    masks = np.empty(2, np.int32)
+    n_out = 0
+    for step in range(13):
+        p = step + 2 if step < 12 else 14
+        rank = p if p <= 13 else 1
+        for s in range(4):
+            act = acts[step * 4 + s]
+            u = act & 3
+            mask = (act >> 2) & 3
+            nn = (act >> 4) & 3
+            n1 = (act >> 6) & 15
+            n2 = (act >> 10) & 15
+            setc[s] = (act >> 14) & 3
+            # continuing runs keep their start; new runs start here (or at the Ace low); larger code first
+            m = 0
+            c0 = _EMPTY
+            c1 = _EMPTY
+            s0 = 0
+            s1 = 0
+            for j in range(2):
+                if (mask >> j) & 1:
+                    c = _next_code(code[s, j], p, s, RUNS)
+                    if m == 0:
+                        c0 = c
+                        s0 = start[s, j]
+                    else:
+                        c1 = c
+                        s1 = start[s, j]
+                    m += 1
+                elif code[s, j] != _EMPTY:
+                    n_out = _put(out, n_out, RUN, s, start[s, j], p - 1)
+            for j in range(nn):
+                c = n1 if j == 0 else n2
+                first = p
+                if p == 2 and (c == _LEN2 or (c >= _TAG0 and RUNS[s, 1 + c - _TAG0] == 1)):
+                    first = 1
+                if m == 0:
+                    c0 = c
+                    s0 = first
+                else:
+                    c1 = c
+                    s1 = first
+                m += 1
+            if c1 > c0:
+                code[s, 0] = c1
+                code[s, 1] = c0
+                start[s, 0] = s1
+                start[s, 1] = s0
+            else:
+                code[s, 0] = c0
+                code[s, 1] = c1
+                start[s, 0] = s0
+                start[s, 1] = s1
+            placed[s * 13 + rank - 1] = u - T[s, rank]
+        cv = setc[0] + 3 * setc[1] + 9 * setc[2] + 27 * setc[3]
+        n, _ = _split_sets(cv, SETS[rank, 0], SETS[rank, 1], SETS[rank, 2], masks)
+        for j in range(n):
+            n_out = _put(out, n_out, SET, rank, masks[j], 0)
+    for s in range(4):
+        for j in range(2):
+            if code[s, j] != _EMPTY:
+                n_out = _put(out, n_out, RUN, s, start[s, j], 14)
+    return n_out
+
+
+@njit(cache=True, inline="always")
+def _put(out, n_out, kind, key, a, b):
+    out[n_out, 0] = kind
+    out[n_out, 1] = key
+    out[n_out, 2] = a
+    out[n_out, 3] = b
+    return n_out + 1
+
+
+@njit(cache=True)
+def _solve_in(ws, tcnt, hcnt, melds, n_melds, rank_value, frozen, tags, placed, out):
+    """One search with workspace ``ws``: ``(status, n_placed, value, kept, n_out)``."""
+    left = _load(ws, tcnt, hcnt, melds, n_melds, frozen, tags)
+    best = 0
+    entry = 0
+    if left > 0:
+        # the best count and value first, without copies of original runs (fast); then, for
+        # the fewest melds changed, again with them, keeping only states that reach that optimum
+        status, best, entry = _search(ws, rank_value, False, -1, 0, 0)
+        if status != OK:
+            return status, 0, 0, 0, 0
+        if entry < 0:
+            return -1, 0, 0, 0, 0  # the table itself is no partition into melds
+    if best < W_PLACED:  # nothing placeable: the table stays as it is
+        placed[:] = 0
+        n_out = 0
+        if not frozen:
+            for i in range(n_melds):
+                for j in range(4):
+                    out[i, j] = melds[i, j]
+            n_out = n_melds
+        return OK, 0, 0, (0 if frozen else n_melds), n_out
+    n_out = _write_play(ws, entry, placed, out)
+    kept = 0
+    if tags and not frozen:
+        kept = _count_kept(out, n_out, melds, n_melds)
+        status, best2, entry2 = _search(ws, rank_value, True, best // W_PLACED, (best % W_PLACED) // W_VALUE, kept)
+        if status != OK:
+            return status, 0, 0, 0, 0
+        if entry2 >= 0 and best2 > best + kept:
+            n_out = _write_play(ws, entry2, placed, out)
+            kept = best2 % W_VALUE
+    n_placed = best // W_PLACED
+    value = (best % W_PLACED) // W_VALUE
+    return OK, n_placed, value, kept, n_out
+
+
+@njit(cache=True)
+def _count_kept(out, n_out, melds, n_melds):
+    """Original melds that appear unchanged among the ``n_out`` melds of ``out`` (as multisets)."""
+    used = np.zeros(n_out, np.bool_)
+    kept = 0
+    for i in range(n_melds):
+        for j in range(n_out):
+            if (not used[j] and out[j, 0] == melds[i, 0] and out[j, 1] == melds[i, 1]
+                    and out[j, 2] == melds[i, 2] and out[j, 3] == melds[i, 3]):
+                used[j] = True
+                kept += 1
+                break
+    return kept
+
+
+@njit(cache=True)
+def rearrange(tcnt, hcnt, melds, n_melds, rank_value, frozen, tags, ws, placed, out):
+    """Best play of a hand onto a table, rearranging the table freely (RULES.md §2, §8).
+
+    Parameters
+    ----------
+    tcnt, hcnt : ndarray(int8, shape=(52,) or (53,))
+        Copies of each card type on the table / in the hand (0..2; together at most 2).
+    melds : ndarray(int8, shape=(M, 4))
+        The table's melds (rows ``(RUN, suit, lo, hi)`` / ``(SET, rank, suit_mask, 0)``);
+        rows ``0..n_melds-1`` are read.  Must be legal and hold exactly ``tcnt``.
+    n_melds : int
+    rank_value : ndarray(int32, shape=(14,))
+        Value in points of a card of rank 1..13 (index 0 unused), the second criterion.
+    frozen : bool
+        First-round play (RULES.md §8): the table may not be touched; only new melds made of
+        hand cards alone are laid (``tcnt`` and ``melds`` are then ignored).
+    tags : bool
+        Whether to minimise the table melds changed (the third criterion); without it the
+        search is faster and the placed count and value are the same.
+    ws : tuple
+        From :func:`make_workspace`.
+    placed : ndarray(int8, shape=(52,))
+        Output: copies of each card type placed from the hand.
+    out : ndarray(int8, shape=(>= MAX_MELDS, 4))
+        Output: the melds of the table after the play (with ``frozen``: the new melds only).
+
+    Returns
+    -------
+    tuple of int
+        ``(status, n_placed, value, kept, n_out)``: ``status`` 0 ok, -1 the table is not a
+        partition into legal melds; ``value`` in points; ``kept`` original melds unchanged (with
+        ``tags``; the table melds changed are ``n_melds - kept``); ``n_out`` rows of ``out``.
+    """
+    status, n_placed, value, kept, n_out = _solve_in(ws, tcnt, hcnt, melds, n_melds, rank_value,
+                                                     frozen, tags, placed, out)
+    states = ws[0].shape[1]
+    pool = ws[5].shape[1]
+    while status == OVERFLOW:
+        states *= 4
+        pool *= 4
+        big = _grow(states, pool)
+        status, n_placed, value, kept, n_out = _solve_in(big, tcnt, hcnt, melds, n_melds, rank_value,
+                                                         frozen, tags, placed, out)
+    return status, n_placed, value, kept, n_out
+
+
+@njit(cache=True)
+def _grow(states, pool):
+    """A workspace with room for ``states`` states per layer and ``pool`` in all."""
+    hcap = 1
+    while hcap < 2 * states:
+        hcap *= 2
+    return (
+        np.zeros((2, states), np.int64),
+        np.zeros((2, states), np.int64),
+        np.zeros((2, states), np.int32),
+        np.zeros(hcap, np.int32),
+        np.zeros(hcap, np.int32),
+        np.zeros((2, pool), np.int32),
+        np.zeros(4, np.int64),
+        np.zeros((4, 16), np.int32),
+        np.zeros((4, 16), np.int32),
+        np.zeros((4, 2 * _MAX_TAGS + 1), np.int32),
+        np.zeros((16, 3), np.int32),
+        np.zeros((16, 81), np.int16),
+        np.zeros(128, np.int32),
+        np.zeros(N_LAYERS + 1, np.int64),
+        np.zeros((N_LAYERS + 1, _TOP), np.int64),
+        np.zeros(N_LAYERS + 1, np.int64),
+    )
+
+
+@njit(cache=True)
+def _lays_off(tcnt, melds, n_melds, hcnt):
+    """A sufficient test: some hand card extends a table meld as it stands, or three hand
+    cards make a meld by themselves."""
+    for i in range(n_melds):
+        if melds[i, 0] == RUN:
+            s = melds[i, 1]
+            lo = melds[i, 2]
+            hi = melds[i, 3]
+            if hi - lo + 1 >= 13:
+                continue
+            if lo > 1:
+                r = lo - 1
+                if hcnt[s * 13 + r - 1] > 0:
+                    return True
+            if hi < 14:
+                r = 1 if hi + 1 == 14 else hi + 1
+                if hcnt[s * 13 + r - 1] > 0:
+                    return True
+        else:
+            r = melds[i, 1]
+            m = melds[i, 2]
+            for s in range(4):
+                if not (m >> s) & 1 and hcnt[s * 13 + r - 1] > 0:
+                    return True
+    for r in range(1, 14):
+        suits = 0
+        for s in range(4):
+            if hcnt[s * 13 + r - 1] > 0:
+                suits += 1
+        if suits >= 3:
+            return True
+    for s in range(4):
+        run = 0
+        for p in range(1, 15):
+            r = 1 if p == 14 else p
+            if hcnt[s * 13 + r - 1] > 0:
+                run += 1
+                if run >= 3:
+                    return True
+            else:
+                run = 0
+    return False
+
+
+@njit(cache=True)
+def can_place(tcnt, hcnt, melds, n_melds, frozen, ws):
+    """Whether the hand can place any card at all (RULES.md §8: a play places at least one).
+
+    Same inputs as :func:`rearrange` (with ``frozen``, only new melds of hand cards count).
+    Answers most positions from a lay-off or hand-only meld test or from the pre-search
+    pruning, and runs the search (without the changed-melds criterion) only when those do
+    not decide.
+
+    Returns
+    -------
+    bool
+    """
+    empty = np.zeros(1, np.int8)
+    if frozen:
+        if _lays_off(empty, melds, 0, hcnt):
+            return True
+    elif _lays_off(tcnt, melds, n_melds, hcnt):
+        return True
+    left = _load(ws, tcnt, hcnt, melds, n_melds, frozen, False)
+    if left == 0:
+        return False
+    if frozen:
+        return False  # no three hand cards make a meld (checked above)
+    rank_value = np.ones(14, np.int32)
+    placed = np.zeros(52, np.int8)
+    out = np.zeros((MAX_MELDS + 8, 4), np.int8)
+    status, n_placed, value, kept, n_out = rearrange(tcnt, hcnt, melds, n_melds, rank_value, frozen, False,
+                                                     ws, placed, out)
+    return n_placed > 0
+
+
+@njit(cache=True)
+def best_single_meld(hcnt, rank_value, out):
+    """First-round play under ``first_round = one_meld``: the one new meld of hand cards with
+    the most cards, then the highest value (RULES.md §8).
+
+    Parameters
+    ----------
+    hcnt : ndarray(int8, shape=(52,) or (53,))
+    rank_value : ndarray(int32, shape=(14,))
+    out : ndarray(int8, shape=(>= 1, 4))
+        Output row 0: the meld.
+
+    Returns
+    -------
+    tuple of int
+        ``(n_cards, value)``; ``(0, 0)`` when the hand holds no meld.
+    """
+    best_n = 0
+    best_v = 0
+    for s in range(4):
+        for lo in range(1, 13):
+            v = 0
+            for hi in range(lo, min(lo + 12, 14) + 1):
+                r = 1 if hi == 14 else hi
+                if hcnt[s * 13 + r - 1] == 0:
+                    break
+                v += rank_value[r]
+                n = hi - lo + 1
+                if n >= 3 and (n > best_n or (n == best_n and v > best_v)):
+                    best_n = n
+                    best_v = v
+                    out[0, 0] = RUN
+                    out[0, 1] = s
+                    out[0, 2] = lo
+                    out[0, 3] = hi
+    for r in range(1, 14):
+        m = 0
+        n = 0
+        for s in range(4):
+            if hcnt[s * 13 + r - 1] > 0:
+                m |= 1 << s
+                n += 1
+        v = n * rank_value[r]
+        if n >= 3 and (n > best_n or (n == best_n and v > best_v)):
+            best_n = n
+            best_v = v
+            out[0, 0] = SET
+            out[0, 1] = r
+            out[0, 2] = m
+            out[0, 3] = 0
+    return best_n, best_v
