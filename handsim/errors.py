@@ -48,6 +48,11 @@ class StudyError(InputError):
     """A study that cannot be run as asked (bad sizes, an existing output, a broken resume)."""
 
 
+class TableError(InputError):
+    """A Russian Hand table that is not a list of legal melds, or a position whose cards do not
+    fit the deck (a joker, a third copy)."""
+
+
 class ScoreInputError(InputError):
     """Round-end data that cannot be scored; the one-line message names the field."""
 

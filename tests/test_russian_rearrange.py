@@ -192,36 +192,37 @@ def test_against_the_milp_oracle(seed, n, sizes):
     assert _compare(seed, n, **sizes) == n
 
 
+def _kernel_play(ws, table, hand, fewest_changed):
+    """The kernel called directly: ``(status, n_placed, value, kept, melds, placed cards, position)``."""
+    pos = Position(table, hand)
+    out = np.zeros((kernel.MAX_MELDS + 8, 4), np.int8)
+    placed = np.zeros(52, np.int8)
+    status, n, value, kept, n_out = kernel.rearrange(pos.tcnt, pos.hcnt, pos.melds, pos.n_melds,
+                                                     RussianRules.preset().rank_values(), False, fewest_changed,
+                                                     ws, placed, out)
+    cards = [t for t in range(52) for _ in range(int(placed[t]))]
+    return status, n, value, kept, [row_cards(out[i]) for i in range(n_out)], cards, pos
+
+
 def test_small_workspace_grows_and_agrees():
     # a workspace far too small: the kernel enlarges a copy and gives the same answer
     rng = random.Random(5)
     tiny = kernel.make_workspace(states=4, pool=64)
-    rv = RussianRules.preset().rank_values()
     for _ in range(40):
         table, hand = random_position(rng)
-        pos = Position(table, hand)
-        out = np.zeros((kernel.MAX_MELDS + 8, 4), np.int8)
-        placed = np.zeros(52, np.int8)
-        got = kernel.rearrange(pos.tcnt, pos.hcnt, pos.melds, pos.n_melds, rv, False, True, tiny, placed, out)
+        status, n, value, kept, _, _, pos = _kernel_play(tiny, table, hand, True)
         p = rearrange(table, hand)
-        assert got[1:4] == (p.n_placed, p.value, pos.n_melds - p.changed)
+        assert (status, n, value, kept) == (kernel.OK, p.n_placed, p.value, pos.n_melds - p.changed)
 
 
 def test_without_the_changed_criterion_same_count_and_value():
     rng = random.Random(9)
     ws = kernel.make_workspace()
-    rv = RussianRules.preset().rank_values()
     for _ in range(200):
         table, hand = random_position(rng)
-        pos = Position(table, hand)
-        out = np.zeros((kernel.MAX_MELDS + 8, 4), np.int8)
-        placed = np.zeros(52, np.int8)
-        status, n, value, _, n_out = kernel.rearrange(pos.tcnt, pos.hcnt, pos.melds, pos.n_melds, rv, False, False,
-                                                      ws, placed, out)
+        status, n, value, _, melds, cards, _ = _kernel_play(ws, table, hand, False)
         p = rearrange(table, hand)
         assert status == kernel.OK and (n, value) == (p.n_placed, p.value)
-        melds = [row_cards(out[i]) for i in range(n_out)]
-        cards = [t for t in range(52) for _ in range(int(placed[t]))]
         check_play(table, hand, cards, melds, value, _changed(table, melds))
 
 

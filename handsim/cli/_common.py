@@ -352,8 +352,9 @@ def fmt_value(v: Any) -> str:
 
 
 def kernels_cached(module: str, *names: str) -> bool:
-    """Whether the numba kernels ``handsim._kernels.<module>.<name>`` are in the compilation cache
-    of this installation (a first call of a kernel that is not compiles it: seconds to a minute).
+    """Whether the numba kernels ``handsim._kernels.<module>.<name>`` (or, for a dotted
+    ``module``, ``<module>.<name>``) are in the compilation cache of this installation (a first
+    call of a kernel that is not compiles it: seconds to a minute).
 
     Importing the kernel module compiles nothing.  The check reads the cache index numba would
     load; should numba's cache objects ever look different, any index file of that kernel counts.
@@ -362,7 +363,8 @@ def kernels_cached(module: str, *names: str) -> bool:
     import os
     from pathlib import Path
 
-    mod = importlib.import_module(f"handsim._kernels.{module}")
+    mod = importlib.import_module(module if "." in module else f"handsim._kernels.{module}")
+    module = module.rsplit(".", 1)[-1]
     for name in names:
         cache = getattr(getattr(mod, name), "_cache", None)
         index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)

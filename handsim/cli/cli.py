@@ -10,7 +10,7 @@ import click
 
 from handsim import __version__
 
-from . import inspect, rules, simulate, tournament
+from . import inspect, rules, russian, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -43,5 +43,6 @@ handsim.add_command(inspect.meld)
 handsim.add_command(inspect.arrange)
 handsim.add_command(inspect.score)
 handsim.add_command(inspect.check)
+handsim.add_command(russian.rearrange)
 handsim.add_command(rules.rules)
 handsim.add_command(rules.policies)

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from handsim.cards import JOKER, CardError, card_type, format_cards, parse_cards, rank_of, suit_of
+from handsim.errors import TableError
 from handsim.melds import validate_meld
 
 from .kernels import rearrange as _k
@@ -29,10 +30,6 @@ from .rules import RussianRules
 _MELD_RULES = SimpleNamespace(max_jokers_per_meld=0, min_natural_cards_per_meld=3, ace_low_value=1)
 
 Meld = tuple[int, ...]
-
-
-class TableError(ValueError):
-    """A table that is not a list of legal melds, or cards that cannot come from the deck."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +43,8 @@ class Play:
     value : int
         Their total value in points (Ace ``ace_value``, J/Q/K 10, 2-10 face value).
     melds : tuple of tuple of int
-        The table after the play: every meld as card types (runs in position order).
-        For a first-round play, only the new melds.
+        The table after the play: every meld as card types, runs (by suit, in position order)
+        before sets (by rank).  For a first-round play, only the new melds.
     changed : int
         Melds of the table before the play that do not appear unchanged after it (0 for a
         first-round play).
@@ -239,7 +236,8 @@ def rearrange(table: Sequence[Sequence[int]], hand: Sequence[int], rules: Russia
                                                         frozen, True, _workspace(), placed, out)
     if status != _k.OK:  # pragma: no cover - Position checked every meld
         raise RuntimeError(f"internal error: rearrangement search status {status} on a checked table")
-    melds = tuple(row_cards(out[i]) for i in range(n_out))
+    # runs by suit and position, then sets by rank
+    melds = tuple(row_cards(r) for r in sorted(tuple(int(x) for x in out[i]) for i in range(n_out)))
     cards = [t for t in range(52) for _ in range(int(placed[t]))]
     changed = 0 if frozen else pos.n_melds - int(kept)
     return Play(_display(cards), int(value), melds, changed)

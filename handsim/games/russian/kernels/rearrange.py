@@ -132,34 +132,14 @@ def make_workspace(states: int = 1 << 14, pool: int = 1 << 19):
     states : int
         Most states one layer may hold (a call that needs more enlarges a copy by itself).
     pool : int
-        Most states of all 56 layers together.
+        Most states of all 52 layers together.
 
     Returns
     -------
     tuple of ndarray
         Pass it unchanged to the kernels.
     """
-    hcap = 1
-    while hcap < 2 * states:
-        hcap *= 2
-    return (
-        np.zeros((2, states), np.int64),  # 0 state keys of the current / next layer
-        np.zeros((2, states), np.int64),  # 1 their scores
-        np.zeros((2, states), np.int32),  # 2 their pool entries
-        np.zeros(hcap, np.int32),  # 3 hash slot -> state index
-        np.zeros(hcap, np.int32),  # 4 hash slot stamp (slot is used in this layer iff == stamp)
-        np.zeros((2, pool), np.int32),  # 5 pool: parent entry, action
-        np.zeros(4, np.int64),  # 6 [stamp, pool entries used, most states in a layer]
-        np.zeros((4, 16), np.int32),  # 7 table copies T[s, p]
-        np.zeros((4, 16), np.int32),  # 8 usable hand copies H[s, p]
-        np.zeros((4, 2 * _MAX_TAGS + 1), np.int32),  # 9 original runs per suit: n, lo_k, hi_k
-        np.zeros((16, 3), np.int32),  # 10 original sets per rank: n, mask_0, mask_1
-        np.zeros((16, 81), np.int16),  # 11 kept sets per rank and count vector (-2 unknown)
-        np.zeros(128, np.int32),  # 12 winning actions by layer, then whether each layer was skipped
-        np.zeros(N_LAYERS + 1, np.int64),  # 13 hand cards in the layers from each layer on
-        np.zeros((N_LAYERS + 1, _TOP), np.int64),  # 14 value of the best k of them
-        np.zeros(N_LAYERS + 1, np.int64),  # 15 original melds that may still be kept
-    )
+    return _grow(states, pool)
 
 
 @njit(cache=True, inline="always")
@@ -946,22 +926,22 @@ def _grow(states, pool):
     while hcap < 2 * states:
         hcap *= 2
     return (
-        np.zeros((2, states), np.int64),
-        np.zeros((2, states), np.int64),
-        np.zeros((2, states), np.int32),
-        np.zeros(hcap, np.int32),
-        np.zeros(hcap, np.int32),
-        np.zeros((2, pool), np.int32),
-        np.zeros(4, np.int64),
-        np.zeros((4, 16), np.int32),
-        np.zeros((4, 16), np.int32),
-        np.zeros((4, 2 * _MAX_TAGS + 1), np.int32),
-        np.zeros((16, 3), np.int32),
-        np.zeros((16, 81), np.int16),
-        np.zeros(128, np.int32),
-        np.zeros(N_LAYERS + 1, np.int64),
-        np.zeros((N_LAYERS + 1, _TOP), np.int64),
-        np.zeros(N_LAYERS + 1, np.int64),
+        np.zeros((2, states), np.int64),  # 0 state keys of the current / next layer
+        np.zeros((2, states), np.int64),  # 1 their scores
+        np.zeros((2, states), np.int32),  # 2 their pool entries
+        np.zeros(hcap, np.int32),  # 3 hash slot -> state index
+        np.zeros(hcap, np.int32),  # 4 hash slot stamp (slot is used in this layer iff == stamp)
+        np.zeros((2, pool), np.int32),  # 5 pool: parent entry, action
+        np.zeros(4, np.int64),  # 6 [stamp, pool entries used, most states in a layer]
+        np.zeros((4, 16), np.int32),  # 7 table copies T[s, p]
+        np.zeros((4, 16), np.int32),  # 8 usable hand copies H[s, p]
+        np.zeros((4, 2 * _MAX_TAGS + 1), np.int32),  # 9 original runs per suit: n, lo_k, hi_k
+        np.zeros((16, 3), np.int32),  # 10 original sets per rank: n, mask_0, mask_1
+        np.zeros((16, 81), np.int16),  # 11 kept sets per rank and count vector (-2 unknown)
+        np.zeros(128, np.int32),  # 12 winning actions by layer, then whether each layer was skipped
+        np.zeros(N_LAYERS + 1, np.int64),  # 13 hand cards in the layers from each layer on
+        np.zeros((N_LAYERS + 1, _TOP), np.int64),  # 14 value of the best k of them
+        np.zeros(N_LAYERS + 1, np.int64),  # 15 original melds that may still be kept
     )
 
 
