@@ -18,18 +18,17 @@ placed; with both fixed the most original melds kept.  No weights are shared wit
 small validator below), the melds hold exactly the table plus the placed cards, the placed
 cards come from the hand, and the value and changed-meld count are what they claim.
 
-:func:`random_position` deals realistic positions: a table built from random legal melds
-(0-40 cards) and a hand (1-12 cards) drawn from the rest, half the time from cards near the
-table's cards, so that lay-offs and rearrangements are common.
+:func:`random_position` (from :mod:`handsim.games.russian.positions`) deals the positions.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
+
+from handsim.games.russian.positions import random_position  # noqa: F401  (the tests' positions)
 
 SUITS = 4
 RANKS = 13
@@ -151,59 +150,3 @@ def check_play(table, hand, placed, melds, value, changed, ace: int = 11) -> Non
     left = Counter(tuple(sorted(m)) for m in melds)
     kept = sum(min(k, left[m]) for m, k in Counter(tuple(sorted(m)) for m in table).items())
     assert changed == len(table) - kept, f"claims {changed} melds changed, but {len(table) - kept} are"
-
-
-def random_position(rng: random.Random, max_table: int = 40, max_hand: int = 12, aces: bool = True):
-    """A realistic position ``(table, hand)``: melds as lists of card types, and the hand."""
-    avail = Counter({c: 2 for c in range(52) if aces or rank_of(c) != 1})
-    target = rng.randint(0, max_table)
-    table: list[list[int]] = []
-    size = 0
-    for _ in range(200):
-        if size >= target:
-            break
-        if rng.random() < 0.4:
-            r = rng.choice([r for r in range(1, 14) if aces or r != 1])
-            suits = [s for s in range(SUITS) if avail[card(s, r)] > 0]
-            if len(suits) < 3:
-                continue
-            k = rng.choice([3, 3, 4]) if len(suits) == 4 else 3
-            m = [card(s, r) for s in rng.sample(suits, k)]
-        else:
-            s = rng.randrange(SUITS)
-            length = rng.choice([3, 3, 3, 4, 4, 5, 6, 8, 13])
-            first, last = (1, 15 - length) if aces else (2, 14 - length)
-            if last < first:
-                continue
-            lo = rng.randint(first, last)
-            m = [card(s, 1 if p == 14 else p) for p in range(lo, lo + length)]
-            if any(avail[c] == 0 for c in m):
-                continue
-        if size + len(m) > max_table:
-            continue
-        for c in m:
-            avail[c] -= 1
-        table.append(m)
-        size += len(m)
-    rest = list(avail.elements())
-    n = rng.randint(1, max_hand)
-    if rng.random() < 0.5 and table:
-        near = set()
-        for m in table:
-            for c in m:
-                s, r = suit_of(c), rank_of(c)
-                near.update(card(s, q) for q in (r - 2, r - 1, r + 1, r + 2) if 1 <= q <= 13)
-                near.update(card(x, r) for x in range(SUITS))
-        pool = [c for c in rest if c in near] or rest
-        hand = []
-        for _ in range(n):
-            choice = pool if rng.random() < 0.8 else rest
-            c = rng.choice(choice)
-            if hand.count(c) < avail[c]:
-                hand.append(c)
-    else:
-        hand = rng.sample(rest, min(n, len(rest)))
-    if not hand:
-        hand = [rng.choice(rest)]
-    rng.shuffle(table)
-    return table, hand
