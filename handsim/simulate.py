@@ -984,7 +984,7 @@ def _test_hold(n_done: int) -> None:
     """Test-only: say that the run holds after ``n_done`` chunks, then wait until a signal's handler
     raises (or the signal ends the process).  Short sleeps rather than ``signal.pause()``: a signal
     that the kernel hands to another thread does not wake a paused main thread."""
-    print(f"handsim: test hold after {n_done} chunks", file=sys.stderr, flush=True)
+    print(f"\nhandsim: test hold after {n_done} chunks", file=sys.stderr, flush=True)  # a line of its own
     while True:
         time.sleep(0.05)
 

@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -63,19 +64,29 @@ def _start_held(args, hold: int, sigint=signal.default_int_handler):
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
     lines = []
-    for line in p.stderr:  # blocks until the child says it holds (or ends)
-        lines.append(line)
-        if line.startswith(HOLD_LINE):
-            break
-    else:
-        p.wait(timeout=HANG_GUARD)
-        pytest.fail(f"the study ended (exit {p.returncode}) without holding; stderr:\n{''.join(lines)}")
+    guard = threading.Timer(HANG_GUARD, p.kill)  # a hung child ends, and the test fails, showing its stderr
+    guard.start()
+    try:
+        for line in p.stderr:  # blocks until the child says it holds (or ends)
+            lines.append(line)
+            if HOLD_LINE in line:  # a progress bar may share the line
+                break
+        else:
+            p.wait()
+            pytest.fail(f"the study ended (exit {p.returncode}) without holding; stderr:\n{''.join(lines)}")
+    finally:
+        guard.cancel()
     return p, lines
 
 
 def _finish(p, lines) -> str:
     """Wait for the child; all of its stderr."""
-    _, rest = p.communicate(timeout=HANG_GUARD)
+    try:
+        _, rest = p.communicate(timeout=HANG_GUARD)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, rest = p.communicate()
+        pytest.fail(f"the study did not stop; stderr:\n{''.join(lines) + rest}")
     return "".join(lines) + rest
 
 
@@ -93,21 +104,22 @@ def reference(tmp_path_factory):
 
 
 CASES = {
-    # name: (signal, sent to, jobs, hold after N chunks, SIGINT of the child, exit code)
-    "SIGKILL": (signal.SIGKILL, "group", 1, 3, signal.default_int_handler, -signal.SIGKILL),
-    "SIGINT": (signal.SIGINT, "group", 1, 3, signal.default_int_handler, 130),
-    "SIGINT-2-jobs": (signal.SIGINT, "group", 2, 3, signal.default_int_handler, 130),
-    "SIGINT-after-the-last-chunk": (signal.SIGINT, "group", 1, N_CHUNKS, signal.default_int_handler, 130),
+    # name: (signal, sent to, jobs, hold after N chunks, SIGINT of the child, exit code, more options)
+    "SIGKILL": (signal.SIGKILL, "group", 1, 3, signal.default_int_handler, -signal.SIGKILL, []),
+    "SIGINT": (signal.SIGINT, "group", 1, 3, signal.default_int_handler, 130, []),
+    "SIGINT-2-jobs": (signal.SIGINT, "group", 2, 3, signal.default_int_handler, 130, []),
+    "SIGINT-progress-bar": (signal.SIGINT, "group", 2, 3, signal.default_int_handler, 130, ["--progress"]),
+    "SIGINT-after-the-last-chunk": (signal.SIGINT, "group", 1, N_CHUNKS, signal.default_int_handler, 130, []),
     # started with '&' in a script: SIGINT ignored, as the shell asks; `kill PID` stops it
-    "SIGTERM-background": (signal.SIGTERM, "process", 2, 3, signal.SIG_IGN, 143),
+    "SIGTERM-background": (signal.SIGTERM, "process", 2, 3, signal.SIG_IGN, 143, []),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_stopped_run_resumes_to_identical_summary(tmp_path, reference, case):
-    sig, target, jobs, hold, sigint, code = CASES[case]
+    sig, target, jobs, hold, sigint, code, more = CASES[case]
     out = tmp_path / "study"
-    p, lines = _start_held([*ARGS, "--jobs", str(jobs), "--out", str(out)], hold, sigint)
+    p, lines = _start_held([*ARGS, *more, "--jobs", str(jobs), "--out", str(out)], hold, sigint)
     held = _done_chunks(out)  # checkpointed before the hold; 2 workers may finish chunks out of order
     assert (held == list(range(hold))) if jobs == 1 else (len(held) == hold), "".join(lines)
     if target == "group":
