@@ -1,4 +1,4 @@
-"""Reports of a study: a document model, findings built once, Markdown and HTML renderers, figures.
+"""Reports: a document model, findings built once, Markdown and HTML renderers, figures.
 
 * :mod:`handsim.report.document` -- the document model (sections, findings with their
   estimates, tables, figures);
@@ -8,7 +8,9 @@
 * :mod:`handsim.report.markdown`, :mod:`handsim.report.html` -- the two renderers.
 
 :func:`write_report` writes the tables (CSV), the figures (PNG) and ``report.md`` and/or a
-self-contained ``report.html`` into a study folder.
+self-contained ``report.html`` into a study folder; :func:`write_document` renders any
+:class:`~handsim.report.document.Document` (tournaments and tuning runs build theirs in
+:mod:`handsim.tournament.report`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from .plots import (Drawn, plot_effect, plot_final_totals, plot_lineup_pairs, pl
 __all__ = [
     "Drawn",
     "FORMATS",
+    "check_formats",
+    "write_document",
     "plot_mean_score",
     "plot_rate",
     "plot_effect",
@@ -103,14 +107,9 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     that have data).  Summary rows of teams (``seat`` = ``"team A"`` / ``"team B"``) appear in a
     "Partnership" section, not in the per-policy tables.
     """
-    from . import html as html_renderer
-    from . import markdown as md_renderer
     from .findings import build, versus_from_summary
 
-    formats = tuple(dict.fromkeys(formats))
-    bad = [f for f in formats if f not in FORMATS]
-    if bad or not formats:
-        raise ValueError(f"unknown report format(s) {bad or formats}: allowed {', '.join(FORMATS)}")
+    formats = check_formats(formats)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     if versus is None:
@@ -131,6 +130,46 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
 
         t = totals if totals is not None else quantiles_from_histograms(histograms)
         atomic_write(out / "totals.csv", t.to_csv(index=False).encode("utf-8"))
+    return write_document(out, doc, formats)
+
+
+def check_formats(formats: Sequence[str]) -> tuple[str, ...]:
+    """``formats`` without repeats, checked against :data:`FORMATS`.
+
+    Raises
+    ------
+    ValueError
+        An unknown or empty ``formats``.
+    """
+    formats = tuple(dict.fromkeys(formats))
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        raise ValueError(f"unknown report format(s) {bad or formats}: allowed {', '.join(FORMATS)}")
+    return formats
+
+
+def write_document(out_dir, doc, formats: Sequence[str] = FORMATS) -> Path:
+    """Render a report :class:`~handsim.report.document.Document` into ``out_dir`` (each file atomically).
+
+    ``"html"`` writes the self-contained ``report.html``; ``"md"`` writes ``report.md`` and one PNG
+    per figure (``Figure.name``) next to it.  Used by studies, tournaments and tuning runs alike.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of ``report.md`` (of ``report.html`` when only HTML is written).
+
+    Raises
+    ------
+    ValueError
+        An unknown or empty ``formats``.
+    """
+    from . import html as html_renderer
+    from . import markdown as md_renderer
+
+    formats = check_formats(formats)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     path = None
     if "html" in formats:
         path = out / "report.html"
