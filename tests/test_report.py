@@ -116,7 +116,11 @@ def test_summary_comes_first_and_is_short(written):
     items = [x for x in section(text, "In brief").splitlines() if x.startswith("- ")]
     assert 3 <= len(items) <= 6
     assert all("95% CI" in x or "the same in every deal" in x for x in items)
-    assert "joker penalty from 15 to 30 changes `hold-hand`'s mean score per round by 0.0 points (the same in every deal)" in text
+    assert ("joker penalty from 15 to 30: the difference in `hold-hand`'s mean score is 0.0 points per player-round "
+            "(the same in every deal)") in text
+    # a significant effect is stated as a change, with its unit
+    assert ("Raising the opening threshold from 51 to 71 changes `hold-hand`'s mean score by +8.0 points per "
+            "player-round (95% CI") in text
 
 
 def test_run_section(written):
@@ -142,7 +146,7 @@ def test_findings_threshold_effect_direction(study, written):
     assert 7.5 < diff < 8.5
     lo, hi = float(r["ci95_low"].iloc[0]), float(r["ci95_high"].iloc[0])
     line = next(x for x in f.splitlines() if x.startswith("- `greedy`"))
-    assert f"71: {diff:+.1f} points (95% CI {lo:+.1f} to {hi:+.1f})" in line
+    assert f"71: {diff:+.1f} points per player-round (95% CI {lo:+.1f} to {hi:+.1f})" in line
     assert "not significant" not in line and "[joker penalty 15]" in line
     assert "every seat plays" not in line.lower()  # a mixed line-up: the note is for one-policy line-ups
     # the table row of the same comparison
@@ -162,7 +166,7 @@ def test_findings_null_effect_is_never_called_a_difference(written):
     lines = [x for x in f.splitlines() if x.startswith("- `")]
     assert len(lines) == 2  # one per policy of the line-up
     for line in lines:
-        assert "30: 0.0 points (the same in every deal)" in line
+        assert "30: 0.0 points per player-round (the same in every deal)" in line
     rows = [x for x in f.splitlines() if x.startswith("| hold-hand, greedy, greedy, greedy |")]
     assert len(rows) == 4 and all(r.endswith("| no change |") for r in rows)
 
@@ -175,7 +179,7 @@ def test_findings_rates_and_policies(study, written):
     p51 = float(g[g["opening_threshold"] == 51]["p_unopened"].iloc[0])
     p71 = float(g[g["opening_threshold"] == 71]["p_unopened"].iloc[0])
     assert p71 > p51
-    assert f"P(unopened) rises from {100 * p51:.1f}% to {100 * p71:.1f}% at 71" in f
+    assert f"P(unopened) rises from {100 * p51:.1f}% to {100 * p71:.1f}% of player-rounds at 71" in f
     v = section(text, "Policy against policy")
     versus_lines = [x for x in v.splitlines() if x.startswith("- `hold-hand` − `greedy`")]
     assert len(versus_lines) == 4
@@ -457,8 +461,9 @@ def test_partnership_report_numbers(partnership):
     # the report reads it the other way round: the line-up listed later (PLAIN) against the earlier one (COOP)
     f = section(text, "Switching one seat")
     line = next(x for x in f.splitlines() if x.startswith("- Position 3, `greedy` instead of `greedy:support_hand=1`"))
-    assert "changes by +10.0 points (95% CI +10.0 to +10.0)" in line
-    assert "team A's by +10.0 points (95% CI +10.0 to +10.0)" in line and "chance of winning the match by" in line
+    assert "the difference in that player's score is +10.0 points per player-round (95% CI +10.0 to +10.0)" in line
+    assert "in team A's, +10.0 points per team-round (95% CI +10.0 to +10.0)" in line
+    assert "in the chance of winning the match, " in line
     m = section(text, "Matches")
     assert "matches with a tie-break (%, 95% CI)" in m and "decided by a Hand (%, 95% CI)" in m
 

@@ -31,6 +31,9 @@ __all__ = ["build", "versus_from_summary", "quantiles_from_histograms", "lineup_
 
 #: Rows of a table in the report (the CSV files hold every row).
 MAX_ROWS = 40
+#: The units findings name: a player's score per round, a team's (both partners summed).
+PR = "points per player-round"
+TR = "points per team-round"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -302,10 +305,10 @@ def _effect_section(st: _Study, option: str) -> Section:
         alone = len(set(lineup_policies(lu))) == 1
         parts = []
         for r in targets:
-            e = _est(r, "mean_diff", "ci95_low", "ci95_high", "points")
+            e = _est(r, "mean_diff", "ci95_low", "ci95_high", PR)
             parts.append(f"{value_text(r['to_value'])}: {e.text()}")
         last = targets[-1]
-        e_last = _est(last, "mean_diff", "ci95_low", "ci95_high", "points")
+        e_last = _est(last, "mean_diff", "ci95_low", "ci95_high", PR)
         # the share that moves most, with its levels
         r1 = st.row({**st.config_of(last), option: base}, lu, pol)
         r2 = st.row({**st.config_of(last), option: last["to_value"]}, lu, pol)
@@ -315,8 +318,8 @@ def _effect_section(st: _Study, option: str) -> Section:
             de = _est(last, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
             if de.significant:
                 move = "rises" if de.value > 0 else "falls"
-                why = (f" {plots.RATE_NAMES[rate]} {move} from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} at "
-                       f"{value_text(last['to_value'])} ({de.text(inner=True)}).")
+                why = (f" {plots.RATE_NAMES[rate]} {move} from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of "
+                       f"player-rounds at {value_text(last['to_value'])} ({de.text(inner=True)}).")
         who = f"`{pol}`" + ("" if alone or len(st.lineups) == 1 else f" in {lineup_text(lu)}")
         text = f"{who}, against {human(option)} {value_text(base)}: " + "; ".join(parts) + "." + why
         if alone and e_last.significant:
@@ -421,14 +424,16 @@ def _versus_section(st: _Study) -> Section | None:
         sec.add(Paragraph(_VERSUS_VS_LINEUPS, note=True))
     items = []
     for r in vs.to_dict("records")[: st.max_rows]:
-        e = _est(r, "mean_diff", "ci95_low", "ci95_high")
-        if e.significant:
+        e = _est(r, "mean_diff", "ci95_low", "ci95_high", PR)
+        if st.teams:  # a policy's figure pools partners and opponents: no verdict on who plays better
+            verdict = "pooled over partners and opponents, so not a comparison of teams"
+        elif e.significant:
             better, worse = (r["policy_a"], r["policy_b"]) if e.value < 0 else (r["policy_b"], r["policy_a"])
             verdict = f"`{better}` scores less than `{worse}`"
         else:
             verdict = "no difference shown"
         items.append(Finding(f"`{r['policy_a']}` − `{r['policy_b']}`: {e.text()}; {fmt_number(r['mean_a'])} vs "
-                             f"{fmt_number(r['mean_b'])} points per round: {verdict}.", e, st.where(r)))
+                             f"{fmt_number(r['mean_b'])} points per player-round: {verdict}.", e, st.where(r)))
     if len(items) <= 12:
         sec.add(BulletList(tuple(items)))
     mixed = [lu for lu in st.mixed_lineups() if lu in set(vs["lineup"])]
@@ -470,17 +475,17 @@ def _lineups_section(st: _Study) -> Section | None:
         "helps (lower is better); positive Δ P(won match) means it helps."))
     items = []
     for r in lp.to_dict("records")[: st.max_rows]:
-        e = _est(r, "mean_diff", "ci95_low", "ci95_high")
-        text = (f"Position {int(r['position'])}, `{r['policy_a']}` instead of `{r['policy_b']}`: that player's "
-                f"score per round changes by {e.text()}")
+        e = _est(r, "mean_diff", "ci95_low", "ci95_high", PR)
+        text = (f"Position {int(r['position'])}, `{r['policy_a']}` instead of `{r['policy_b']}`: the difference in "
+                f"that player's score is {e.text()}")
         main = e
         if has_team and r["team"]:
-            te = _est(r, "team_diff", "team_diff_ci95_low", "team_diff_ci95_high")
-            text += f"; {r['team']}'s by {te.text()}"
+            te = _est(r, "team_diff", "team_diff_ci95_low", "team_diff_ci95_high", TR)
+            text += f"; in {r['team']}'s, {te.text()}"
             main = te
         if has_match and r["matches"] > 0:
             we = _est(r, "match_win_diff", "match_win_diff_ci95_low", "match_win_diff_ci95_high", "pp")
-            text += f"; the chance of winning the match by {we.text()}"
+            text += f"; in the chance of winning the match, {we.text()}"
             main = we
         items.append(Finding(text + ".", main, st.where({**r, "lineup": r["lineup_a"]})))
     if len(items) <= 12:
@@ -545,7 +550,8 @@ def _matches_section(st: _Study) -> Section | None:
         for lu in st.mixed_lineups() or st.lineups[:1]:
             for r in t[(t["lineup"] == lu) & (t["seat"] == "team A")].to_dict("records"):
                 e = _share(r, "match_win_rate")
-                items.append(Finding(f"Team A ({r['policy']}) wins {e.text()} of its matches.", None, st.where(r)))
+                items.append(Finding(f"Team A ({r['policy']}) wins {e.number()} of its matches (95% CI {e.ci_text}; "
+                                     "a fair share is 50%).", None, st.where(r)))
         sec.add(BulletList(tuple(items[: st.max_rows])))
         fig, axes = plots.grid(len(st.lineups), 2 if len(st.lineups) > 1 else 1, 6.0, 3.8)
         for ax, lu in zip(axes, st.lineups):
@@ -560,10 +566,11 @@ def _matches_section(st: _Study) -> Section | None:
         items = []
         for r in rows.to_dict("records")[: st.max_rows]:
             e = _share(r, "match_win_rate")
-            text = f"`{r['policy']}` wins {e.text()} of its matches"
+            text = f"`{r['policy']}` wins {e.number()} of its player-matches (95% CI {e.ci_text})"
             if st.losses:
-                text += f" and loses {_share(r, 'match_lose_rate').text()}"
-            items.append(Finding(text + ".", None, st.where(r)))
+                lose = _share(r, "match_lose_rate")
+                text += f" and loses {lose.number()} (95% CI {lose.ci_text})"
+            items.append(Finding(text + f" (a fair share is 1 in {st.players}).", None, st.where(r)))
         if len(items) <= 12:
             sec.add(BulletList(tuple(items)))
         fig, axes = plots.grid(len(st.lineups), 2 if len(st.lineups) > 1 else 1, 6.0, 3.8)
@@ -801,7 +808,9 @@ def _how_to_read(st: _Study) -> Section:
     items = [
         "**Score** is the points a player gets for one round (RULES.md §6): the value of the cards left in hand, plus "
         "100 for a player who never opened; −30 for going out, −60 for a Hand (which may double the others). **Lower "
-        "is better.** Void rounds score 0 for everyone and are included.",
+        "is better.** Void rounds score 0 for everyone and are included. Scores and their differences are in points "
+        "per player-round (one player's points in one round); a team's are in points per team-round (both partners "
+        "summed); match results are shares of matches.",
         "**95% CI** is a 95% confidence interval. For a policy over all its seats the unit is the deal (the match for "
         "match results): a policy holding several seats of a deal counts as one observation, its mean over them, so "
         "the interval stays honest. Shares use Wilson intervals with one observation per unit, otherwise a t "
@@ -896,16 +905,21 @@ def _summary_section(st: _Study) -> Section:
         if not len(p):
             continue
         r = p.iloc[0].to_dict()
-        e = _est(r, "mean_diff", "ci95_low", "ci95_high")
+        e = _est(r, "mean_diff", "ci95_low", "ci95_high", PR)
         verb = _change_verb(base, last)
-        text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)} changes `{r['policy']}`'s "
-                f"mean score per round by {e.text()}")
+        if e.significant:
+            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)} changes "
+                    f"`{r['policy']}`'s mean score by {e.text()}")
+        else:  # no direction, no claim of a change
+            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)}: the difference in "
+                    f"`{r['policy']}`'s mean score is {e.text()}")
         r1 = st.row({**first, option: base}, ref, r["policy"])
         r2 = st.row({**first, option: last}, ref, r["policy"])
         rate = max(("p_unopened", "p_hand"), key=lambda k: abs(float(r[f"{k}_diff"] or 0)))
         de = _est(r, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
         if r1 is not None and r2 is not None and de.significant:
-            text += f"; {plots.RATE_NAMES[rate]} goes from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} ({de.text(inner=True)})"
+            text += (f"; {plots.RATE_NAMES[rate]} goes from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of player-rounds "
+                     f"({de.text(inner=True)})")
         items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref}, skip=(option,))))
     # 2. policy against policy (not for 2 v 2, where a policy pools partners and opponents)
     vs = st.versus
@@ -918,11 +932,11 @@ def _summary_section(st: _Study) -> Section:
             for o in st.options[1:]:
                 g = g[g[o].map(value_text) == value_text(first[o])]
             recs = spread_pick(g.to_dict("records"), 3)
-            parts = [f"{_est(r, 'mean_diff', 'ci95_low', 'ci95_high').text()}"
+            parts = [f"{_est(r, 'mean_diff', 'ci95_low', 'ci95_high', PR).text()}"
                      + (f" at {human(x)} {value_text(r[x])}" if x else "") for r in recs]
-            e = _est(recs[-1], "mean_diff", "ci95_low", "ci95_high")
-            items.append(Finding(f"At the same table, `{a}` − `{b}` is " + "; ".join(parts)
-                                 + " (points per round; below 0 the first scores less).", e,
+            e = _est(recs[-1], "mean_diff", "ci95_low", "ci95_high", PR)
+            items.append(Finding(f"At the same table, `{a}` − `{b}` (the first's mean score minus the second's) is "
+                                 + "; ".join(parts) + ".", e,
                                  st.where({**first, "lineup": lu}, skip=(x,) if x else ())))
     # 3. switching one seat (teams: the team's score and its chance to win)
     lp = st.lineup_pairs
@@ -938,15 +952,15 @@ def _summary_section(st: _Study) -> Section:
             if _has_matches(st.summary) and r0["matches"] > 0:
                 col, unit, what = "match_win_diff", "pp", ("its team's" if r0["team"] else "its") + " chance of winning the match"
             elif r0["team"]:
-                col, unit, what = "team_diff", "points", f"{r0['team']}'s score per round"
+                col, unit, what = "team_diff", TR, f"{r0['team']}'s score"
             else:
-                col, unit, what = "mean_diff", "points", "that player's score per round"
+                col, unit, what = "mean_diff", PR, "that player's score"
             lo, hi = ("ci95_low", "ci95_high") if col == "mean_diff" else (f"{col}_ci95_low", f"{col}_ci95_high")
             parts = [_est(r, col, lo, hi, unit).text()
                      + (f" at {human(x)} {value_text(r[x])}" if x and len(recs) > 1 else "") for r in recs]
             e = _est(recs[-1], col, lo, hi, unit)
-            items.append(Finding(f"Playing `{r0['policy_a']}` instead of `{r0['policy_b']}` at position {int(pos)} "
-                                 f"changes {what} by " + "; ".join(parts) + ".", e,
+            items.append(Finding(f"Playing `{r0['policy_a']}` instead of `{r0['policy_b']}` at position {int(pos)}: "
+                                 f"the difference in {what} is " + "; ".join(parts) + ".", e,
                                  st.where({**first, "lineup": la}, skip=(x,) if x else ())))
     # 4. matches: team A's win rate in mixed line-ups
     if st.matches and st.teams and len(items) < 6:
@@ -963,8 +977,8 @@ def _summary_section(st: _Study) -> Section:
                                  + " (a fair share is 50%).", None, f"line-up {lineup_text(lu)}"))
     if not items and len(st.allrows):
         for r in st.allrows.to_dict("records")[:4]:
-            e = _est(r, "mean_score", "ci95_low", "ci95_high", diff=False)
-            items.append(Finding(f"`{r['policy']}` scores {e.text()} per round.", e, st.where(r)))
+            e = _est(r, "mean_score", "ci95_low", "ci95_high", PR, diff=False)
+            items.append(Finding(f"`{r['policy']}` scores {e.text()}.", e, st.where(r)))
     if not items:
         sec.add(Paragraph("No results yet."))
         return sec
@@ -1008,7 +1022,7 @@ def build(summary: pd.DataFrame, paired: pd.DataFrame, histograms: Mapping[str, 
                               else f"{human(o)} ({len(st.values[o])} values)" for o in st.options))
     if n_rounds:
         lead.append(f"{int(n_rounds):,} rounds")
-    doc.lead = ("Study of " + "; ".join(lead) + ". Scores are points per round: lower is better.") if lead else ""
+    doc.lead = ("Study of " + "; ".join(lead) + ". Scores are points per player-round: lower is better.") if lead else ""
     doc.add(_summary_section(st))
     doc.add(_run_section(st))
     doc.add(_how_to_read(st))
