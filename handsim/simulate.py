@@ -1036,9 +1036,9 @@ OUTPUT_FILES = frozenset({
     # figures of handsim.report (and of earlier versions: rates.png, paired.png), besides effect_<option>.png
     "mean_score.png", "p_unopened.png", "p_hand.png", "versus.png", "lineups.png", "match_win.png",
     "final_totals.png", "team_totals.png", "team_score.png", "round_length.png", "rates.png", "paired.png",
-    # handsim tournament, handsim tune
+    # handsim tournament, handsim tune (their reports are report.md and report.html too)
     "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
-    "tune.csv", "best.toml", "tune.png",
+    "tune.csv", "best.toml", "tune.png", "confirm.png",
 } | {f"effect_{p.name}.png" for p in PARAM_BY_NAME.values()})
 #: Subfolders of an output folder: ``per_deal/part-*.parquet`` (``simulate --per-deal``) and
 #: ``stages/NAME/checkpoint.npz`` (the stages of ``handsim tune``).

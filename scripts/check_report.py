@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Open a study's ``report.html`` in headless Chromium and check it as a reader's browser shows it.
+"""Open a ``report.html`` (of a study, a tournament or a tuning run) in headless Chromium and check it as a
+reader's browser shows it.
 
 Fails (exit 1) when the page logs a console error or a script error, asks for anything outside
 the file (every request other than the page itself and ``data:`` URIs is blocked and counted),

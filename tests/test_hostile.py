@@ -241,7 +241,11 @@ def test_bad_out_names_are_one_line(runner, tmp_path, kind):
     ["simulate", "--players", "3", "--vary", "opening_threshold=51,71", "--policy", "greedy", "--policy", "hold-hand",
      "--deals", "4", "--trace", "2", "--per-deal"],
     ["tournament", "--policy", "greedy", "--policy", "random", "--players", "2", "--deals", "3"],
-], ids=["2v2-matches", "singles-traces", "tournament"])
+    ["tune", "hold-hand:bail_opponent_cards=0", "--param", "bail_turn=1:1000:999", "--against", "greedy",
+     "--deals", "3"],
+    ["tune", "hold-hand", "--param", "bail_turn=1:3", "--param", "bail_opponent_cards=0:1", "--against", "greedy",
+     "--deals", "3"],
+], ids=["2v2-matches", "singles-traces", "tournament", "tune-one-parameter", "tune-grid"])
 def test_every_file_handsim_writes_is_known_to_force(runner, tmp_path, args):
     """--force deletes only the files handsim writes: a new output file must join OUTPUT_FILES
     (else --force refuses such a folder: safe, but this test says so first)."""
@@ -249,8 +253,11 @@ def test_every_file_handsim_writes_is_known_to_force(runner, tmp_path, args):
 
     out = tmp_path / "out"
     ok(run(runner, *args, "--out", out, "--jobs", "1", "--no-progress", "-q"))
+    assert (out / "report.md").exists() and (out / "report.html").exists()
     own, other = study_files(out)
     assert other == [] and len(own) > 5
+    if args[0] == "tune":  # both figures of a tuning run, and its stages
+        assert {"tune.png", "confirm.png", "checkpoint.npz"} <= {p.name for p in own}
     ok(run(runner, *args, "--out", out, "--force", "--jobs", "1", "--no-progress", "-q"))
 
 

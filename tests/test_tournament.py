@@ -376,13 +376,26 @@ def test_bad_tournaments_are_refused_with_one_line(kw, match):
 
 
 def test_write_tournament_writes_every_output(tmp_path, small):
+    import re
+
     spec, ref = small
-    write_tournament(ref, tmp_path)
+    path = write_tournament(ref, tmp_path)
+    assert path == tmp_path / "report.md"
     for name in ("ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png", "report.md",
-                 "run.json"):
+                 "report.html", "run.json"):
         assert (tmp_path / name).stat().st_size > 0, name
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
-    assert "## Ratings" in text and "## Head to head" in text and "## Findings" in text
+    assert re.findall(r"^## (.+)$", text, flags=re.M) == [
+        "In brief", "What was run", "How to read this report", "Ratings", "Head to head", "Results per table", "Files"]
+    assert "](ratings.png)" in text and "](crosstable.png)" in text
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.count('<img src="data:image/png;base64,') == 2 and "ratings.png" not in page
+    # the summary's ranking is the ratings table's, with the intervals
+    r = pd.read_csv(tmp_path / "ratings.csv")
+    brief = text.split("## In brief", 1)[1].split("\n## ", 1)[0]
+    first = r.iloc[0]
+    assert (f"1. `{first['policy']}` {first['rating']:.0f} ({first['rating_ci95_low']:.0f} to "
+            f"{first['rating_ci95_high']:.0f})") in brief
     ratings = pd.read_csv(tmp_path / "ratings.csv")
     assert ratings["policy"].tolist()[0] in spec.labels and len(ratings) == 3
     tables = pd.read_csv(tmp_path / "tables.csv")

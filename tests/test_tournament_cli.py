@@ -53,7 +53,7 @@ def tournament_dir(tmp_path_factory):
 def test_tournament_writes_its_outputs_and_prints_the_ratings(tournament_dir):
     out, result = tournament_dir
     for name in ("ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png", "report.md",
-                 "run.json", "checkpoint.npz"):
+                 "report.html", "run.json", "checkpoint.npz"):
         assert (out / name).exists(), name
     assert "rank" in result.output and "greedy" in result.output and "Results:" in result.output
     info = json.loads((out / "run.json").read_text())
@@ -68,9 +68,16 @@ def test_simulate_resume_and_report_know_a_tournament_folder(runner, tournament_
     out, _ = tournament_dir
     assert_usage_error(run(runner, "simulate", "--resume", out), "no study")
     before = (out / "crosstable.csv").read_bytes()
-    (out / "crosstable.csv").unlink()
-    assert_ok(run(runner, "report", out))
-    assert (out / "crosstable.csv").read_bytes() == before
+    report = (out / "report.md").read_bytes()
+    for f in ("crosstable.csv", "report.md", "report.html", "ratings.png"):
+        (out / f).unlink()
+    result = run(runner, "report", out, "--format", "html")
+    assert_ok(result)
+    assert result.output.startswith(f"Report: {out / 'report.html'} (60 deals)")
+    assert (out / "report.html").exists() and not (out / "report.md").exists() and not (out / "ratings.png").exists()
+    assert_ok(run(runner, "report", out, "--format", "md", "-q"))
+    assert (out / "crosstable.csv").read_bytes() == before and (out / "report.md").read_bytes() == report
+    assert (out / "ratings.png").exists()
 
 
 def test_existing_out_is_refused_and_force_replaces_it(runner, tournament_dir, tmp_path):
@@ -147,9 +154,10 @@ def tune_dir(tmp_path_factory):
 
 def test_tune_writes_best_toml_that_simulate_and_tournament_read(runner, tune_dir, tmp_path):
     out, result = tune_dir
-    for name in ("tune.csv", "best.toml", "tune.png", "report.md", "run.json"):
+    for name in ("tune.csv", "best.toml", "tune.png", "confirm.png", "report.md", "report.html", "run.json"):
         assert (out / name).exists(), name
     assert "Confirmation on 60 fresh deals (seed 3)" in result.output
+    assert "report.html" in result.output.split("Results:", 1)[1]
     best = out / "best.toml"
     assert "bail_turn = 1\n" in best.read_text()
     r = run(runner, "simulate", "--lineup", f"@{best},greedy,greedy", "--deals", "10", "--out", tmp_path / "s",
@@ -172,7 +180,29 @@ def test_tune_resume_replays_finished_stages(runner, tune_dir):
     assert_ok(run(runner, "tune", "--resume", out, *FAST, "-q"))
     assert (out / "tune.csv").read_bytes() == before
     assert_usage_error(run(runner, "tune", "--resume", out, "--param", "bail_turn=1:3"), "drop --param")
-    assert_usage_error(run(runner, "report", out), "tuning run")
+
+
+def test_report_rebuilds_a_tuning_run_from_its_stages(runner, tune_dir, tmp_path):
+    """'handsim report' on a finished tuning run replays its stages' checkpoints (nothing is played): the same
+    tune.csv and report; with a stage missing it says how to finish the run."""
+    import shutil
+
+    src, _ = tune_dir
+    out = tmp_path / "u"
+    shutil.copytree(src, out)
+    before = {f: (out / f).read_bytes() for f in ("tune.csv", "report.md", "best.toml", "run.json")}
+    for f in ("tune.csv", "report.md", "report.html", "tune.png", "confirm.png"):
+        (out / f).unlink()
+    result = run(runner, "report", out, "--format", "html")
+    assert_ok(result)
+    assert "report.html (3 candidates)" in result.output
+    assert (out / "report.html").exists() and not (out / "report.md").exists() and not (out / "tune.png").exists()
+    assert_ok(run(runner, "report", out, "-q"))
+    for f, data in before.items():
+        assert (out / f).read_bytes() == data, f
+    assert (out / "tune.png").exists() and (out / "confirm.png").exists()
+    shutil.rmtree(out / "stages" / "confirm")
+    assert_usage_error(run(runner, "report", out), "not finished", "stage confirm was not played", "tune --resume")
 
 
 @pytest.mark.parametrize("args,fragments", [

@@ -10,7 +10,7 @@ from handsim.policies import PolicyError, parse_policy
 from handsim.rules import Rules
 from handsim.simulate import StudyError, make_spec, run_study
 from handsim.tournament.best import expand_lineup_refs, expand_policy_ref, read_policy_toml, write_policy_toml
-from handsim.tournament.tune import GRID_POINTS, ParamRange, make_tune, run_tune, write_tune
+from handsim.tournament.tune import GRID_POINTS, ParamRange, TuneUnfinished, make_tune, run_tune, write_tune
 
 
 def tune(spec, **kw):
@@ -129,7 +129,7 @@ def test_confirmation_plays_fresh_deals(known):
 
 def test_outputs_and_best_toml_round_trip(known, tmp_path):
     spec, res, out = known
-    for name in ("tune.csv", "best.toml", "tune.png", "report.md", "run.json"):
+    for name in ("tune.csv", "best.toml", "tune.png", "confirm.png", "report.md", "report.html", "run.json"):
         assert (out / name).stat().st_size > 0, name
     text = read_policy_toml(out / "best.toml")
     assert parse_policy(text) == res.best
@@ -139,7 +139,11 @@ def test_outputs_and_best_toml_round_trip(known, tmp_path):
     csv = pd.read_csv(out / "tune.csv")
     assert len(csv) == 3 and {"bail_turn", "mean_score", "ci95_low", "diff_vs_default", "is_best"} <= set(csv.columns)
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "Confirmed" in report and "fresh deals" in report
+    c = res.confirm
+    assert (f"Confirmed on {c['deals']} fresh deals (seed {c['seed']}): `{c['best']}` scores less than the defaults "
+            f"`{c['default']}`: best − defaults = {c['diff']:+.2f} points per player-round (95% CI "
+            f"{c['diff_ci95_low']:+.2f} to {c['diff_ci95_high']:+.2f}).") in report
+    assert "](tune.png)" in report and "](confirm.png)" in report
 
 
 def test_policy_toml_errors_are_one_line(tmp_path):
@@ -218,3 +222,11 @@ def test_tpe_resume_replays_the_finished_batches(tmp_path):
     again = tune(spec, out=part, resume=True)
     pd.testing.assert_frame_equal(again.tune, ref.tune, check_exact=True)
     assert again.confirm == ref.confirm
+    # replay (what 'handsim report' does) plays nothing: the same table from the checkpoints, refused on the
+    # part that lacks its later stages
+    replayed = tune(spec, out=full, replay=True)
+    pd.testing.assert_frame_equal(replayed.tune, ref.tune, check_exact=True)
+    assert replayed.confirm == ref.confirm and replayed.run_info["rounds_played"] == 0
+    shutil.rmtree(part / "stages" / "confirm")
+    with pytest.raises(TuneUnfinished, match="stage confirm was not played"):
+        tune(spec, out=part, replay=True)

@@ -486,19 +486,22 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
 
 
 REPORT_HELP = """Rebuild the report (report.md with its figures, a self-contained report.html), the tables
-and the figures of a study folder from its checkpoint.
+and the figures of a study, tournament or tuning folder from its checkpoints.
 
 Works on a finished study and on an interrupted one (the report then covers the deals finished
-so far), and on a tournament folder (handsim tournament).
+so far), on a tournament folder (handsim tournament; also an interrupted one) and on a finished
+tuning run (handsim tune; read from the checkpoints of its stages, nothing is played again).
 
 \b
-Example:
+Examples:
     $ handsim report results/study-20250101-120000
     $ handsim report results/study-20250101-120000 --format html
+    $ handsim report results/tournament-20250101-120000
 """
 
 
-@click.command(cls=Command, name="report", help=REPORT_HELP, short_help="Rebuild a study's report.")
+@click.command(cls=Command, name="report", help=REPORT_HELP,
+               short_help="Rebuild the report of a study, tournament or tuning run.")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False), metavar="DIR")
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "both"]), default="both", show_default=True,
               help="md: report.md and its PNG figures; html: report.html alone (figures embedded); both.")
@@ -509,10 +512,11 @@ def report(folder, fmt, quiet):
 
     out = Path(folder)
     ck_path = out / CHECKPOINT
+    formats = ("md", "html") if fmt == "both" else (fmt,)
     if (out / "run.json").is_file() and _read_run_json(out / "run.json").get("kind") in ("tournament", "tune"):
         from .tournament import rebuild_report  # a tournament or tuning folder: its own report
 
-        return rebuild_report(out, quiet)
+        return rebuild_report(out, quiet, formats)
     if not ck_path.is_file():
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
     ck = read_checkpoint(ck_path)
@@ -528,7 +532,6 @@ def report(folder, fmt, quiet):
     else:
         info = _report_info({}, ck.spec)
         info["title"] = "Hand (هاند) strategy study (interrupted: partial results)"
-    formats = ("md", "html") if fmt == "both" else (fmt,)
     with FolderLock(out).acquire("handsim report"):
         ck.accumulator.write_report(out, info, formats=formats)
     if not quiet:

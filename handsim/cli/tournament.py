@@ -142,7 +142,8 @@ A B; 3 players A A B and A B B; 4 players A A B B; 2v2 team A & A against B & B;
 every mix of policies (K^P seatings per deal).  Outputs in --out: ratings.csv (Bradley-Terry
 ratings on the finishing order, Elo scale, 95% CI clustered by deal), crosstable.csv (every
 pair: mean per-deal score difference with paired 95% CI, share of deals ahead), tables.csv,
-ratings.png, crosstable.png, report.md, run.json.
+report.md with its figures (ratings.png, crosstable.png), the self-contained report.html,
+run.json.
 
 \b
 Examples:
@@ -220,8 +221,8 @@ def tournament(ctx, policies, preset, rules_file, settings, threshold, players, 
              f"{100 * x['p_deal_ahead']:.1f}%"]
             for _, x in c.iterrows() if labels.index(x["policy"]) < labels.index(x["opponent"])]
     click.echo(table(["policy", "opponent", "score diff", "95% CI", "deals ahead"], rows))
-    files = [f for f in ("report.md", "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
-                         "run.json") if (out / f).exists()]
+    files = [f for f in ("report.md", "report.html", "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png",
+                         "crosstable.png", "run.json") if (out / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     info = result.run_info
     click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
@@ -240,7 +241,8 @@ takes every integer if the range holds at most 21 values, else an even step that
 proposals in batches of --batch).  The best candidate is then played against the defaults on
 --confirm-deals fresh deals (seed --confirm-seed, default seed + 1) with a paired 95% CI, so the
 winner's curse does not leak into the answer.  Outputs in --out: tune.csv, best.toml (use it as
---policy @best.toml), tune.png (a heat map for two parameters), report.md, run.json.
+--policy @best.toml), report.md with its figures (tune.png: a heat map for two parameters;
+confirm.png), the self-contained report.html, run.json.
 
 \b
 Examples:
@@ -332,15 +334,17 @@ def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, 
         click.echo(f"Confirmation on {c['deals']:,} fresh deals (seed {c['seed']}): {c['best']} minus {c['default']} = "
                    f"{_f(c['diff'], 2)} points per round, 95% CI [{_f(c['diff_ci95_low'], 2)}, "
                    f"{_f(c['diff_ci95_high'], 2)}]")
-    files = [f for f in ("report.md", "tune.csv", "best.toml", "tune.png", "run.json") if (out / f).exists()]
+    files = [f for f in ("report.md", "report.html", "tune.csv", "best.toml", "tune.png", "confirm.png", "run.json")
+             if (out / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     info = result.run_info
     click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
 
 
-def rebuild_report(out: Path, quiet: bool) -> None:
-    """``handsim report DIR`` for a tournament folder: the tables, figures and report from its checkpoint
-    (also of an interrupted tournament: the deals finished so far)."""
+def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
+    """``handsim report DIR`` for a tournament or tuning folder: a tournament's tables, figures and report from
+    its checkpoint (also of an interrupted tournament: the deals finished so far); a finished tuning run's
+    from the checkpoints of its stages (nothing is played again)."""
     from handsim._io import FolderLock
     from handsim.simulate import CHECKPOINT, _canonical, read_checkpoint
     from handsim.tournament import TournamentSpec, write_tournament
@@ -349,8 +353,7 @@ def rebuild_report(out: Path, quiet: bool) -> None:
 
     info = _read_run_json(out / "run.json")
     if info.get("kind") == "tune":
-        raise click.UsageError(f"{out} is a tuning run: its report is written when it finishes "
-                               f"('handsim tune --resume {shlex.quote(str(out))}' finishes an interrupted one)")
+        return _rebuild_tune(out, info, quiet, formats)
     ck = out / CHECKPOINT
     if not ck.is_file():
         raise click.UsageError(f"{out}: no {CHECKPOINT} yet (the tournament finished no work)")
@@ -369,6 +372,30 @@ def rebuild_report(out: Path, quiet: bool) -> None:
     if counters.deals() < spec.deals:  # interrupted: the timing of a finished run does not apply
         info = {k: v for k, v in info.items() if k not in ("rounds_played", "seconds", "rounds_per_s")}
     with FolderLock(out).acquire("handsim report"):
-        path = write_tournament(TournamentResult(spec, counters, info), out)
+        path = write_tournament(TournamentResult(spec, counters, info), out, formats=formats)
     if not quiet:
-        click.echo(f"Report: {path} ({counters.deals():,} deals)")
+        click.echo(f"Report: {_report_paths(out, formats)} ({counters.deals():,} deals)")
+
+
+def _report_paths(out: Path, formats) -> str:
+    return ", ".join(str(out / f"report.{f}") for f in formats)
+
+
+def _rebuild_tune(out: Path, info: dict, quiet: bool, formats) -> None:
+    from handsim._io import FolderLock
+    from handsim.tournament.tune import TuneResult, TuneSpec, TuneUnfinished, run_tune, write_tune
+
+    try:
+        spec = TuneSpec.from_json(info["tune"])
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        raise click.UsageError(f"cannot read the tuning run in {out}/run.json: {' '.join(str(e).split())}") from None
+    with FolderLock(out).acquire("handsim report"):
+        try:
+            replayed = run_tune(spec, out=out, replay=True, executor="inline")
+        except TuneUnfinished as e:
+            raise click.UsageError(f"{out}: the tuning run is not finished ({e}): 'handsim tune --resume "
+                                   f"{shlex.quote(str(out))}' finishes it") from None
+        saved = {k: v for k, v in info.items() if k != "status"}  # its timing and command, not the replay's
+        write_tune(TuneResult(spec, replayed.tune, replayed.confirm, saved), out, formats=formats)
+    if not quiet:
+        click.echo(f"Report: {_report_paths(out, formats)} ({len(replayed.tune):,} candidates)")

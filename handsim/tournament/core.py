@@ -4,13 +4,13 @@
 :func:`run_tournament` plays it through the study driver (:func:`handsim.simulate.run_study`:
 chunks, worker processes or a dask cluster, checkpoints and resume, results independent of
 ``jobs`` and of the chunk size); :func:`write_tournament` writes ``crosstable.csv``,
-``ratings.csv``, ``tables.csv``, the figures, ``report.md`` and ``run.json``.
+``ratings.csv``, ``tables.csv``, the report (``report.md`` with its figures, a self-contained
+``report.html``; :mod:`handsim.tournament.report`) and ``run.json``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import platform
 from collections.abc import Mapping, Sequence
@@ -256,33 +256,46 @@ def run_tournament(spec: TournamentSpec, jobs: int | None = None, out=None, prog
     return TournamentResult(spec, result.accumulator, info)
 
 
-def write_tournament(result: TournamentResult, out, command: str | None = None) -> Path:
-    """Write ``ratings.csv``, ``crosstable.csv``, ``tables.csv``, ``ratings.png``, ``crosstable.png``,
-    ``report.md`` and ``run.json`` into ``out`` (each atomically).
+def write_tournament(result: TournamentResult, out, command: str | None = None,
+                     formats: Sequence[str] = ("md", "html")) -> Path:
+    """Write ``ratings.csv``, ``crosstable.csv``, ``tables.csv``, the report and ``run.json`` into ``out``
+    (each atomically).
+
+    Parameters
+    ----------
+    result : TournamentResult
+    out : path
+        An existing folder.
+    command : str, optional
+        The command line, recorded in run.json and the report.
+    formats : sequence of str
+        ``"md"`` (``report.md`` with ``ratings.png`` and ``crosstable.png`` next to it) and/or
+        ``"html"`` (the self-contained ``report.html``); default both.
 
     Returns
     -------
     Path
-        The report's path.
+        The report's path (``report.md``; ``report.html`` when only HTML is written).
+
+    Raises
+    ------
+    ValueError
+        An unknown or empty ``formats``.
     """
     from .._io import atomic_write
-    from .plots import plot_crosstable, plot_ratings, save_figure
-    from .report import tournament_report
+    from ..report import check_formats
+    from .report import tournament_document, write_with_run_json
 
+    formats = check_formats(formats)
     out = Path(out)
     frames = result.frames()
     for name in ("ratings", "crosstable", "tables"):
         atomic_write(out / f"{name}.csv", frames[name].to_csv(index=False).encode())
-    save_figure(plot_ratings(frames["ratings"]).ax.figure, out / "ratings.png")
-    save_figure(plot_crosstable(frames["crosstable"], list(result.spec.labels)).ax.figure, out / "crosstable.png")
     info = dict(result.run_info)
     if command:
         info["command"] = command
     info["policies"] = _policy_descriptions(result.spec)
-    text = tournament_report(result.spec, frames, info)
-    atomic_write(out / "report.md", text.encode("utf-8"))
-    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
-    return out / "report.md"
+    return write_with_run_json(out, tournament_document(result.spec, frames, info), info, formats)
 
 
 def _policy_descriptions(spec: TournamentSpec) -> dict[str, str]:

@@ -2,55 +2,56 @@
 
 Every function takes ``ax=None`` (a new figure is made on the Agg canvas, without pyplot),
 imports matplotlib lazily and returns a :class:`Drawn`: the axes and the artists drawn, by label.
+They keep the conventions of the study figures (:mod:`handsim.report.plots`): one colour per
+policy (pass the report's ``colours``, from :func:`handsim.report.plots.policy_colours`), 95%
+intervals drawn *over* the markers, a marker filled when its interval excludes 0 and hollow when
+not, discrete parameter values as points (never joined by lines), axis labels with their unit.
 """
 
 from __future__ import annotations
 
-import io
 import math
-import warnings
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..report.plots import Drawn, new_figure, policy_colours
+
 __all__ = ["Drawn", "plot_ratings", "plot_crosstable", "plot_tune_curve", "plot_tune_grid", "plot_tune_history",
-           "save_figure"]
+           "plot_tune_confirm", "crosstable_pairs", "MAX_PAIRS"]
 
-
-class Drawn(NamedTuple):
-    """What a plotting function drew: ``ax`` (``ax.figure`` is the figure) and ``artists`` by label."""
-
-    ax: Any
-    artists: dict[str, Any]
+#: Most pairs the crosstable figure draws one by one; beyond, only neighbours in the ranking.
+MAX_PAIRS = 45
 
 
 def _axes(ax, figsize=(6.4, 4.2)):
-    if ax is not None:
-        return ax
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=figsize, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig.add_subplot()
+    return ax if ax is not None else new_figure(figsize).add_subplot()
 
 
-def save_figure(fig, path: Path) -> None:
-    """Save ``fig`` as PNG (110 dpi) atomically."""
-    from .._io import atomic_write
-
-    buf = io.BytesIO()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="constrained_layout not applied")
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    atomic_write(path, buf.getvalue())
+def _err(v, lo, hi) -> np.ndarray:
+    v, lo, hi = (np.asarray(a, dtype=float) for a in (v, lo, hi))
+    return np.clip(np.nan_to_num(np.vstack([v - lo, hi - v]), nan=0.0), 0.0, None)
 
 
-def plot_ratings(ratings: pd.DataFrame, ax=None) -> Drawn:
-    """The ratings (Elo scale) with their 95% intervals, strongest on top.
+def _significant(lo: float, hi: float) -> bool:
+    return not (math.isnan(lo) or math.isnan(hi) or lo <= 0.0 <= hi)
+
+
+def _point(ax, x, y, *, xerr=None, yerr=None, colour="#1f77b4", filled=False, marker="o", label=None, size=7):
+    """One point with its interval drawn above the marker (hollow unless ``filled``)."""
+    cont = ax.errorbar([x], [y], xerr=xerr, yerr=yerr, fmt=marker, color=colour, ecolor=colour, elinewidth=1.5,
+                       capsize=4, markersize=size, markeredgewidth=1.4, markerfacecolor=colour if filled else "white",
+                       label=label)
+    cont.lines[0].set_zorder(2.0)
+    for art in list(cont.lines[1]) + list(cont.lines[2]):
+        art.set_zorder(3.0)
+    return cont
+
+
+def plot_ratings(ratings: pd.DataFrame, ax=None, *, colours: Mapping[str, str] | None = None) -> Drawn:
+    """The ratings (Elo scale, mean 0) with their 95% intervals, strongest on top, one colour per policy.
 
     Parameters
     ----------
@@ -58,129 +59,79 @@ def plot_ratings(ratings: pd.DataFrame, ax=None) -> Drawn:
         As :func:`handsim.tournament.ratings.ratings_table` returns (``policy``, ``rating``,
         ``rating_ci95_low``, ``rating_ci95_high``).
     ax : matplotlib.axes.Axes, optional
+    colours : dict, optional
+        Policy -> colour (default: :func:`~handsim.report.plots.policy_colours` of the policies).
+
+    Returns
+    -------
+    Drawn
+        One errorbar container per policy, keyed by its label.
     """
-    df = ratings.sort_values("rating", kind="stable").reset_index(drop=True)
-    ax = _axes(ax, figsize=(6.4, 1.2 + 0.45 * len(df)))
-    y = np.arange(len(df))
-    x = df["rating"].to_numpy(float)
-    lo, hi = df["rating_ci95_low"].to_numpy(float), df["rating_ci95_high"].to_numpy(float)
-    err = np.vstack([np.where(np.isnan(lo), 0, x - lo), np.where(np.isnan(hi), 0, hi - x)])
-    art = ax.errorbar(x, y, xerr=err, fmt="o", capsize=4, color="C0")
-    ax.axvline(0.0, color="0.6", linewidth=0.8, zorder=0)
-    ax.set_yticks(y, df["policy"].tolist())
-    ax.set_xlabel("rating (Elo scale, mean 0) with 95% CI")
-    ax.set_title("Tournament ratings (Bradley-Terry on finishing order)")
-    ax.grid(axis="x", alpha=0.3)
-    return Drawn(ax, {"ratings": art})
-
-
-def plot_crosstable(crosstable: pd.DataFrame, labels: Sequence[str], ax=None) -> Drawn:
-    """Heat map of the mean per-deal score difference, row minus column (points per round).
-
-    Negative (blue) means the row's policy scores less than the column's, i.e. does better; a
-    cell whose 95% interval includes 0 is marked with ``~``.
-    """
-    K = len(labels)
-    ax = _axes(ax, figsize=(1.6 + 0.9 * K, 1.2 + 0.8 * K))
-    grid = np.full((K, K), np.nan)
-    index = {l: i for i, l in enumerate(labels)}
-    text = {}
-    for _, r in crosstable.iterrows():
-        i, j = index[r["policy"]], index[r["opponent"]]
-        grid[i, j] = r["mean_diff"]
-        ns = not (r["ci95_low"] > 0 or r["ci95_high"] < 0)
-        text[(i, j)] = f"{r['mean_diff']:+.1f}" + ("~" if ns else "")
-    span = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1.0
-    span = span if span > 0 else 1.0
-    im = ax.imshow(grid, cmap="RdBu_r", vmin=-span, vmax=span)
-    for (i, j), s in text.items():
-        dark = abs(grid[i, j]) > 0.6 * span
-        ax.text(j, i, s, ha="center", va="center", fontsize=8, color="white" if dark else "black")
-    ax.set_xticks(range(K), labels, rotation=30, ha="right")
-    ax.set_yticks(range(K), labels)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("policy")
-    ax.set_title("Mean score difference per round (row - column)")
-    ax.figure.colorbar(im, ax=ax, shrink=0.8, label="points per round (lower is better)")
-    return Drawn(ax, {"crosstable": im})
-
-
-def plot_tune_curve(tune: pd.DataFrame, param: str, ax=None) -> Drawn:
-    """Mean score of each candidate against one parameter, with 95% intervals; best and default marked."""
-    ax = _axes(ax)
-    df = tune.sort_values(param, kind="stable")
-    grid = df[~df["is_default"] | df["on_grid"]]
-    x = grid[param].to_numpy(float)
-    y = grid["mean_score"].to_numpy(float)
-    art = {"candidates": ax.errorbar(x, y, yerr=np.vstack([y - grid["ci95_low"].to_numpy(float),
-                                                           grid["ci95_high"].to_numpy(float) - y]),
-                                     fmt="o-", capsize=3, color="C0", label="candidates (tuning deals)")}
-    best = df[df["is_best"]]
-    art["best"] = ax.plot(best[param], best["mean_score"], "*", color="C3", markersize=14, label="best")[0]
-    default = df[df["is_default"]]
-    art["default"] = ax.plot(default[param], default["mean_score"], "s", color="C2", markersize=8,
-                             fillstyle="none", label="default")[0]
-    ax.set_xlabel(param)
-    ax.set_ylabel("mean score per round (lower is better)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    df = ratings.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+    colours = colours or policy_colours(df["policy"].tolist())
+    ax = _axes(ax, figsize=(6.4, 1.4 + 0.42 * len(df)))
+    art = {}
+    for i, r in enumerate(df.to_dict("records")):
+        art[r["policy"]] = _point(ax, r["rating"], -i, xerr=_err([r["rating"]], [r["rating_ci95_low"]],
+                                                                 [r["rating_ci95_high"]]),
+                                  colour=colours.get(r["policy"], "#444444"))
+    ax.axvline(0.0, color="0.6", linewidth=0.8, linestyle=":", zorder=1)
+    ax.set_yticks([-i for i in range(len(df))], df["policy"].tolist())
+    ax.set_ylim(-len(df) + 0.5, 0.5)
+    ax.set_xlabel("rating (Elo scale, mean of the field 0; 95% CI)")
+    ax.grid(True, axis="x", alpha=0.3)
     return Drawn(ax, art)
 
 
-def plot_tune_grid(tune: pd.DataFrame, params: Sequence[str], ax=None) -> Drawn:
-    """Heat map of the mean score over a two-parameter grid (lower is better); best (star) and
-    default (square) marked."""
-    p1, p2 = params
-    df = tune[tune["on_grid"]]
-    xs = sorted(df[p2].unique())
-    ys = sorted(df[p1].unique())
-    grid = np.full((len(ys), len(xs)), np.nan)
-    for _, r in df.iterrows():
-        grid[ys.index(r[p1]), xs.index(r[p2])] = r["mean_score"]
-    ax = _axes(ax, figsize=(2.2 + 0.5 * len(xs), 1.4 + 0.36 * len(ys)))
-    finite = grid[np.isfinite(grid)]
-    lo = float(finite.min()) if finite.size else 0.0
-    # the colours span the better half of the grid, so that the region of the best stays readable;
-    # worse cells are drawn in the last colour (the colour bar's arrow)
-    hi = float(np.quantile(finite, 0.5)) if finite.size else 1.0
-    hi = hi if hi > lo else lo + 1.0
-    im = ax.imshow(grid, cmap="viridis_r", aspect="auto", origin="lower", vmin=lo, vmax=hi)
-    if grid.size <= 400:
-        for i in range(len(ys)):
-            for j in range(len(xs)):
-                if np.isfinite(grid[i, j]):
-                    ax.text(j, i, f"{grid[i, j]:.1f}", ha="center", va="center", fontsize=6,
-                            color="white" if grid[i, j] > lo + 0.6 * (hi - lo) else "black")
-    ax.set_xticks(range(len(xs)), [_tick(v) for v in xs])
-    ax.set_yticks(range(len(ys)), [_tick(v) for v in ys])
-    ax.set_xlabel(p2)
-    ax.set_ylabel(p1)
-    art = {"grid": im}
-    best = tune[tune["is_best"]].iloc[0]
-    if best[p2] in xs and best[p1] in ys:
-        art["best"] = ax.plot(xs.index(best[p2]), ys.index(best[p1]), "*", markersize=16, markerfacecolor="none",
-                              markeredgecolor="red", markeredgewidth=1.5)[0]
-    dft = tune[tune["is_default"]].iloc[0]
-    if dft[p2] in xs and dft[p1] in ys:
-        art["default"] = ax.plot(xs.index(dft[p2]), ys.index(dft[p1]), "s", color="white", markersize=9,
-                                 fillstyle="none", markeredgewidth=2)[0]
-    ax.set_title("Mean score per round on the tuning deals (lower is better)")
-    ax.figure.colorbar(im, ax=ax, label="points per round", extend="max")
-    return Drawn(ax, art)
+def crosstable_pairs(crosstable: pd.DataFrame, order: Sequence[str], max_pairs: int = MAX_PAIRS) -> pd.DataFrame:
+    """The rows of ``crosstable`` with ``policy`` before ``opponent`` in ``order`` (one row per pair),
+    in that order; with more than ``max_pairs`` pairs, only neighbours in ``order``."""
+    pos = {p: i for i, p in enumerate(order)}
+    df = crosstable[[pos[a] < pos[b] for a, b in zip(crosstable["policy"], crosstable["opponent"])]]
+    df = df.assign(_a=df["policy"].map(pos), _b=df["opponent"].map(pos)).sort_values(["_a", "_b"], kind="stable")
+    if len(df) > max_pairs:
+        df = df[df["_b"] == df["_a"] + 1]
+    return df.drop(columns=["_a", "_b"]).reset_index(drop=True)
 
 
-def plot_tune_history(tune: pd.DataFrame, ax=None) -> Drawn:
-    """The search's candidates in the order they were tried, with the best so far."""
-    ax = _axes(ax)
-    df = tune.sort_values("candidate", kind="stable")
-    y = df["mean_score"].to_numpy(float)
-    x = np.arange(len(df))
-    art = {"candidates": ax.plot(x, y, "o", color="C0", alpha=0.6, label="candidate")[0],
-           "best so far": ax.plot(x, np.minimum.accumulate(y), "-", color="C3", label="best so far")[0]}
-    ax.set_xlabel("candidate (in the order tried)")
-    ax.set_ylabel("mean score per round (lower is better)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+def plot_crosstable(crosstable: pd.DataFrame, order: Sequence[str], ax=None, *,
+                    colours: Mapping[str, str] | None = None, unit: str = "points per player-round") -> Drawn:
+    """Head to head: the paired per-deal score difference of each pair with its 95% CI.
+
+    One row per pair, ``A − B`` with A the earlier policy in ``order`` (the ranking), in the colour
+    of A; filled when the interval excludes 0, hollow when it does not.  Below 0, A scores less
+    (lower is better).  With more than :data:`MAX_PAIRS` pairs only neighbours in ``order`` are drawn.
+
+    Parameters
+    ----------
+    crosstable : pandas.DataFrame
+        :meth:`TournamentCounters.crosstable <handsim.tournament.accumulate.TournamentCounters.crosstable>`.
+    order : list of str
+        The policies, best first.
+    unit : str
+        The unit of the differences (x label).
+
+    Returns
+    -------
+    Drawn
+        One errorbar container per pair, keyed ``"A − B"``.
+    """
+    df = crosstable_pairs(crosstable, order)
+    colours = colours or policy_colours(list(order))
+    ax = _axes(ax, figsize=(6.8, 1.4 + 0.38 * max(1, len(df))))
+    art = {}
+    labels = []
+    for i, r in enumerate(df.to_dict("records")):
+        label = f"{r['policy']} − {r['opponent']}"
+        art[label] = _point(ax, r["mean_diff"], -i, xerr=_err([r["mean_diff"]], [r["ci95_low"]], [r["ci95_high"]]),
+                            colour=colours.get(r["policy"], "#444444"),
+                            filled=_significant(r["ci95_low"], r["ci95_high"]))
+        labels.append(label)
+    ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
+    ax.set_yticks([-i for i in range(len(labels))], labels)
+    ax.set_ylim(-max(1, len(labels)) + 0.5, 0.5)
+    ax.set_xlabel(f"score difference A − B, {unit}\n(same deals and seats; 95% CI; < 0: A scores less)")
+    ax.grid(True, axis="x", alpha=0.3)
     return Drawn(ax, art)
 
 
@@ -190,3 +141,176 @@ def _tick(v: Any) -> str:
     except (TypeError, ValueError):
         return str(v)
     return str(int(f)) if math.isfinite(f) and f.is_integer() else f"{f:g}"
+
+
+def plot_tune_curve(tune: pd.DataFrame, param: str, ax=None, *, unit: str = "points per player-round") -> Drawn:
+    """Each candidate's paired difference from the defaults (same deals, 95% CI) against one parameter.
+
+    Points, not lines (the values are discrete); filled when the interval excludes 0; the best
+    candidate starred, the defaults (0 by definition) a square.
+
+    Returns
+    -------
+    Drawn
+        ``candidates`` (interval excludes 0) and ``candidates (not significant)``, when any; ``best``,
+        ``default``.
+    """
+    ax = _axes(ax)
+    df = tune.sort_values(param, kind="stable")
+    grid = df[df["on_grid"] & ~df["is_default"]]
+    art: dict[str, Any] = {}
+    x = grid[param].to_numpy(float)
+    y = grid["diff_vs_default"].to_numpy(float)
+    lo, hi = grid["diff_ci95_low"].to_numpy(float), grid["diff_ci95_high"].to_numpy(float)
+    sig = np.array([_significant(a, b) for a, b in zip(lo, hi)], dtype=bool)
+    for mask, filled, label in ((sig, True, "interval excludes 0"), (~sig, False, "interval includes 0")):
+        if mask.any():
+            cont = ax.errorbar(x[mask], y[mask], yerr=_err(y[mask], lo[mask], hi[mask]), fmt="o", linestyle="none",
+                               color="#1f77b4", markerfacecolor="#1f77b4" if filled else "white", markersize=6,
+                               markeredgewidth=1.3, capsize=3, elinewidth=1.3, label=f"candidate ({label})")
+            cont.lines[0].set_zorder(2.0)
+            for a in list(cont.lines[1]) + list(cont.lines[2]):
+                a.set_zorder(3.0)
+            art["candidates" if filled else "candidates (not significant)"] = cont
+    best = df[df["is_best"]]
+    art["best"] = ax.plot(best[param], best["diff_vs_default"], "*", color="#d62728", markersize=15, zorder=4,
+                          label="best on the tuning deals")[0]
+    default = df[df["is_default"]]
+    art["default"] = ax.plot(default[param], [0.0] * len(default), "s", color="#2ca02c", markersize=9,
+                             fillstyle="none", markeredgewidth=2, zorder=4, label="defaults")[0]
+    ax.axhline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
+    vals = sorted(set(df[param].tolist()))
+    if len(vals) <= 15:
+        ax.set_xticks([float(v) for v in vals], [_tick(v) for v in vals])
+    ax.set_xlabel(param)
+    ax.set_ylabel(f"candidate − defaults, {unit}\n(same deals; 95% CI; < 0: scores less)")
+    ax.legend(fontsize="small")
+    ax.grid(True, axis="y", alpha=0.3)
+    return Drawn(ax, art)
+
+
+def plot_tune_grid(tune: pd.DataFrame, params: Sequence[str], ax=None, *, unit: str = "points per player-round") -> Drawn:
+    """Heat map of the mean score over a two-parameter grid (lower is better).
+
+    The colours span the better half of the grid (worse cells take the last colour, the colour
+    bar's arrow), so the region of the best stays readable; each cell shows its mean.  Cells whose
+    paired difference from the defaults has a 95% interval below 0 are outlined in red; the best
+    has a star in its corner, the defaults (when on the grid) a dashed white frame.
+
+    Returns
+    -------
+    Drawn
+        ``grid`` (the image), ``better`` (the outlines, when any), ``best``, ``default``.
+    """
+    from matplotlib.patches import Rectangle
+
+    p1, p2 = params
+    df = tune[tune["on_grid"]]
+    xs = sorted(df[p2].unique())
+    ys = sorted(df[p1].unique())
+    grid = np.full((len(ys), len(xs)), np.nan)
+    better = np.zeros_like(grid, dtype=bool)
+    for r in df.to_dict("records"):
+        i, j = ys.index(r[p1]), xs.index(r[p2])
+        grid[i, j] = r["mean_score"]
+        better[i, j] = r["diff_ci95_high"] < 0
+    ax = _axes(ax, figsize=(2.6 + 0.55 * len(xs), 1.6 + 0.4 * len(ys)))
+    finite = grid[np.isfinite(grid)]
+    lo = float(finite.min()) if finite.size else 0.0
+    hi = float(np.quantile(finite, 0.5)) if finite.size else 1.0
+    hi = hi if hi > lo else lo + 1.0
+    im = ax.imshow(grid, cmap="viridis_r", aspect="auto", origin="lower", vmin=lo, vmax=hi)
+    art: dict[str, Any] = {"grid": im}
+    if grid.size <= 400:
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                if np.isfinite(grid[i, j]):
+                    ax.text(j, i, f"{grid[i, j]:.1f}", ha="center", va="center", fontsize=7,
+                            color="white" if grid[i, j] > lo + 0.6 * (hi - lo) else "black")
+    boxes = []
+    for i, j in zip(*np.nonzero(better)):
+        boxes.append(ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="#d62728",
+                                            linewidth=1.4, zorder=3)))
+    if boxes:
+        art["better"] = boxes
+    ax.set_xticks(range(len(xs)), [_tick(v) for v in xs])
+    ax.set_yticks(range(len(ys)), [_tick(v) for v in ys])
+    ax.set_xlabel(p2)
+    ax.set_ylabel(p1)
+    # the best: a star in the corner of its cell (the value stays readable); the defaults: a dashed frame
+    best = tune[tune["is_best"]].iloc[0]
+    if best[p2] in xs and best[p1] in ys:
+        art["best"] = ax.plot(xs.index(best[p2]) + 0.3, ys.index(best[p1]) + 0.27, "*", markersize=11,
+                              color="#d62728", markeredgecolor="white", markeredgewidth=0.6, zorder=4)[0]
+    dft = tune[tune["is_default"]].iloc[0]
+    if dft[p2] in xs and dft[p1] in ys:
+        art["default"] = ax.add_patch(Rectangle((xs.index(dft[p2]) - 0.42, ys.index(dft[p1]) - 0.42), 0.84, 0.84,
+                                                fill=False, edgecolor="white", linewidth=1.6, linestyle="--",
+                                                zorder=4))
+    ax.figure.colorbar(im, ax=ax, label=f"mean score, {unit}", extend="max")
+    return Drawn(ax, art)
+
+
+def plot_tune_history(tune: pd.DataFrame, ax=None, *, unit: str = "points per player-round") -> Drawn:
+    """A search's candidates in the order tried: each one's paired difference from the defaults
+    (95% CI; filled when it excludes 0) and the lowest so far (a step line).
+
+    Returns
+    -------
+    Drawn
+        ``candidates`` (interval excludes 0) and ``candidates (not significant)``, when any; ``best so far``.
+    """
+    ax = _axes(ax)
+    df = tune.sort_values("candidate", kind="stable")
+    x = np.arange(len(df), dtype=float)
+    y = df["diff_vs_default"].to_numpy(float)
+    lo, hi = df["diff_ci95_low"].to_numpy(float), df["diff_ci95_high"].to_numpy(float)
+    sig = np.array([_significant(a, b) for a, b in zip(lo, hi)], dtype=bool)
+    art: dict[str, Any] = {}
+    for mask, filled in ((sig, True), (~sig, False)):
+        if mask.any():
+            cont = ax.errorbar(x[mask], y[mask], yerr=_err(y[mask], lo[mask], hi[mask]), fmt="o", linestyle="none",
+                               color="#1f77b4", markerfacecolor="#1f77b4" if filled else "white", markersize=4.5,
+                               capsize=2, elinewidth=1.0,
+                               label="candidate (interval " + ("excludes" if filled else "includes") + " 0)")
+            art["candidates" if filled else "candidates (not significant)"] = cont
+    art["best so far"] = ax.step(x, np.minimum.accumulate(y), where="post", color="#d62728", linewidth=1.3,
+                                 label="lowest so far")[0]
+    ax.axhline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
+    ax.set_xlabel("candidate (in the order tried)")
+    ax.set_ylabel(f"candidate − defaults, {unit}\n(same deals; 95% CI)")
+    ax.legend(fontsize="small")
+    ax.grid(True, axis="y", alpha=0.3)
+    return Drawn(ax, art)
+
+
+def plot_tune_confirm(best: Mapping[str, Any], confirm: Mapping[str, Any], ax=None, *,
+                      unit: str = "points per player-round") -> Drawn:
+    """The best candidate minus the defaults twice: on the tuning deals (where it was picked, so biased
+    in its favour) and on the fresh deals of the confirmation; paired 95% CIs, filled when they exclude 0.
+
+    Parameters
+    ----------
+    best : dict
+        The best candidate's row of ``tune.csv`` (``diff_vs_default``, ``diff_ci95_low/high``).
+    confirm : dict
+        :attr:`TuneResult.confirm <handsim.tournament.tune.TuneResult>` (``diff``, ``diff_ci95_low/high``).
+
+    Returns
+    -------
+    Drawn
+        ``tuning deals``, ``fresh deals``.
+    """
+    ax = _axes(ax, figsize=(6.4, 2.4))
+    art = {}
+    rows = (("tuning deals", best["diff_vs_default"], best["diff_ci95_low"], best["diff_ci95_high"], "#7f7f7f"),
+            ("fresh deals", confirm["diff"], confirm["diff_ci95_low"], confirm["diff_ci95_high"], "#d62728"))
+    for i, (name, v, lo, hi, colour) in enumerate(rows):
+        art[name] = _point(ax, float(v), -i, xerr=_err([v], [lo], [hi]), colour=colour,
+                           filled=_significant(float(lo), float(hi)))
+    ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
+    ax.set_yticks([0, -1], ["search\n(tuning deals)", "confirmation\n(fresh deals)"])
+    ax.set_ylim(-1.6, 0.6)
+    ax.set_xlabel(f"best − defaults, {unit} (paired 95% CI; < 0: the best scores less)")
+    ax.grid(True, axis="x", alpha=0.3)
+    return Drawn(ax, art)

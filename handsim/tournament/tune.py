@@ -31,7 +31,6 @@ interval is the answer.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ from ._counters import Counters, positions_view
 from .best import policy_text
 
 __all__ = ["ParamRange", "TuneSpec", "TuneResult", "make_tune", "run_tune", "write_tune", "GRID_POINTS",
-           "STRATEGIES", "TuneCounters"]
+           "STRATEGIES", "TuneCounters", "TuneUnfinished"]
 
 #: Most values a parameter gets on the grid when no step is given.
 GRID_POINTS = 21
@@ -436,18 +435,35 @@ class TuneResult:
         return parse_policy(self.tune.loc[self.tune["is_best"], "label"].iloc[0])
 
 
-def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: int, deals: int, out: Path | None,
-           resume: bool, run_kw: Mapping[str, Any]):
-    """Play one stage (a run of the study driver) and return its counters' frame and run info."""
-    from ..simulate import run_study
+class TuneUnfinished(ValueError):
+    """A stage of a tuning run is missing or unfinished (only :func:`run_tune` with ``replay=True`` raises it)."""
 
+
+def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: int, deals: int, out: Path | None,
+           resume: bool, run_kw: Mapping[str, Any], replay: bool = False):
+    """Play one stage (a run of the study driver) and return its counters' frame and run info; with
+    ``replay``, read the finished stage from its checkpoint instead and play nothing."""
+    from ..simulate import CHECKPOINT, _canonical, read_checkpoint, run_study
+
+    study = spec.study(candidates, seed=seed, deals=deals)
+    if replay:
+        ck = out / "stages" / name / CHECKPOINT
+        if not ck.is_file():
+            raise TuneUnfinished(f"stage {name} was not played")
+        saved = read_checkpoint(ck, TuneCounters)  # damaged or foreign: one line (StudyError)
+        if _canonical(saved.spec) != _canonical(study):
+            raise _study_error(f"{ck} belongs to another tuning run than {out}/run.json: restore the matching file "
+                               "or run the tuning again")
+        frame = saved.accumulator.frame()
+        if int(frame["deals"].min()) < deals:
+            raise TuneUnfinished(f"stage {name} finished {int(frame['deals'].min()):,} of its {deals:,} deals")
+        return frame, {"rounds_played": 0}
     folder = None
     if out is not None:
         folder = out / "stages" / name
         folder.mkdir(parents=True, exist_ok=True)
     counters = TuneCounters(len(candidates), spec.players, spec.teams)
-    res = run_study(spec.study(candidates, seed=seed, deals=deals), out=folder, resume=resume and folder is not None,
-                    accumulator=counters, **run_kw)
+    res = run_study(study, out=folder, resume=resume and folder is not None, accumulator=counters, **run_kw)
     return res.accumulator.frame(), res.run_info
 
 
@@ -463,7 +479,7 @@ def _rows(spec: TuneSpec, candidates: Sequence[PolicySpec], frame: pd.DataFrame,
 
 def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool = False, resume: bool = False,
              scheduler: str | None = None, executor: str = "process", checkpoint_every: float | None = None,
-             log=None) -> TuneResult:
+             log=None, replay: bool = False) -> TuneResult:
     """Search the parameters and confirm the best candidate on fresh deals.
 
     Parameters
@@ -478,14 +494,26 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
         at once, so the search takes the same path).
     log : callable, optional
         Called with one line of text per stage.
+    replay : bool
+        Play nothing: read every stage from its checkpoint in ``out`` (what ``handsim report`` does
+        with a finished tuning run); the search takes the same path as when it was played.
 
     Returns
     -------
     TuneResult
+
+    Raises
+    ------
+    TuneUnfinished
+        With ``replay``: a stage is missing or unfinished (``--resume`` finishes the run).
+    handsim.simulate.StudyError
+        A damaged checkpoint, or one of another tuning run.
     """
     import time
 
     out = Path(out) if out is not None else None
+    if replay and out is None:
+        raise ValueError("replay=True reads the stages of a tuning run: give its folder as out")
     run_kw = {"jobs": jobs, "progress": progress, "scheduler": scheduler, "executor": executor,
               "checkpoint_every": checkpoint_every}
     say = log or (lambda text: None)
@@ -496,12 +524,12 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
     if spec.strategy == "grid":
         cands = [default] + [c for c in (spec.candidate(v) for v in spec.grid()) if c != default]
         say(f"search: {len(cands)} candidates x {spec.deals:,} deals")
-        frame, info = _stage(spec, "search", cands, spec.seed, spec.deals, out, resume, run_kw)
+        frame, info = _stage(spec, "search", cands, spec.seed, spec.deals, out, resume, run_kw, replay)
         rounds += info.get("rounds_played", 0)
         rows = _rows(spec, cands, frame, "grid")
         grid_labels = {spec.candidate(v).label for v in spec.grid()}
     else:
-        rows, r = _tpe(spec, out, resume, run_kw, say)
+        rows, r = _tpe(spec, out, resume, run_kw, say, replay)
         rounds += r
         grid_labels = set()
     df = pd.DataFrame.from_records(rows)
@@ -519,7 +547,7 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
         say(f"confirmation: {best.label} against the defaults on {spec.confirm_deals:,} fresh deals "
             f"(seed {spec.confirm_seed})")
         frame, info = _stage(spec, "confirm", [default, best], spec.confirm_seed, spec.confirm_deals, out, resume,
-                             run_kw)
+                             run_kw, replay)
         rounds += info.get("rounds_played", 0)
         d, b = ({k: (v.item() if isinstance(v, np.generic) else v) for k, v in r.items()}
                 for r in frame.to_dict("records"))
@@ -547,7 +575,7 @@ def _distributions(spec: TuneSpec) -> dict[str, Any]:
     return out
 
 
-def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, Any], say):
+def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, Any], say, replay: bool = False):
     """Optuna TPE search in fixed batches of ``spec.batch`` proposals; every batch plays the defaults too
     (line-up 0, for the paired differences), and the defaults join the sampler's history when they lie in
     the search space."""
@@ -572,7 +600,7 @@ def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, An
         fresh = [c for c in dict.fromkeys(cands) if c.label not in seen and c != default]
         name = f"batch-{batch_no:03d}"
         say(f"{name}: {len(fresh)} new candidates x {spec.deals:,} deals")
-        frame, info = _stage(spec, name, [default] + fresh, spec.seed, spec.deals, out, resume, run_kw)
+        frame, info = _stage(spec, name, [default] + fresh, spec.seed, spec.deals, out, resume, run_kw, replay)
         rounds += info.get("rounds_played", 0)
         for row in _rows(spec, [default] + fresh, frame, name):
             if row["label"] not in seen:
@@ -587,20 +615,36 @@ def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, An
     return rows, rounds
 
 
-def write_tune(result: TuneResult, out, command: str | None = None) -> Path:
-    """Write ``tune.csv``, ``best.toml``, ``tune.png``, ``report.md`` and ``run.json`` into ``out``
-    (each atomically).
+def write_tune(result: TuneResult, out, command: str | None = None, formats: Sequence[str] = ("md", "html")) -> Path:
+    """Write ``tune.csv``, ``best.toml``, the report and ``run.json`` into ``out`` (each atomically).
+
+    Parameters
+    ----------
+    result : TuneResult
+    out : path
+        An existing folder.
+    command : str, optional
+        The command line, recorded in run.json and the report.
+    formats : sequence of str
+        ``"md"`` (``report.md`` with ``tune.png`` and, when there was a confirmation,
+        ``confirm.png`` next to it) and/or ``"html"`` (the self-contained ``report.html``); default both.
 
     Returns
     -------
     Path
-        The report's path.
+        The report's path (``report.md``; ``report.html`` when only HTML is written).
+
+    Raises
+    ------
+    ValueError
+        An unknown or empty ``formats``.
     """
     from .._io import atomic_write
+    from ..report import check_formats
     from .best import write_policy_toml
-    from .plots import plot_tune_curve, plot_tune_grid, plot_tune_history, save_figure
-    from .report import rules_text, tune_report
+    from .report import rules_text, tune_document, write_with_run_json
 
+    formats = check_formats(formats)
     out = Path(out)
     spec = result.spec
     df = result.tune
@@ -623,26 +667,13 @@ def write_tune(result: TuneResult, out, command: str | None = None) -> Path:
         "Use it as a policy:  handsim simulate --policy @best.toml\n"
         "                     handsim tournament --policy @best.toml --policy greedy\n"
         "Only [policy] is read back; [tuned] records where it came from."))
-    if spec.strategy == "grid" and len(names) == 2:
-        figure = "grid"
-        drawn = plot_tune_grid(df, names)
-    elif spec.strategy == "grid":
-        figure = "curve"
-        drawn = plot_tune_curve(df, names[0])
-    else:
-        figure = "history"
-        drawn = plot_tune_history(df)
-    save_figure(drawn.ax.figure, out / "tune.png")
     info = dict(result.run_info)
-    info["figure"] = figure
+    info["figure"] = ("grid" if len(names) == 2 else "curve") if spec.strategy == "grid" else "history"
     info["confirm"] = c
     info["best"] = best.label
     if command:
         info["command"] = command
-    text = tune_report(spec, {"tune": df, "confirm": c}, info)
-    atomic_write(out / "report.md", text.encode("utf-8"))
-    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
-    return out / "report.md"
+    return write_with_run_json(out, tune_document(spec, {"tune": df, "confirm": c}, info), info, formats)
 
 
 TUNE_COLUMNS = ["deals", "mean_score", "sd_score", "ci95_low", "ci95_high", "diff_vs_default", "diff_ci95_low",
