@@ -282,3 +282,16 @@ def test_tune_confirmation_states_a_direction_only_outside_0(diff, lo, hi, start
     conf = [f for f in all_findings(doc) if f.text.startswith(("Confirmed", "Not confirmed"))]
     assert len(conf) == 2 and all(f.text.startswith(start.format(best=best)) for f in conf)
     assert all(f.estimate.significant and math.isclose(f.estimate.value, diff) for f in conf)
+
+
+def test_tune_report_when_the_defaults_are_the_best():
+    df = tune_frame((3.0, 1.0, 5.0))
+    df["is_best"] = df["is_default"]
+    doc = tune_document(TUNE, {"tune": df, "confirm": None}, {}, dpi=30)
+    texts = [f.text for f in all_findings(doc)]
+    assert texts[0] == (f"Of 3 candidates, the defaults `{TUNE.base.label}` had the lowest mean score on the 300 "
+                        "tuning deals (30.00 points per player-round, 95% CI 25.50 to 34.50); there is nothing to "
+                        "confirm.")
+    assert not any(t.startswith(("Confirmed", "Not confirmed")) for t in texts)
+    assert [f.name for f in doc.figures()] == ["tune.png"]  # no confirmation figure
+    assert "Every candidate played the same deals." in _md(doc)

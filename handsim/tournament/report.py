@@ -461,7 +461,7 @@ def _search_finding(spec, tune, best, default) -> Finding:
     if best["label"] == default["label"]:
         e = _level(best["mean_score"], best["ci95_low"], best["ci95_high"], unit)
         return Finding(f"Of {n:,} candidates, the defaults `{default['label']}` had the lowest mean score on the "
-                       f"{spec.deals:,} tuning deals ({e.text()}); there is nothing to confirm.", e)
+                       f"{spec.deals:,} tuning deals ({e.text(inner=True)}); there is nothing to confirm.", e)
     e = _diff(best["diff_vs_default"], best["diff_ci95_low"], best["diff_ci95_high"], unit)
     return Finding(f"Lowest mean score of {n:,} candidates on the {spec.deals:,} tuning deals: `{best['label']}`; "
                    f"against the defaults `{default['label']}` on the same deals: {e.text()}. Picked as the lowest "
@@ -494,8 +494,9 @@ def _u_summary(spec, tune, best, default, confirm) -> Section:
         items.append(confirmation_finding(confirm, best["label"], default["label"], spec.teams))
     items += [Finding(t) for t in _edge_notes(spec, tune, best)]
     sec.add(BulletList(tuple(items)))
-    return sec.add(Paragraph("Scores are penalty points: lower is better. Every candidate played the same deals; the "
-                             "best was then played again, with the defaults, on fresh deals.", note=True))
+    return sec.add(Paragraph("Scores are penalty points: lower is better. Every candidate played the same deals"
+                             + ("; the best was then played again, with the defaults, on fresh deals."
+                                if confirm is not None else "."), note=True))
 
 
 def _u_run(spec, tune, info) -> Section:
