@@ -65,6 +65,10 @@ class StudySpec:
         Seed of every deal's random stream.
     chunk : int
         Deals per work item (does not change results).
+    matches : bool
+        Each of ``deals`` is a whole match.
+    policy_files : tuple of (str, str)
+        Policy files of user-written policies: resolved path and sha256 of the content.
     """
 
     rules: Rules
@@ -75,6 +79,13 @@ class StudySpec:
     seed: int = 0
     chunk: int = DEFAULT_CHUNK
     matches: bool = False
+    policy_files: tuple[tuple[str, str], ...] = ()
+
+    def engine(self):
+        """The engine that plays this study's line-ups (:mod:`handsim.policies.engines`)."""
+        from .policies.engines import engine_for
+
+        return engine_for([s for lu in self.lineups for s in lu])
 
     def configs(self) -> list[Rules]:
         """One Rules per combination of the varying values (first option varies slowest)."""
@@ -102,11 +113,14 @@ class StudySpec:
             "seed": self.seed,
             "chunk": self.chunk,
             "matches": self.matches,
+            # only when there are some: the spec of a study of built-in policies stays as it was
+            **({"policy_files": [{"path": p, "sha256": h} for p, h in self.policy_files]} if self.policy_files else {}),
         }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "StudySpec":
-        """The study a :meth:`to_json` object (run.json's ``"spec"``, a checkpoint's) describes.
+        """The study a :meth:`to_json` object (run.json's ``"spec"``, a checkpoint's) describes; its
+        policy files are loaded and must not have changed.
 
         Raises
         ------
@@ -115,8 +129,18 @@ class StudySpec:
             e.g. ``"lineups": "greedy"`` where a list belongs).
         RulesError, handsim.policies.PolicyError
             Unknown options, values or policies.
+        PolicyFileError
+            A policy file that is missing or whose content changed since.
         """
         _check_spec_types(d)
+        from .policies.files import load_file
+
+        files = []
+        for f in d.get("policy_files") or ():
+            if not isinstance(f, Mapping) or not isinstance(f.get("path"), str) or not isinstance(f.get("sha256"), str):
+                raise StudyError("the study spec's 'policy_files' must be an array of {\"path\", \"sha256\"} objects")
+            load_file(f["path"], expect_sha256=f["sha256"])
+            files.append(f["path"])
         return make_spec(
             rules=Rules.from_dict(d["rules"]),
             vary=d.get("vary", {}),
@@ -126,6 +150,7 @@ class StudySpec:
             seed=d.get("seed", 0),
             chunk=d.get("chunk", DEFAULT_CHUNK),
             matches=d.get("matches", False),
+            policy_files=files,
         )
 
 
@@ -153,6 +178,7 @@ _SPEC_FIELDS = (
     ("seed", False, lambda v: _is_int(v), "an integer"),
     ("chunk", False, lambda v: _is_int(v), "an integer"),
     ("matches", False, lambda v: isinstance(v, bool), "true or false"),
+    ("policy_files", False, lambda v: isinstance(v, list), "an array of {\"path\", \"sha256\"} objects"),
 )
 
 
@@ -206,6 +232,7 @@ def make_spec(
     seed: int = 0,
     chunk: int = DEFAULT_CHUNK,
     matches: bool = False,
+    policy_files: Sequence = (),
 ) -> StudySpec:
     """Check and assemble a :class:`StudySpec`.
 
@@ -213,7 +240,9 @@ def make_spec(
     (RULES.md section 7) instead of one independent deal.
 
     ``lineups`` items are line-up strings (``"hold-hand,greedy,greedy,greedy"``), sequences of
-    policy names, or a single policy name (every seat plays it).
+    policy names, or a single policy name (every seat plays it).  ``policy_files`` are Python
+    files of user-written policies (``docs/policies.md``), loaded first so that their policies
+    can be named in ``lineups``.
 
     Raises
     ------
@@ -221,7 +250,14 @@ def make_spec(
         Unknown options or values, a line-up of the wrong length, bad sizes: ``deals`` from 1
         to :data:`MAX_DEALS` (10^12), ``chunk`` from 1 to :data:`MAX_CHUNK` (10^6), and at most
         :data:`MAX_CHUNKS` (10^6) chunks.
+    handsim.errors.PolicyFileError
+        A policy file that cannot be used (one line naming the file and what is wrong).
     """
+    from .policies import load_policy_files
+
+    if isinstance(policy_files, (str, os.PathLike)):
+        policy_files = [policy_files]
+    loaded = load_policy_files(list(policy_files or ()))
     rules = rules or Rules.preset("classic")
     if not _is_int(players) or not 2 <= players <= 4:
         raise StudyError(f"invalid players {repr(players):.40}: allowed 2, 3 or 4")
@@ -282,7 +318,8 @@ def make_spec(
         raise StudyError("no line-up given: use --policy or --lineup")
     if matches and any(k == "rounds" for k, _ in vary_items):
         raise StudyError("cannot vary 'rounds' in a match study: run one study per match length")
-    spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk, bool(matches))
+    spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk, bool(matches),
+                     tuple((f.path, f.sha256) for f in loaded))
     for r in spec.configs():
         r.validate(players)
         for specs in lu:
@@ -293,14 +330,37 @@ def make_spec(
 # ------------------------------------------------------------------------------ work items
 
 
-def _warm_up(matches: bool = False) -> None:
-    """Compile (or load from cache) the kernel once, before the clock starts and workers fork."""
+def _warm_up(matches: bool = False, engine=None) -> None:
+    """Compile (or load from cache) the engine's driver once, before the clock starts and workers
+    fork; for an engine of policy files, check first that their functions compile."""
+    from .policies.engines import builtin_engine
+    from .policies.files import check_compiles
+
+    engine = engine or builtin_engine()
+    for f in engine.files:
+        check_compiles(f)
     fn = run_match_chunk if matches else run_chunk
-    fn(Rules.preset("classic", rounds=1).to_vector(), *lineup_arrays([parse_policy("greedy")] * 2), 2, 0, 0, 1)
+    greedy = [parse_policy("greedy")] * 2
+    fn(Rules.preset("classic", rounds=1).to_vector(), *lineup_arrays(greedy, engine), 2, 0, 0, 1, engine)
 
 
-def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int):
+def _engine(engine):
+    """An :class:`~handsim.policies.engines.Engine` from an engine, its ``ref()`` or None (built-in)."""
+    from .policies.engines import builtin_engine, engine_from_ref
+
+    if engine is None:
+        return builtin_engine()
+    if isinstance(engine, tuple):
+        return engine_from_ref(engine)
+    return engine
+
+
+def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int,
+              engine=None):
     """Play deals ``start .. start+n-1`` of one configuration and line-up.
+
+    ``engine``: the engine whose policy ids ``pol`` holds (:meth:`StudySpec.engine`, or its
+    ``ref()``); default the built-in one.
 
     Returns
     -------
@@ -308,7 +368,7 @@ def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, see
         ``score int32[n, P]``, ``flags uint8[n, P]`` (by seat relative to the starter),
         ``turns int16[n]``, ``void uint8[n]``, ``reshuffles int8[n]``, ``err int8[n]``.
     """
-    from ._kernels.engine import play_deals
+    play_deals = _engine(engine).play_deals
 
     out = {
         "score": np.zeros((n, players), np.int32),
@@ -325,8 +385,10 @@ def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, see
     return out
 
 
-def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int):
-    """Play matches ``start .. start+n-1`` of one configuration and line-up.
+def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int,
+                    engine=None):
+    """Play matches ``start .. start+n-1`` of one configuration and line-up (``engine``: as for
+    :func:`run_chunk`).
 
     Returns
     -------
@@ -338,9 +400,9 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
         in points, on the last regular round, 0 elsewhere), ``hand_decided`` (uint8, 1 when a
         single Hand decided the match, 255 except on the last regular round) and ``err``.
     """
-    from ._kernels.engine import play_matches
     from ._kernels.params import P_ROUNDS
 
+    play_matches = _engine(engine).play_matches
     m = n * int(rv[P_ROUNDS])
     out = {
         "score": np.zeros((m, players), np.int32),
@@ -365,10 +427,10 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
 
 
 def _work(item):
-    key, rv, pol, pp, players, seed, start, n, matches = item
+    key, rv, pol, pp, players, seed, start, n, matches, engine_ref = item
     t0 = time.perf_counter()
     fn = run_match_chunk if matches else run_chunk
-    res = fn(rv, pol, pp, players, seed, start, n)
+    res = fn(rv, pol, pp, players, seed, start, n, engine_ref)
     return key, res, time.perf_counter() - t0
 
 
@@ -645,7 +707,8 @@ def run_study(
         checkpoint_every = float(os.environ.get("HANDSIM_CHECKPOINT_EVERY", "10"))
     configs = spec.configs()
     rvs = [r.to_vector() for r in configs]
-    lus = [lineup_arrays(list(l)) for l in spec.lineups]
+    engine = spec.engine()
+    lus = [lineup_arrays(list(l), engine) for l in spec.lineups]
     lineup_names = [tuple(s.label for s in l) for l in spec.lineups]
     P = spec.players
     out = Path(out) if out is not None else None
@@ -679,7 +742,8 @@ def run_study(
             start, n = ranges[ri]
             for c in range(len(configs)):
                 for l in range(len(spec.lineups)):
-                    yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches)
+                    yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches,
+                           engine.ref())
 
     bar = None
     if progress:
@@ -688,7 +752,7 @@ def run_study(
         bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * per_item,
                    unit="round", unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
 
-    _warm_up(spec.matches)  # compile (or load) before the clock starts and before workers fork
+    _warm_up(spec.matches, engine)  # compile (or load) before the clock starts and before workers fork
     t_start = time.perf_counter()
     last_ck = t_start
     rounds_now = 0
@@ -707,12 +771,8 @@ def run_study(
         for (c, l), res in pending.pop(ri).items():
             bad = np.nonzero(res["err"])[0]
             if len(bad):
-                what = "match" if spec.matches else "deal"
                 first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))
-                raise StudyEngineError(
-                    f"internal engine error {int(res['err'][bad[0]])} in {what} {first} "
-                    f"(configuration {c}, line-up {l}): please report it"
-                )
+                raise _deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
             if spec.matches:
                 blocks[(c, l)] = DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"],
                                            res["void"], res["match_win"], res["tiebreaks"], res["match_lose"],
@@ -1290,6 +1350,30 @@ def write_outputs(result: StudyResult, out, command: str | None = None, title: s
     return path
 
 
+def _deal_failure(spec: StudySpec, c: int, l: int, item: int, code: int) -> Exception:
+    """The error for deal (or match) ``item`` of configuration ``c`` and line-up ``l`` that the
+    fast path reported with engine error ``code``: the deal is replayed with the move log on to
+    name the policy, seat, turn and move (:mod:`handsim.policies.violations`)."""
+    from .errors import EngineError, PolicyMoveError
+    from .policies.violations import add_context
+    from .trace import trace_deal
+    from ._kernels.driverlib import MAX_TIEBREAKS
+
+    rules = spec.configs()[c]
+    lineup = list(spec.lineups[l])
+    rounds = range(rules.rounds + MAX_TIEBREAKS) if spec.matches else [None]
+    what = "match" if spec.matches else "deal"
+    where = f" (configuration {c + 1} of {len(spec.configs())}, line-up {lineup_label(lineup)})"
+    for r in rounds:
+        try:
+            trace_deal(rules, lineup, item, spec.seed, players=spec.players, match_round=r)
+        except PolicyMoveError as e:
+            return PolicyMoveError(add_context(str(e), where))
+        except EngineError as e:
+            return StudyEngineError(f"internal {e}{where}: please report it")
+    return StudyEngineError(f"internal engine error {code} in {what} {item}{where}: please report it")
+
+
 def _policy_descriptions(spec: StudySpec) -> dict:
     from .policies import POLICIES
 
@@ -1311,6 +1395,7 @@ def simulate(
     progress: bool = False,
     force: bool = False,
     matches: bool = False,
+    policy_files: Sequence = (),
 ):
     """Run a study from Python and return its summary table.
 
@@ -1329,14 +1414,25 @@ def simulate(
         When given, write the full outputs there (see :func:`write_outputs`).
     matches : bool
         Play ``deals`` whole matches of ``rules.rounds`` rounds instead of independent deals.
+    policy_files : sequence of path
+        Python files of user-written policies (``docs/policies.md``) whose policies the
+        line-ups name, e.g. ``policy_files=["my_policies.py"], lineups=["mine:aggr=3,greedy,greedy,greedy"]``.
 
     Returns
     -------
     pandas.DataFrame
         One row per configuration x line-up x policy x seat (see ``README.md``, Outputs).
+
+    Raises
+    ------
+    handsim.errors.InputError
+        Bad input (rules, policies, a policy file, sizes): a one-line message.
+    handsim.errors.PolicyMoveError
+        A user-written policy made an illegal move (the message names it and the ``show-deal``
+        command that replays it); the finished work stays in ``out``'s checkpoint.
     """
     base = rules or Rules.preset(preset)
-    spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches)
+    spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches, policy_files=policy_files)
     if out is None:
         return run_study(spec, jobs=jobs, progress=progress).summary
     with claim_out(out, force=force) as folder:

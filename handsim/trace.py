@@ -177,6 +177,7 @@ def trace_deal(
     seed: int,
     players: int | None = None,
     match_round: int | None = None,
+    policy_files=(),
 ) -> dict:
     """Replay deal ``deal`` of a study (same seed, rules and line-up) with the move log on.
 
@@ -194,6 +195,8 @@ def trace_deal(
     match_round : int, optional
         Replay round ``match_round`` (0-based; tie-break rounds follow the regular ones) of match
         ``deal`` of a match study (RULES.md section 7) instead of single deal ``deal``.
+    policy_files : sequence of path, optional
+        Policy files to load first (user-written policies in ``lineup``).
 
     Returns
     -------
@@ -205,14 +208,20 @@ def trace_deal(
     ------
     EngineError
         (a RuntimeError) If the engine reported an internal error for this deal.
+    PolicyMoveError
+        (a RuntimeError) If a user-written policy made an illegal move (one line with the
+        ``show-deal`` command that replays it).
+    PolicyFileError
+        A policy file that cannot be used.
     """
-    from ._kernels import engine as E
-    from ._kernels import state as S
-    from .policies import lineup_arrays, parse_lineup
+    from .policies import lineup_arrays, load_policy_files, parse_lineup
+    from .policies.engines import engine_for
 
+    load_policy_files(policy_files)
     specs = parse_lineup(lineup)
     P = players or len(specs)
-    pol, pp = lineup_arrays(specs)
+    E = engine_for(specs)
+    pol, pp = lineup_arrays(specs, E)
     if match_round is not None:
         tr, deck, dealer, status, scores, flags, pol_seat, err = E.play_traced_match_round(
             np.uint64(seed), np.int64(deal), np.int64(match_round), np.int64(P), rules.to_vector(), pol, pp
@@ -221,16 +230,33 @@ def trace_deal(
         tr, deck, dealer, status, scores, flags, pol_seat, err = E.play_traced(
             np.uint64(seed), np.int64(deal), np.int64(P), rules.to_vector(), pol, pp
         )
-    if err:
-        raise EngineError(int(err), int(deal))
     starter = _starter(rules, int(dealer), P)
     by_seat_policy = [None] * P
+    seat_specs = [None] * P
     extra = {"deal": int(deal), "seed": int(seed)}
     for j, spec in enumerate(specs):
         if match_round is not None:
-            by_seat_policy[(j + deal) % P] = spec.label  # one seating for the whole match
+            s = (j + deal) % P  # one seating for the whole match
         else:
-            by_seat_policy[(starter + (j + deal) % P) % P] = spec.label
+            s = (starter + (j + deal) % P) % P
+        by_seat_policy[s] = spec.label
+        seat_specs[s] = spec
+    if int(err[0]):
+        from .policies.violations import REPLAY, engine_failure, show_deal_command
+
+        files = [f.path for f in E.files]
+        command = show_deal_command(rules, [s.label for s in specs], P, seed, deal, match_round, files)
+        failure = engine_failure(err, policies_by_seat=by_seat_policy, user=[not s.policy.builtin for s in seat_specs],
+                                 deal=int(deal), seed=int(seed), command=command, match_round=match_round)
+        if match_round is not None:
+            extra.update(match=int(deal), round=int(match_round))
+        try:  # the moves up to the failure, for show-deal
+            failure.trace = _assemble(rules, P, [int(c) for c in deck], int(dealer), by_seat_policy, tr, status,
+                                      scores, flags, **extra)
+            failure.trace["result"]["error"] = str(failure).split(REPLAY)[0]
+        except Exception:  # pragma: no cover - a log the decoder cannot read is reported by the error itself
+            failure.trace = None
+        raise failure
     if match_round is not None:
         extra.update(match=int(deal), round=int(match_round))
     return _assemble(rules, P, [int(c) for c in deck], int(dealer), by_seat_policy, tr, status, scores, flags,
@@ -313,9 +339,10 @@ def play_stacked_deal(rules: Rules, deck, policies, dealer: int = 0, key: int = 
     EngineError
         (a RuntimeError) If the engine reported an internal error.
     """
-    from ._kernels import engine as E
+    from ._kernels.consts import MAX_SEATS
     from .cards import CardError, counts_of, parse_cards
     from .policies import lineup_arrays, parse_lineup
+    from .policies.engines import engine_for
 
     if isinstance(deck, str) or (len(deck) and isinstance(deck[0], str)):
         cards = parse_cards(deck, jokers=rules.jokers)
@@ -326,15 +353,19 @@ def play_stacked_deal(rules: Rules, deck, policies, dealer: int = 0, key: int = 
         raise CardError(f"a stacked deck must hold every card twice and {rules.jokers} joker(s): got {len(cards)} cards")
     specs = parse_lineup(policies)
     P = len(specs)
-    pol, pp = lineup_arrays(specs)
-    pol4 = np.zeros(4, np.int64)
-    pp4 = np.zeros((4, pp.shape[1]), np.float64)
+    E = engine_for(specs)
+    pol, pp = lineup_arrays(specs, E)
+    pol4 = np.zeros(MAX_SEATS, np.int64)
+    pp4 = np.zeros((MAX_SEATS, pp.shape[1]), np.float64)
     pol4[:P] = pol
     pp4[:P] = pp
     tr, status, scores, flags, err = E.play_stacked(
         np.asarray(cards, dtype=np.int8), np.int64(dealer), np.uint64(key), np.int64(P), rules.to_vector(), pol4, pp4
     )
-    if err:
-        raise EngineError(int(err), None)
+    if int(err[0]):
+        from .policies.violations import engine_failure
+
+        raise engine_failure(err, policies_by_seat=[s.label for s in specs],
+                             user=[not s.policy.builtin for s in specs], deal=None, seed=None)
     return _assemble(rules, P, cards, int(dealer), [s.label for s in specs], tr, status, scores, flags,
                      deal=None, seed=None, stacked=True)

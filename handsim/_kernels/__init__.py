@@ -3,7 +3,7 @@
 Numba's own cache is keyed on each function's *own* source file, so a change in a kernel that
 another kernel calls would leave a stale compiled caller behind.  Before any kernel module is
 imported, this package points numba's cache at a folder named after a hash of *all* kernel
-sources (under ``$HANDSIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
+sources and of ``handsim/policies/`` (the policy API and the built-in policies) (under ``$HANDSIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/handsim`` or ``~/.cache/handsim``), so any change recompiles everything once.
 """
 
@@ -15,8 +15,10 @@ from pathlib import Path
 def _cache_dir() -> Path:
     here = Path(__file__).parent
     h = hashlib.sha256()
-    for f in sorted(here.glob("*.py")):
-        h.update(f.name.encode())
+    # the kernels, the policy API and the built-in policies (numba code, and the declarations
+    # their parameter slots come from)
+    for f in sorted(here.glob("*.py")) + sorted((here.parent / "policies").glob("*.py")):
+        h.update(f.parent.name.encode() + b"/" + f.name.encode())
         h.update(f.read_bytes())
     h.update((here.parent / "rules.py").read_bytes())  # the parameter indices come from it
     base = os.environ.get("HANDSIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
@@ -40,10 +42,12 @@ def _configure_cache() -> None:
 _configure_cache()
 
 
-def is_compiled(name: str = "play_deals") -> bool:
+def is_compiled(name: str = "play_deals", engine=None) -> bool:
     """Whether the engine driver ``name`` is already in the compilation cache (a first run compiles
-    it, which takes about a minute)."""
+    it, which takes about a minute); ``engine``: an engine for policy files
+    (:func:`handsim.policies.engines.engine_for`), default the built-in one."""
     import numba
 
     base = Path(numba.config.CACHE_DIR)
-    return any(base.glob(f"**/engine.{name}-*.nbi"))
+    stem = "engine" if engine is None else engine.stem()
+    return any(base.glob(f"**/{stem}.{name}-*.nbi"))

@@ -41,6 +41,7 @@ from .melds import (
     meld_size,
     meld_uses,
     meld_value,
+    path_uses,
     position_rank,
     rank_hand_value,
     rank_of,
@@ -80,7 +81,15 @@ MAX_TABLE = 48
 MAX_EVENTS = 40000  # enough for MAX_TURNS turns of three rows plus melds and reshuffles
 EV_WIDTH = 24
 MAX_TURNS = 12000  # above the longest legal round: 101 stock runs of at most ~108 turns
-N_POLICY_PARAMS = 8
+#: Most moves (new melds, lay-offs, joker swaps) in one turn: far above what a hand of at most
+#: 36 cards can make; a policy that goes on past it never ends its turn.
+MAX_MOVES_PER_TURN = 1000
+N_POLICY_PARAMS = 8  # handsim.policies.declare.MAX_PARAMS
+#: Integers each seat's policy may keep from turn to turn within a round (``api.memory``).
+MEMORY_SLOTS = 16
+#: Policy ids from this one on belong to user-written policies: the engine checks the table's
+#: cards after each of their decisions.
+FIRST_USER_POLICY = 100
 
 EV_TURN = 1
 EV_DRAW = 2
@@ -120,13 +129,15 @@ S_TR_OVER = 22
 S_T_TAKEN_MELDED = 23  # copies of the taken card put into new melds this turn
 S_T_OPENED = 24  # the player opened in this turn
 S_T_TAKEN_USED = 25  # copies of the taken card put on the table this turn (meld, lay-off, swap)
+S_TURN_SEAT = 26  # the seat whose turn it is
+S_T_MOVES = 27  # moves made this turn
 N_SC = 32
 
 # per-seat integers seat[s, ...]
 Q_OPENED = 0
 Q_LAID_BEFORE = 1
 Q_OWN_TURNS = 2
-Q_BAILED = 3
+Q_FOR_HAND = 3  # published by the seat's policy: it still plays for a Hand (api.set_playing_for_hand)
 Q_OPEN_VALUE = 4
 N_Q = 8
 
@@ -146,6 +157,33 @@ E_TOO_LONG = 6
 E_TABLE_FULL = 7
 E_BAD_MELD = 8
 E_TRACE_FULL = 9
+E_BAD_DRAW = 10
+E_BAD_LAYOFF = 11
+E_BAD_SWAP = 12
+E_TOO_MANY_MOVES = 13
+E_STATE_CHANGED = 14
+
+# the error record err[...]: what went wrong, where, and the move (a, b, c and a meld's fields)
+ER_CODE = 0
+ER_SEAT = 1
+ER_TURN = 2
+ER_A = 3
+ER_B = 4
+ER_C = 5
+ER_MELD = 6  # ER_MELD .. ER_MELD + MELD_WIDTH - 1
+ERR_WIDTH = 12
+
+# reasons (ER_C / ER_B) given with some errors
+WHY_NOT_HELD = 1  # the hand lacks the card
+WHY_NOT_OPENED = 2  # may not touch the table yet (not opened, or layoff_on_opening_turn = false)
+WHY_NO_FIT = 3  # the card does not fit that meld
+WHY_NO_MELD = 4  # no such table meld
+WHY_ILLEGAL_MELD = 5  # not a legal set or run
+WHY_EMPTY_PILE = 6  # took the top discard from an empty pile
+WHY_NOT_A_SOURCE = 7  # neither DRAW_STOCK nor DRAW_DISCARD
+WHY_TAKEN_CARD = 8  # the card just taken from the discard pile
+WHY_NO_DISCARD = 9  # named no discard while holding cards
+WHY_ROUND_OVER = 10  # a move after the round ended
 
 #: One round's whole state as a numpy record (one allocation per chunk of deals, passed to
 #: every kernel as a single record: cheap calls, fast compilation).
@@ -163,6 +201,9 @@ GAME_DTYPE = np.dtype(
         ("rv", np.int64, (N_PARAMS,)),  # rules vector
         ("pol", np.int64, (MAX_SEATS,)),  # policy id by seat
         ("pp", np.float64, (MAX_SEATS, N_POLICY_PARAMS)),  # policy parameters by seat
+        ("mem", np.int64, (MAX_SEATS, MEMORY_SLOTS)),  # each seat's policy memory (zeroed every round)
+        ("known", np.int8, (MAX_SEATS, N_TYPES)),  # cards each seat was seen to take from the pile and still holds
+        ("err", np.int64, (ERR_WIDTH,)),  # the error record ER_*
         ("W", np.int32, (3, 6, 16)),  # search weights by mode
         ("cnt", np.int8, (N_SUITS, 16)),  # search workspaces
         ("path", np.int32, (MAX_MELDS, MELD_WIDTH)),
@@ -258,9 +299,54 @@ def log_cards(g, cards, start, n):
 
 @njit(cache=True)
 def fail(g, code):
+    """Stop the round with error ``code`` (the first error is kept, with the seat and turn)."""
+    fail_move(g, code, 0, 0, 0)
+
+
+@njit(cache=True)
+def fail_move(g, code, a, b, c):
+    """:func:`fail`, recording the move's details ``a, b, c`` (see ``ER_*`` and the error codes)."""
     g.sc[S_STATUS] = STATUS_ERROR
     if g.sc[S_ERR] == E_NONE:
         g.sc[S_ERR] = code
+        g.err[ER_CODE] = code
+        g.err[ER_SEAT] = g.sc[S_TURN_SEAT]
+        g.err[ER_TURN] = g.sc[S_TURN]
+        g.err[ER_A] = a
+        g.err[ER_B] = b
+        g.err[ER_C] = c
+
+
+@njit(cache=True)
+def fail_meld(g, code, m, b, c):
+    """:func:`fail_move` for a meld: its fields go into the error record."""
+    if g.sc[S_ERR] == E_NONE:
+        fail_move(g, code, 0, b, c)
+        for k in range(MELD_WIDTH):
+            g.err[ER_MELD + k] = m[k]
+    else:
+        g.sc[S_STATUS] = STATUS_ERROR
+
+
+@njit(cache=True)
+def count_move(g):
+    """Count one move of this turn; False (and an error) past ``MAX_MOVES_PER_TURN`` or after the
+    round ended."""
+    if g.sc[S_STATUS] != STATUS_PLAYING:
+        return False
+    g.sc[S_T_MOVES] += 1
+    if g.sc[S_T_MOVES] > MAX_MOVES_PER_TURN:
+        fail_move(g, E_TOO_MANY_MOVES, g.sc[S_T_MOVES], 0, 0)
+        return False
+    return True
+
+
+@njit(cache=True)
+def leaves_hand(g, seat, t):
+    """Bookkeeping when a copy of ``t`` leaves ``seat``'s hand: a card others saw it take is no
+    longer known to be there (the copies are interchangeable; the known one goes first)."""
+    if g.known[seat, t] > 0:
+        g.known[seat, t] -= 1
 
 
 @njit(cache=True)
@@ -292,6 +378,10 @@ def reset_round(g, dealer, rng_state):
     g.hands[:, :] = 0
     g.hand_n[:] = 0
     g.seat[:, :] = 0
+    g.mem[:, :] = 0
+    g.known[:, :] = 0
+    g.err[:] = 0
+    g.sc[S_TURN_SEAT] = NO_SEAT
     g.sc[S_N_MELDS] = 0
     g.sc[S_PILE_N] = 0
     g.sc[S_RESHUF] = 0
@@ -428,6 +518,7 @@ def take_discard(g, seat):
     g.sc[S_TAKEN_C0] = g.hands[seat, c]
     g.hands[seat, c] += 1
     g.hand_n[seat] += 1
+    g.known[seat, c] += 1  # everyone saw it
     log(g, EV_DRAW, seat, c, 1, 0, 0, 0, 0, 0)
     return c
 
@@ -443,6 +534,7 @@ def _remove_meld_cards(g, seat, m):
                 return False
             g.hands[seat, t] -= 1
             g.hand_n[seat] -= 1
+            leaves_hand(g, seat, t)
     else:
         r = meld_key(m)
         for s in range(N_SUITS):
@@ -452,11 +544,23 @@ def _remove_meld_cards(g, seat, m):
                     return False
                 g.hands[seat, t] -= 1
                 g.hand_n[seat] -= 1
+                leaves_hand(g, seat, t)
         nj = set_jokers(m)
         if g.hands[seat, JOKER] < nj:
             return False
         g.hands[seat, JOKER] -= nj
         g.hand_n[seat] -= nj
+        for _ in range(nj):
+            leaves_hand(g, seat, JOKER)
+    return True
+
+
+@njit(cache=True)
+def _holds_meld_cards(g, seat, m):
+    """Whether ``seat``'s hand holds every card of meld ``m``."""
+    for t in range(N_TYPES):
+        if meld_uses(m, t) > g.hands[seat, t]:
+            return False
     return True
 
 
@@ -470,6 +574,8 @@ def lay_melds(g, seat, path, n):
     """
     if n == 0:
         return True
+    if g.sc[S_STATUS] != STATUS_PLAYING:
+        return False
     rv = g.rv
     opening = g.seat[seat, Q_OPENED] == 0
     if opening:
@@ -477,20 +583,23 @@ def lay_melds(g, seat, path, n):
         for i in range(n):
             total += meld_value(path[i], rv[P_ACE_LOW])
         if total < required_opening(g):
-            fail(g, E_BAD_OPENING)
+            fail_move(g, E_BAD_OPENING, total, required_opening(g), n)
             return False
     for i in range(n):
         m = path[i]
+        if not count_move(g):
+            return False
         if not meld_is_legal(m, rv):
-            fail(g, E_BAD_MELD)
+            fail_meld(g, E_BAD_MELD, m, i, WHY_ILLEGAL_MELD)
             return False
         k = g.sc[S_N_MELDS]
         if k >= MAX_TABLE:
             fail(g, E_TABLE_FULL)
             return False
-        if not _remove_meld_cards(g, seat, m):
-            fail(g, E_BAD_MELD)
+        if not _holds_meld_cards(g, seat, m):
+            fail_meld(g, E_BAD_MELD, m, i, WHY_NOT_HELD)
             return False
+        _remove_meld_cards(g, seat, m)
         if g.sc[S_TAKEN] != NO_CARD:
             u = meld_uses(m, g.sc[S_TAKEN])
             g.sc[S_T_TAKEN_MELDED] += u
@@ -525,6 +634,19 @@ def may_touch_table(g, seat):
     if g.rv[P_LAYOFF_ON_OPENING] == 0 and g.sc[S_T_OPENED] == 1:
         return False
     return True
+
+
+@njit(cache=True)
+def _table_move_problem(g, seat, k, t):
+    """Why ``seat`` may not lay card ``t`` off on (or swap it into) table meld ``k`` whatever the
+    meld: ``WHY_*``, or 0."""
+    if k < 0 or k >= g.sc[S_N_MELDS]:
+        return WHY_NO_MELD
+    if t < 0 or t > JOKER or g.hands[seat, t] <= 0:
+        return WHY_NOT_HELD
+    if not may_touch_table(g, seat):
+        return WHY_NOT_OPENED
+    return 0
 
 
 @njit(cache=True)
@@ -570,11 +692,20 @@ def layoff_position(g, k, t):
 
 @njit(cache=True)
 def lay_off(g, seat, k, t):
-    """Lay card ``t`` from ``seat``'s hand off on table meld ``k``; False if not legal."""
-    if not may_touch_table(g, seat) or g.hands[seat, t] <= 0:
+    """Lay card ``t`` from ``seat``'s hand off on table meld ``k`` (RULES.md sections 2 and 4).
+
+    Returns False, and stops the round with ``E_BAD_LAYOFF``, when the move is not legal.
+    """
+    if not count_move(g):
         return False
-    pos = layoff_position(g, k, t)
-    if pos == NO_TARGET:
+    why = _table_move_problem(g, seat, k, t)
+    pos = NO_TARGET
+    if why == 0:
+        pos = layoff_position(g, k, t)
+        if pos == NO_TARGET:
+            why = WHY_NO_FIT
+    if why != 0:
+        fail_move(g, E_BAD_LAYOFF, t, k, why)
         return False
     m = g.melds[k]
     if is_set(m):
@@ -591,6 +722,7 @@ def lay_off(g, seat, k, t):
             m[M_MASK] |= 1 << pos
     g.hands[seat, t] -= 1
     g.hand_n[seat] -= 1
+    leaves_hand(g, seat, t)
     if t == g.sc[S_TAKEN]:
         g.sc[S_T_TAKEN_USED] += 1
     g.sc[S_T_LAID] = 1
@@ -630,11 +762,21 @@ def swap_position(g, k, t):
 
 @njit(cache=True)
 def swap_joker(g, seat, k, t):
-    """Put natural ``t`` in place of a joker of meld ``k``; the joker goes to the hand."""
-    if not may_touch_table(g, seat) or g.hands[seat, t] <= 0:
+    """Put natural ``t`` in place of a joker of meld ``k``; the joker goes to the hand
+    (RULES.md section 5).
+
+    Returns False, and stops the round with ``E_BAD_SWAP``, when the move is not legal.
+    """
+    if not count_move(g):
         return False
-    pos = swap_position(g, k, t)
-    if pos == NO_TARGET:
+    why = _table_move_problem(g, seat, k, t)
+    pos = NO_TARGET
+    if why == 0:
+        pos = swap_position(g, k, t)
+        if pos == NO_TARGET:
+            why = WHY_NO_FIT
+    if why != 0:
+        fail_move(g, E_BAD_SWAP, t, k, why)
         return False
     m = g.melds[k]
     if is_set(m):
@@ -644,6 +786,8 @@ def swap_joker(g, seat, k, t):
         m[M_MASK] &= ~(1 << pos)
     g.hands[seat, t] -= 1
     g.hands[seat, JOKER] += 1
+    leaves_hand(g, seat, t)
+    g.known[seat, JOKER] += 1  # everyone saw the joker go to the hand
     if t == g.sc[S_TAKEN]:
         g.sc[S_T_TAKEN_USED] += 1
     g.sc[S_T_LAID] = 1
@@ -693,6 +837,20 @@ def legal_discard_after(g, seat, rem):
 
 
 @njit(cache=True)
+def legal_discard_after_path(g, seat, path, n):
+    """:func:`legal_discard_after` for the cards of the first ``n`` melds of ``path`` (a plan)."""
+    taken = g.sc[S_TAKEN]
+    used = g.sc[S_T_TAKEN_USED]
+    if taken != NO_CARD:
+        used += path_uses(path, n, taken)
+    for t in range(N_TYPES):
+        held = g.hands[seat, t]
+        if held > 0 and may_discard(t, held - path_uses(path, n, t), taken, g.sc[S_TAKEN_C0], used):
+            return True
+    return False
+
+
+@njit(cache=True)
 def legal_discard_after_card(g, seat, c):
     """:func:`legal_discard_after` for one card ``c`` leaving the hand (a lay-off)."""
     taken = g.sc[S_TAKEN]
@@ -707,10 +865,17 @@ def legal_discard_after_card(g, seat, c):
 def discard(g, seat, t):
     """Discard ``t`` to the pile; False (and an error) if not legal."""
     if not discard_is_legal(g, seat, t):
-        fail(g, E_BAD_DISCARD)
+        if t < 0:
+            why = WHY_NO_DISCARD
+        elif t > JOKER or g.hands[seat, t] <= 0:
+            why = WHY_NOT_HELD
+        else:
+            why = WHY_TAKEN_CARD
+        fail_move(g, E_BAD_DISCARD, t, 0, why)
         return False
     g.hands[seat, t] -= 1
     g.hand_n[seat] -= 1
+    leaves_hand(g, seat, t)
     g.pile[g.sc[S_PILE_N]] = t
     g.sc[S_PILE_N] += 1
     log(g, EV_DISCARD, seat, t, 0, 0, 0, 0, 0, 0)

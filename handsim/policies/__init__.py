@@ -1,9 +1,18 @@
-"""Policy names, parameters and line-ups (the scripted players of :mod:`handsim._kernels.policies`).
+"""Policies: the players of the engine.
 
-A policy is written ``name`` or ``name:key=value,key=value``, e.g. ``hold-hand:bail_turn=8``.
-A line-up lists one policy per seat position, comma-separated at the top level:
-``hold-hand:bail_turn=8,greedy,greedy,greedy`` (a ``key=value`` after a ``:`` belongs to the
-policy before it).
+* :mod:`handsim.policies.declare` - :class:`Policy` and :class:`Param`, the one declaration of a
+  policy (built-in or user-written);
+* :mod:`handsim.policies.api` - what a policy may observe, ask, plan and do (numba);
+* :mod:`handsim.policies.greedy`, :mod:`~handsim.policies.hold_hand`,
+  :mod:`~handsim.policies.random_moves` - the built-in policies, one module each;
+* :mod:`handsim.policies.registry` - every policy by name (:data:`POLICIES`);
+* :mod:`handsim.policies.files` - user-written policies from policy files;
+* :mod:`handsim.policies.engines` - the compiled engine for a set of policies.
+
+This module reads the text forms.  A policy is written ``name`` or ``name:key=value,key=value``,
+e.g. ``hold-hand:bail_turn=8``.  A line-up lists one policy per seat position, comma-separated
+at the top level: ``hold-hand:bail_turn=8,greedy,greedy,greedy`` (a ``key=value`` after a ``:``
+belongs to the policy before it).
 """
 
 from __future__ import annotations
@@ -13,84 +22,45 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-N_POLICY_PARAMS = 8
+from ..errors import PolicyError, PolicyFileError  # noqa: F401  (re-exported)
+from .declare import MAX_PARAMS, Param, Policy  # noqa: F401
+from .registry import POLICIES, get
 
-
-from .errors import PolicyError  # noqa: F401  (re-exported)
-
-
-@dataclass(frozen=True)
-class PolicyParam:
-    name: str
-    default: float
-    lo: float
-    hi: float
-    help: str
-    integer: bool = True  # whole numbers only (every parameter so far)
-
-
-@dataclass(frozen=True)
-class PolicyDef:
-    name: str
-    kernel_id: int
-    help: str
-    params: tuple[PolicyParam, ...] = ()
-
-
-POLICIES: dict[str, PolicyDef] = {
-    "greedy": PolicyDef(
-        "greedy", 0,
-        "Opens as soon as the hand reaches the required value, lays down and lays off everything it "
-        "can, takes the discard when it helps (unopened: only when it can then open with it), "
-        "discards its highest-value card that is in no meld (ties: fewest meld partners) and keeps jokers. "
-        "Team option (2 v 2): with support_hand=1, once it has laid down it does not go out while its "
-        "partner is a hold-hand player still playing for a Hand (nothing laid, not bailed): it keeps two "
-        "cards back so that the partner's Hand, which doubles both opponents, can still come.",
-        (
-            PolicyParam("support_hand", 0, 0, 1,
-                        "2 v 2 only: 1 = hold back from going out while the hold-hand partner plays for a Hand"),
-        ),
-    ),
-    "hold-hand": PolicyDef(
-        "hold-hand", 1,
-        "Lays nothing down until it can go out in one turn (a Hand); takes the discard only when that "
-        "makes the Hand; after bail_turn of its own turns, or once an opponent holds bail_opponent_cards "
-        "cards or fewer, it plays like greedy.",
-        (
-            PolicyParam("bail_turn", 10, 1, 1000, "own turns after which it gives up the Hand and plays greedy"),
-            PolicyParam("bail_opponent_cards", 5, 0, 30,
-                        "gives up the Hand once an opponent holds this many cards or fewer (0: never)"),
-        ),
-    ),
-    "random": PolicyDef(
-        "random", 2,
-        "Plays a uniformly random legal move at each decision (draw source, whether and with which melds "
-        "to open, lay-downs, lay-offs, joker swaps, the discard), from the deal's own random stream; "
-        "exercises the rare corners of the rules.",
-    ),
-}
+#: Length of a seat's parameter vector in the kernels.
+N_POLICY_PARAMS = MAX_PARAMS
+#: Former names of the declaration classes.
+PolicyParam = Param
+PolicyDef = Policy
 
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """One parameterised policy: ``name`` and its parameter values (defaults filled in)."""
+    """One parameterised policy: ``name`` and its parameter values by name (defaults filled in,
+    in the order the policy declares them)."""
 
     name: str
     params: tuple[tuple[str, float], ...] = field(default_factory=tuple)
 
     @property
+    def policy(self) -> Policy:
+        return get(self.name)
+
+    @property
     def label(self) -> str:
         """Canonical text: the name, plus the parameters that differ from their defaults."""
-        d = POLICIES[self.name]
+        d = get(self.name)
         diff = [(k, v) for (k, v), p in zip(self.params, d.params) if v != p.default]
         if not diff:
             return self.name
         return self.name + ":" + ",".join(f"{k}={_num(v)}" for k, v in diff)
 
     def vector(self) -> np.ndarray:
+        """The kernel's parameter vector ``float64[N_POLICY_PARAMS]``: value of parameter ``k``
+        at the slot the declaration gives it (:meth:`Policy.slot`)."""
+        d = get(self.name)
         out = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
-        for i, (_, v) in enumerate(self.params):
-            out[i] = v
+        for k, v in self.params:
+            out[d.slot(k)] = v
         return out
 
 
@@ -99,19 +69,19 @@ def _num(v: float) -> str:
 
 
 def parse_policy(text: str) -> PolicySpec:
-    """Read ``name`` or ``name:key=value,...``.
+    """Read ``name`` or ``name:key=value,...`` (user-written policies once their file is loaded,
+    :func:`load_policy_files`).
 
     Raises
     ------
     PolicyError
-        Unknown policy or parameter, or a value out of range (message lists what is allowed).
+        Unknown policy or parameter, a parameter given twice, or a value out of range (message lists
+        what is allowed).
     """
     text = text.strip()
     name, _, rest = text.partition(":")
     name = name.strip().lower().replace("_", "-")
-    if name not in POLICIES:
-        raise PolicyError(f"unknown policy {_cut(name)}: allowed {', '.join(POLICIES)}")
-    d = POLICIES[name]
+    d = get(name)
     values = {p.name: float(p.default) for p in d.params}
     given: set[str] = set()
     if rest.strip():
@@ -147,6 +117,20 @@ _NUMBER_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)")
 def _cut(text: str, limit: int = 40) -> str:
     """``repr(text)``, cut to about ``limit`` characters for an error message."""
     return repr(text) if len(text) <= limit else repr(text[:limit - 3]) + "..."
+
+
+def load_policy_files(paths) -> list:
+    """Load user-written policies from policy files (:func:`handsim.policies.files.load_files`):
+    afterwards their names work wherever a policy is written.
+
+    Raises
+    ------
+    PolicyFileError
+        One line naming the file and what is wrong with it.
+    """
+    from .files import load_files
+
+    return load_files(paths)
 
 
 def check_lineup_rules(specs, rules) -> None:
@@ -187,9 +171,15 @@ def parse_lineup(lineup) -> list[PolicySpec]:
     return [x if isinstance(x, PolicySpec) else parse_policy(x) for x in items]
 
 
-def lineup_arrays(specs: list[PolicySpec]) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel arrays: policy ids ``int64[P]`` and parameters ``float64[P, 8]``."""
-    pol = np.array([POLICIES[s.name].kernel_id for s in specs], dtype=np.int64)
+def lineup_arrays(specs: list[PolicySpec], engine=None) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel arrays of a line-up: policy ids ``int64[P]`` (as ``engine`` numbers them; default
+    :func:`~handsim.policies.engines.engine_for` the line-up) and parameters
+    ``float64[P, N_POLICY_PARAMS]``."""
+    if engine is None:
+        from .engines import engine_for
+
+        engine = engine_for(specs)
+    pol = np.array([engine.policy_id(s.name) for s in specs], dtype=np.int64)
     pp = np.stack([s.vector() for s in specs]) if specs else np.zeros((0, N_POLICY_PARAMS))
     return pol, pp.astype(np.float64)
 

@@ -1,0 +1,55 @@
+"""Policy dispatch of the built-in engine, generated from the policy registry by
+``python -m handsim.policies.engines``: do not edit (tests/test_policy_layer.py checks it is current).
+
+Each function calls the decision function of the seat's policy, told apart by its kernel id
+``g.pol[seat]`` (the position of its module in ``handsim.policies.registry.BUILTIN_MODULES``).
+"""
+
+from numba import njit
+
+from handsim.policies.greedy import POLICY as _P0
+from handsim.policies.hold_hand import POLICY as _P1
+from handsim.policies.random_moves import POLICY as _P2
+
+_p0_choose_draw = _P0.choose_draw
+_p0_play = _P0.play
+_p1_begin_round = _P1.begin_round
+_p1_begin_turn = _P1.begin_turn
+_p1_choose_draw = _P1.choose_draw
+_p1_play = _P1.play
+_p2_choose_draw = _P2.choose_draw
+_p2_play = _P2.play
+
+
+@njit(cache=True)
+def begin_round(g, seat):
+    p = g.pol[seat]
+    if p == 1:
+        _p1_begin_round(g, seat)
+
+
+@njit(cache=True)
+def begin_turn(g, seat):
+    p = g.pol[seat]
+    if p == 1:
+        _p1_begin_turn(g, seat)
+
+
+@njit(cache=True)
+def choose_draw(g, seat):
+    p = g.pol[seat]
+    if p == 1:
+        return _p1_choose_draw(g, seat)
+    if p == 2:
+        return _p2_choose_draw(g, seat)
+    return _p0_choose_draw(g, seat)
+
+
+@njit(cache=True)
+def play(g, seat):
+    p = g.pol[seat]
+    if p == 1:
+        return _p1_play(g, seat)
+    if p == 2:
+        return _p2_play(g, seat)
+    return _p0_play(g, seat)

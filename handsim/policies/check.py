@@ -1,0 +1,208 @@
+"""Check a policy against the rules: play it under every preset and rule variant, replay every
+deal through the pure-Python checker (:func:`handsim.checker.check_deal`), and report.
+
+:data:`VARIANTS` and :data:`PARTNERSHIP_VARIANTS` - every value of every rule option that changes
+play, each in a preset - are the same list the replay fuzz (``scripts/fuzz.py``) cycles through
+with the built-in policies; ``handsim check-policy FILE NAME`` (:func:`check_policy`) runs a
+user-written policy through them, at every seat count, against greedy, hold-hand, random and
+itself.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import json
+import multiprocessing as mp
+from dataclasses import dataclass, field
+
+#: Every value of every option of RULES.md sections 1-6 that changes play, each in a preset.
+VARIANTS = [
+    ("classic", {}),
+    ("saudi", {}),
+    ("qahwa", {}),
+    ("classic", {"opening_threshold": 71}),
+    ("classic", {"opening_threshold": 91, "joker_penalty": 30}),
+    ("classic", {"discard_pickup": "new_meld_only"}),
+    ("classic", {"unopened_penalty": "flat", "hand_doubles_others": False}),
+    ("classic", {"max_jokers_per_meld": 3, "jokers": 4}),
+    ("classic", {"go_out_requires_discard": True, "hand_min_new_meld_cards": 14}),
+    ("classic", {"joker_swap": False, "layoff_on_opening_turn": False}),
+    ("classic", {"max_reshuffles": 0}),
+    ("classic", {"max_reshuffles": 3, "opening_threshold": 91}),
+    ("classic", {"ace_low_value": 11, "starter": "dealer"}),
+    ("classic", {"jokers": 0}),
+    ("saudi", {"discard_pickup": "new_meld_only", "go_out_requires_discard": True}),
+    ("qahwa", {"opening_threshold": 71, "opening_rule": "ascending"}),
+    ("qahwa", {"max_reshuffles": 0, "min_natural_cards_per_meld": 2}),
+    ("classic", {"hand_size": 7, "max_reshuffles": 1}),
+]
+
+#: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
+#: are partners.  opening_scope player and team, with the fixed and the ascending opening rule,
+#: new_meld_only, go_out_requires_discard and layoff_on_opening_turn=false.
+PARTNERSHIP_VARIANTS = [
+    ("partnership", {"opening_scope": "player"}),
+    ("partnership", {"opening_scope": "team"}),
+    ("saudi", {"partnership": True, "opening_scope": "player"}),
+    ("saudi", {"partnership": True, "opening_scope": "team"}),
+    ("qahwa", {"partnership": True, "opening_scope": "team"}),
+    ("partnership", {"opening_scope": "team", "go_out_requires_discard": True, "layoff_on_opening_turn": False,
+                     "joker_swap": False}),
+]
+
+
+def policy_cases(policy: str) -> list[tuple[str, dict, int, str]]:
+    """The ``(preset, overrides, players, line-up)`` cases that check ``policy`` (its text, e.g.
+    ``"mine:aggr=3"``): every rule variant with 2, 3 and 4 players and in 2 v 2, against itself and
+    the built-in policies, in every seat position over the deals (line-ups rotate)."""
+    single = {
+        2: [f"{policy},greedy", f"{policy},random"],
+        3: [f"{policy},hold-hand,random"],
+        4: [f"{policy},greedy,greedy,greedy", f"{policy},{policy},random,hold-hand", ",".join([policy] * 4)],
+    }
+    team = [f"{policy},greedy,{policy},greedy", f"{policy},random,greedy:support_hand=1,hold-hand"]
+    out = []
+    for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4)):
+        for lu in single[players]:
+            out.append((preset, ov, players, lu))
+    for (preset, ov), lu in itertools.product(PARTNERSHIP_VARIANTS, team):
+        out.append((preset, ov, 4, lu))
+    return out
+
+
+def describe(case) -> str:
+    """One line naming a case: ``partnership opening_scope="team" / greedy,greedy,greedy,greedy``."""
+    preset, ov, players, lu = case
+    return " ".join([preset, *(f"{k}={json.dumps(v)}" for k, v in ov.items())]) + f" / {lu}"
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check_policy` found.
+
+    Attributes
+    ----------
+    deals : int
+        Deals played and checked.
+    cases : int
+        Rule variant x players x line-up combinations cycled through.
+    problems : list of str
+        One line per deal with a discrepancy or an illegal move (the first few are kept whole).
+    counts : dict
+        ``out`` / ``hand`` / ``void`` rounds, and the policy's seats that went out.
+    """
+
+    deals: int = 0
+    cases: int = 0
+    problems: list[str] = field(default_factory=list)
+    counts: dict = field(default_factory=lambda: {"out": 0, "hand": 0, "void": 0, "seats": 0, "seats_out": 0,
+                                                   "seats_hand": 0})
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _batch(args):
+    """Play and check deals ``first .. first+n-1`` (deal ``d`` plays case ``d % len(cases)``)."""
+    from ..checker import check_deal
+    from ..errors import RunError
+    from ..rules import Rules
+    from ..trace import trace_deal
+    from . import load_policy_files, parse_policy
+
+    files, policy, seed, first, n = args
+    load_policy_files(files)
+    name = parse_policy(policy).label
+    cases = policy_cases(policy)
+    rep = CheckReport()
+    rules_of: dict[int, Rules] = {}
+    for d in range(first, first + n):
+        k = d % len(cases)
+        preset, ov, players, lu = case = cases[k]
+        rules = rules_of.get(k)
+        if rules is None:
+            rules = rules_of[k] = Rules.preset(preset, **ov)
+        try:
+            tr = trace_deal(rules, lu, d, seed, players=players)
+        except RunError as e:  # an illegal move (with its show-deal command), or an engine error
+            rep.deals += 1
+            rep.problems.append(f"deal {d} ({describe(case)}): {e}")
+            continue
+        rep.deals += 1
+        problems = check_deal(tr)
+        if problems:
+            rep.problems.append(f"deal {d} ({describe(case)}): {problems[0]}"
+                                + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        res = tr["result"]
+        rep.counts["out"] += res["out"] is not None
+        rep.counts["hand"] += bool(res["hand"])
+        rep.counts["void"] += bool(res["void"])
+        for s, label in enumerate(tr["policies"]):
+            if label == name:
+                rep.counts["seats"] += 1
+                rep.counts["seats_out"] += res["out"] == s
+                rep.counts["seats_hand"] += res["out"] == s and bool(res["hand"])
+    return rep
+
+
+def check_policy(policy_file, policy: str, deals: int = 3000, seed: int = 0, jobs: int = 1,
+                 progress=None) -> CheckReport:
+    """Play ``deals`` deals of ``policy`` (a name with optional parameters, ``"mine:aggr=3"``) from
+    ``policy_file`` under every preset and rule variant and check each against the rules.
+
+    Parameters
+    ----------
+    policy_file : path or None
+        The file declaring the policy (None for a built-in policy).
+    policy : str
+        The policy as written on the command line.
+    deals : int
+        Deals in all, cycled over :func:`policy_cases` (default 3000: about 30 per case).
+    seed : int
+        Seed of the deals.
+    jobs : int
+        Worker processes.
+    progress : callable, optional
+        Called with the number of deals finished so far.
+
+    Returns
+    -------
+    CheckReport
+
+    Raises
+    ------
+    handsim.errors.PolicyFileError, handsim.errors.PolicyError
+        A policy file that cannot be used; an unknown policy or parameter.
+    """
+    from ..simulate import _warm_up
+    from . import load_policy_files, parse_policy
+    from .engines import engine_for
+
+    files = [str(policy_file)] if policy_file else []
+    load_policy_files(files)
+    spec = parse_policy(policy)
+    engine = engine_for([spec])
+    _warm_up(False, engine)  # the policy's functions compile, or a one-line error
+    report = CheckReport(cases=len(policy_cases(policy)))
+    step = 100
+    batches = [(files, policy, seed, s, min(step, deals - s)) for s in range(0, deals, step)]
+
+    def merge(rep):
+        report.deals += rep.deals
+        report.problems += rep.problems
+        for k, v in rep.counts.items():
+            report.counts[k] += v
+        if progress is not None:
+            progress(report.deals)
+
+    if jobs <= 1 or len(batches) <= 1:
+        for b in batches:
+            merge(_batch(b))
+    else:
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as ex:
+            for rep in ex.map(_batch, batches):
+                merge(rep)
+    return report

@@ -1,0 +1,314 @@
+"""Engines: the compiled drivers together with the dispatch over a set of policies.
+
+numba resolves the functions a kernel calls when it compiles it, and caches compiled code per
+source file, so a policy cannot be plugged into an engine that is already compiled.  Instead:
+
+* the **built-in engine** is :mod:`handsim._kernels.engine`, whose dispatch
+  :mod:`handsim._kernels.dispatch` is generated from the registry (``python -m
+  handsim.policies.engines`` rewrites it; a test checks it is current).  Runs with built-in
+  policies only never compile anything else.
+* an **engine for policy files** is generated as real source files in the compilation cache
+  (``<cache>/engines/<key>/``): a dispatch over the built-ins and the files' policies, and a copy
+  of :mod:`handsim._kernels.engine` whose one dispatch import names it.  ``<key>`` is a hash of
+  the kernel sources (the cache folder) and of the policy files' contents, so an edited file
+  gets a new engine, and the same files reuse the compiled one in every later process.  Only
+  the drivers, the dispatch and the user's functions compile; everything else (the arrangement
+  search, the moves, the built-in policies) is loaded from the cache.
+
+Work items sent to worker processes name their engine by :meth:`Engine.ref` (the files' paths
+and hashes); a worker that has not loaded it yet loads the files and the engine by that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import PolicyFileError
+from .declare import ENTRY_POINTS, Policy
+from .registry import BUILTIN_IDS, builtin_policies
+
+#: Kernel ids of user-written policies start here (``handsim._kernels.state.FIRST_USER_POLICY``).
+FIRST_USER_ID = 100
+#: The marked import line of ``handsim/_kernels/engine.py`` that a generated engine replaces.
+DISPATCH_IMPORT = "from handsim._kernels.dispatch import begin_round, begin_turn, choose_draw, play  # DISPATCH"
+#: The drivers an engine provides.
+DRIVERS = ("play_deals", "play_matches", "play_traced", "play_traced_match_round", "play_stacked")
+
+
+def dispatch_source(entries: Sequence[tuple[int, str, Policy]], preamble: Sequence[str], title: str) -> str:
+    """Python source of a dispatch module: for each decision function, one ``@njit`` function of
+    ``(g, seat)`` that calls the seat's policy by its kernel id (``g.pol[seat]``).
+
+    ``entries`` are ``(kernel id, alias of the declaration in the module, declaration)``; the
+    first entry's functions are the fall-back.  ``preamble`` are the lines that bind the aliases.
+    """
+    lines = [f'"""{title}"""', "", "from numba import njit", ""]
+    lines += list(preamble)
+    lines.append("")
+    for i, alias, policy in entries:
+        for ep in ENTRY_POINTS:
+            if getattr(policy, ep) is not None:
+                lines.append(f"_p{i}_{ep} = {alias}.{ep}")
+    for ep in ENTRY_POINTS:
+        having = [(i, p) for i, _, p in entries if getattr(p, ep) is not None]
+        lines += ["", "", "@njit(cache=True)", f"def {ep}(g, seat):"]
+        returns = ep in ("choose_draw", "play")
+        if not having:
+            lines.append("    return")
+            continue
+        lines.append("    p = g.pol[seat]")
+        if returns:
+            first, rest = having[0], having[1:]
+            for i, _ in rest:
+                lines += [f"    if p == {i}:", f"        return _p{i}_{ep}(g, seat)"]
+            lines.append(f"    return _p{first[0]}_{ep}(g, seat)")
+        else:
+            for i, _ in having:
+                lines += [f"    if p == {i}:", f"        _p{i}_{ep}(g, seat)"]
+    return "\n".join(lines) + "\n"
+
+
+def builtin_dispatch_source() -> str:
+    """The source of :mod:`handsim._kernels.dispatch` (what ``python -m handsim.policies.engines`` writes)."""
+    from .registry import BUILTIN_MODULES
+
+    entries, preamble = [], []
+    for mod, policy in zip(BUILTIN_MODULES, builtin_policies()):
+        i = BUILTIN_IDS[policy.name]
+        preamble.append(f"from handsim.policies.{mod} import POLICY as _P{i}")
+        entries.append((i, f"_P{i}", policy))
+    title = ("Policy dispatch of the built-in engine, generated from the policy registry by\n"
+             "``python -m handsim.policies.engines``: do not edit (tests/test_policy_layer.py checks it is current).\n\n"
+             "Each function calls the decision function of the seat's policy, told apart by its kernel id\n"
+             "``g.pol[seat]`` (the position of its module in ``handsim.policies.registry.BUILTIN_MODULES``).\n")
+    return dispatch_source(entries, preamble, title)
+
+
+class Engine:
+    """The drivers of :mod:`handsim._kernels.engine` compiled with one set of policies.
+
+    Attributes
+    ----------
+    key : str
+        ``"builtin"``, or the hash naming a generated engine.
+    files : tuple of PolicyFile
+        The policy files whose policies it plays (none for the built-in engine).
+    ids : dict of str to int
+        Kernel id of every policy it plays, by name.
+    """
+
+    def __init__(self, key: str, files: tuple, ids: dict[str, int], module_name: str, path: Path | None = None):
+        self.key, self.files, self.ids = key, files, ids
+        self.module_name, self.path = module_name, path
+        self._module = None
+
+    @property
+    def module(self):
+        if self._module is None:
+            if self.path is None:
+                self._module = importlib.import_module(self.module_name)
+            else:
+                self._module = _import_file(self.module_name, self.path)
+        return self._module
+
+    def __getattr__(self, name):
+        if name in DRIVERS:
+            return _guarded(self, name)
+        raise AttributeError(name)
+
+    def ref(self) -> tuple:
+        """What names this engine in a work item: ``((path, sha256), ...)`` of its files."""
+        return tuple((f.path, f.sha256) for f in self.files)
+
+    def policy_id(self, name: str) -> int:
+        return self.ids[name]
+
+    def stem(self) -> str:
+        return "engine" if self.path is None else self.path.stem
+
+    def is_compiled(self, driver: str = "play_deals") -> bool:
+        """Whether ``driver`` is in the compilation cache already."""
+        import numba
+
+        base = Path(numba.config.CACHE_DIR)
+        return any(base.glob(f"**/{self.stem()}.{driver}-*.nbi"))
+
+
+def _guarded(engine: Engine, name: str):
+    """Driver ``name`` of ``engine``; for a generated engine, a compilation failure (a policy's
+    function that does not fit the engine) becomes a one-line :class:`PolicyFileError`."""
+    fn = getattr(engine.module, name)
+    if not engine.files:
+        return fn
+
+    def call(*args):
+        try:
+            return fn(*args)
+        except Exception as e:
+            from numba.core.errors import NumbaError
+
+            compiled = fn.signatures if hasattr(fn, "signatures") else [None]
+            if isinstance(e, NumbaError) or not compiled:  # it failed while compiling
+                names = ", ".join(f.path for f in engine.files)
+                raise PolicyFileError(f"the policies of {names} do not compile with the engine: "
+                                      f"{_first_line(str(e))}") from None
+            raise
+
+    call.__name__ = name
+    return call
+
+
+def _first_line(text: str) -> str:
+    for line in str(text).splitlines():
+        line = line.strip()
+        if line and not line.startswith(("-", "=")):
+            return " ".join(line.split())[:300]
+    return "numba could not compile them"
+
+
+_BUILTIN: Engine | None = None
+_ENGINES: dict[str, Engine] = {}
+
+
+def builtin_engine() -> Engine:
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = Engine("builtin", (), dict(BUILTIN_IDS), "handsim._kernels.engine")
+    return _BUILTIN
+
+
+def engine_for(specs) -> Engine:
+    """The engine that plays the policies of ``specs`` (PolicySpec or names): the built-in engine
+    when they are all built-in, else the one generated for their policy files."""
+    from . import files as F
+    from .registry import get
+
+    sources = []
+    for s in specs:
+        p = get(getattr(s, "name", s))
+        if not p.builtin and p.source not in sources:
+            sources.append(p.source)
+    return engine_for_files([F.LOADED[src] for src in sources])
+
+
+def engine_from_ref(ref: tuple) -> Engine:
+    """The engine a work item names (:meth:`Engine.ref`), loading its policy files if needed."""
+    from . import files as F
+
+    if not ref:
+        return builtin_engine()
+    return engine_for_files([F.load_file(path, expect_sha256=sha) for path, sha in ref])
+
+
+def engine_for_files(files) -> Engine:
+    """The engine for the built-in policies and those of ``files`` (loaded
+    :class:`~handsim.policies.files.PolicyFile`), generated and compiled on first use."""
+    if not files:
+        return builtin_engine()
+    import numba
+
+    files = tuple(sorted({f.sha256: f for f in files}.values(), key=lambda f: f.sha256))
+    h = hashlib.sha256(Path(numba.config.CACHE_DIR).name.encode())
+    for f in files:
+        h.update(f.sha256.encode())
+    key = h.hexdigest()[:16]
+    engine = _ENGINES.get(key)
+    if engine is not None:
+        return engine
+    ids = dict(BUILTIN_IDS)
+    entries, preamble = [], []
+    for mod, policy in zip(_builtin_modules(), builtin_policies()):
+        i = BUILTIN_IDS[policy.name]
+        preamble.append(f"from handsim.policies.{mod} import POLICY as _P{i}")
+        entries.append((i, f"_P{i}", policy))
+    preamble.append("from handsim.policies.files import declared")
+    nxt = FIRST_USER_ID
+    for f in files:
+        for policy in f.policies:
+            ids[policy.name] = nxt
+            preamble.append(f"_P{nxt} = declared({f.sha256!r}, {policy.name!r})  # {Path(f.path).name}")
+            entries.append((nxt, f"_P{nxt}", policy))
+            nxt += 1
+    folder = Path(numba.config.CACHE_DIR) / "engines" / key
+    names = ", ".join(Path(f.path).name for f in files)
+    dispatch = dispatch_source(entries, preamble, f"Policy dispatch for the built-in policies and {names}: generated by "
+                                                  "handsim.policies.engines, do not edit.\n")
+    d_name = f"hs_dispatch_{key}"
+    e_name = f"hs_engine_{key}"
+    engine_src = _engine_template().replace(
+        DISPATCH_IMPORT, f"from {d_name} import begin_round, begin_turn, choose_draw, play  # DISPATCH")
+    d_path = _write_once(folder / f"{d_name}.py", dispatch)
+    e_path = _write_once(folder / f"{e_name}.py", engine_src)
+    if d_name not in sys.modules:
+        _import_file(d_name, d_path)
+    engine = Engine(key, files, ids, e_name, e_path)
+    _ENGINES[key] = engine
+    return engine
+
+
+def _builtin_modules():
+    from .registry import BUILTIN_MODULES
+
+    return BUILTIN_MODULES
+
+
+def _engine_template() -> str:
+    path = Path(__file__).resolve().parent.parent / "_kernels" / "engine.py"
+    src = path.read_text(encoding="utf-8")
+    if DISPATCH_IMPORT not in src:  # pragma: no cover - a broken checkout
+        raise RuntimeError(f"{path} lacks its dispatch import line")
+    return src
+
+
+def _write_once(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` unless a file with that content is there.  Never rewrites an
+    existing file (numba's cache of a file is keyed on its modification time), and a file being
+    written by another process appears only complete (hard link of a finished temporary file)."""
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return path
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        if path.read_bytes() != data:  # a different file under a content-addressed name: replace it
+            os.replace(tmp, path)
+            return path
+    except OSError:  # no hard links on this file system
+        os.replace(tmp, path)
+        return path
+    tmp.unlink(missing_ok=True)
+    return path
+
+
+def _import_file(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def main() -> None:
+    """Rewrite ``handsim/_kernels/dispatch.py`` from the registry."""
+    path = Path(__file__).resolve().parent.parent / "_kernels" / "dispatch.py"
+    path.write_text(builtin_dispatch_source(), encoding="utf-8")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

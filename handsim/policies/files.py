@@ -1,0 +1,224 @@
+"""Policy files: user-written policies in a Python file (``--policy-file FILE``).
+
+A policy file is an ordinary Python module that declares one or more policies with
+:class:`~handsim.policies.declare.Policy`, exactly as the built-ins do (see
+``examples/policies/`` and ``docs/policies.md``).  :func:`load_file` imports it under a private
+module name, checks every declaration and registers its policies by name; the engine that plays
+them is compiled on first use (:func:`handsim.policies.engines.engine_for`).
+
+Everything that can be wrong with a file is a :class:`~handsim.errors.PolicyFileError` with a
+one-line message: missing, a folder, not UTF-8, a syntax or import error (with the file's line
+number), no policy declared, a name clashing with a built-in or with another file's policy, a
+decision function that is not compiled or takes other arguments than ``(g, seat)``, that does not
+compile for the engine or returns the wrong type, a parameter default outside its range.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import PolicyError, PolicyFileError
+from .declare import Policy
+from .registry import register
+
+#: Policy files loaded in this process, by resolved path.
+LOADED: dict[str, "PolicyFile"] = {}
+_BY_SHA: dict[str, "PolicyFile"] = {}
+
+
+@dataclass(frozen=True)
+class PolicyFile:
+    """A loaded policy file.
+
+    Attributes
+    ----------
+    path : str
+        Resolved absolute path.
+    sha256 : str
+        Hash of its bytes (an edited file is a different file: new engine, refused by ``--resume``).
+    policies : tuple of Policy
+        Its policies, in the order declared.
+    """
+
+    path: str
+    sha256: str
+    policies: tuple[Policy, ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.policies]
+
+
+def read_source(path) -> tuple[Path, bytes, str]:
+    """``(resolved path, bytes, text)`` of a policy file.
+
+    Raises
+    ------
+    PolicyFileError
+        Missing, a folder, unreadable, not UTF-8.
+    """
+    p = Path(path)
+    shown = str(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise PolicyFileError(f"policy file {shown}: not found") from None
+    except IsADirectoryError:
+        raise PolicyFileError(f"policy file {shown}: is a folder, not a Python file") from None
+    except OSError as e:
+        raise PolicyFileError(f"policy file {shown}: cannot read it ({e.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise PolicyFileError(f"policy file {shown}, line {line}: not UTF-8 text (byte {e.start})") from None
+    return p.resolve(), data, text
+
+
+def load_file(path, expect_sha256: str | None = None) -> PolicyFile:
+    """Import a policy file and register its policies (once per file and content).
+
+    Parameters
+    ----------
+    path : str or Path
+    expect_sha256 : str, optional
+        The content the caller expects (a work item, a resumed study); another content is refused.
+
+    Returns
+    -------
+    PolicyFile
+
+    Raises
+    ------
+    PolicyFileError
+        One line naming the file (and line) and what is wrong.
+    """
+    resolved, data, text = read_source(path)
+    sha = hashlib.sha256(data).hexdigest()
+    if expect_sha256 is not None and sha != expect_sha256:
+        raise PolicyFileError(f"policy file {path}: its content changed since the study was set up (sha256 "
+                              f"{sha[:12]}..., expected {expect_sha256[:12]}...): restore it, or start a new study")
+    known = LOADED.get(str(resolved))
+    if known is not None and known.sha256 == sha:
+        return known
+    if known is not None:
+        raise PolicyFileError(f"policy file {path} changed while handsim was running: restart to use the new version")
+    module = _import(resolved, text, sha)
+    found = [v for v in vars(module).values() if isinstance(v, Policy)]
+    unique: list[Policy] = []
+    for p in found:
+        if not any(p is q for q in unique):
+            unique.append(p)
+    if not unique:
+        raise PolicyFileError(f"policy file {path} declares no policy: assign a handsim.policies.Policy(...) to a "
+                              "module-level name (see examples/policies/)")
+    names = [p.name for p in unique]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise PolicyFileError(f"policy file {path} declares policy {dup[0]!r} twice")
+    registered = []
+    for p in unique:
+        try:
+            p.check()
+        except PolicyFileError:
+            raise
+        except PolicyError as e:
+            raise PolicyFileError(f"policy file {path}: {e}") from None
+        registered.append(p)
+    pf = PolicyFile(str(resolved), sha, tuple(register(p, str(resolved)) for p in registered))
+    LOADED[pf.path] = pf
+    _BY_SHA[sha] = pf
+    return pf
+
+
+def load_files(paths) -> list[PolicyFile]:
+    """:func:`load_file` for each path (in order; the same file twice is loaded once)."""
+    out: list[PolicyFile] = []
+    for p in paths:
+        pf = load_file(p)
+        if pf not in out:
+            out.append(pf)
+    return out
+
+
+def declared(sha256: str, name: str) -> Policy:
+    """The registered declaration of policy ``name`` of the loaded file with content ``sha256``
+    (what a generated dispatch module binds)."""
+    pf = _BY_SHA[sha256]
+    for p in pf.policies:
+        if p.name == name:
+            return p
+    raise KeyError(name)  # pragma: no cover - the dispatch is generated from the same file
+
+
+def _import(path: Path, text: str, sha: str):
+    """Execute the file as module ``handsim_policy_file_<sha>``; errors become one line with the
+    file's line number."""
+    import importlib.util
+
+    name = f"handsim_policy_file_{sha[:16]}"
+    if name in sys.modules:
+        return sys.modules[name]
+    try:
+        code = compile(text, str(path), "exec")
+    except SyntaxError as e:
+        raise PolicyFileError(f"policy file {path}, line {e.lineno}: syntax error: {e.msg}") from None
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        exec(code, module.__dict__)
+    except BaseException as e:
+        sys.modules.pop(name, None)
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        line = None
+        for frame in traceback.extract_tb(e.__traceback__):
+            if frame.filename == str(path):
+                line = frame.lineno
+        where = f", line {line}" if line else ""
+        msg = " ".join(str(e).split()) or type(e).__name__
+        if isinstance(e, PolicyError):
+            raise PolicyFileError(f"policy file {path}{where}: {msg}") from None
+        raise PolicyFileError(f"policy file {path}{where}: {type(e).__name__}: {msg}") from None
+    return module
+
+
+def check_compiles(pf: PolicyFile) -> None:
+    """Compile each decision function of ``pf`` for the engine's argument types and check what it
+    returns (an integer from ``choose_draw`` and ``play``).  Cached like any numba function, and
+    the engine reuses what is compiled here.
+
+    Raises
+    ------
+    PolicyFileError
+        Naming the file, the policy, the function and numba's first message line.
+    """
+    import numba
+    import numpy as np
+    from numba.core import types
+    from numba.core.errors import NumbaError
+
+    from .._kernels.state import GAME_DTYPE
+
+    rec = numba.typeof(np.zeros(1, dtype=GAME_DTYPE)[0])
+    sig = (rec, types.int64)
+    for policy in pf.policies:
+        for what, fn in policy.entry_points().items():
+            try:
+                fn.compile(sig)
+                res = fn.overloads[sig]
+            except Exception as e:  # numba's TypingError, or what its typing let through (AttributeError, ...)
+                from .engines import _first_line
+
+                why = _first_line(str(e)) if isinstance(e, NumbaError) else f"{type(e).__name__}: {_first_line(str(e))}"
+                raise PolicyFileError(f"policy file {pf.path}: {what} of policy {policy.name!r} ({fn.__name__}) does "
+                                      f"not compile: {why}") from None
+            rt = res.signature.return_type
+            if what in ("choose_draw", "play") and not isinstance(rt, (types.Integer, types.Boolean)):
+                raise PolicyFileError(f"policy file {pf.path}: {what} of policy {policy.name!r} ({fn.__name__}) returns "
+                                      f"{rt}, not an integer (it must return a card type or a draw source)")
