@@ -26,6 +26,7 @@ Usage::
     python scripts/bench.py --policy hold-hand --set opening_threshold=91
     python scripts/bench.py --lineup greedy --lineup hold-hand,greedy,greedy,greedy --set opening_threshold=91
     python scripts/bench.py --preset qahwa --deals 5000
+    python scripts/bench.py --policy-file examples/policies/greedy_copy.py --policy my-greedy --skip-cold
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ t = time.perf_counter()
 args = json.loads(sys.argv[1])
 from handsim.rules import Rules
 from handsim.simulate import make_spec, run_study
-spec = make_spec(Rules.preset(args["preset"]), None, args["lineups"], args["players"], 1, seed=0, chunk=1)
+kw = {"policy_files": args["policy_files"]} if args.get("policy_files") else {}
+spec = make_spec(Rules.preset(args["preset"]), None, args["lineups"], args["players"], 1, seed=0, chunk=1, **kw)
 run_study(spec, jobs=1)
 print(json.dumps({"seconds": time.perf_counter() - t}))
 """

@@ -2,7 +2,8 @@
 """Fuzz the engine against the pure-Python rules checker.
 
 Plays deals with random and scripted line-ups under every preset and every value of the rule
-options of RULES.md sections 1-6 and 2 v 2 partnership (section 7), records each deal's move log
+options of RULES.md sections 1-6 and 2 v 2 partnership (section 7) - every built-in policy;
+user-written policies go through the same variants with ``handsim check-policy FILE NAME`` - records each deal's move log
 and replays it through :func:`handsim.checker.check_deal` (legality of every move, card
 conservation, the opening and pickup rules, the end of the round, the scores).  Prints a JSON summary; exits 1 on any
 discrepancy and writes the offending traces to ``--failures`` (JSON lines).
@@ -28,27 +29,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-#: Every value of every option of sections 1-6 that changes play, each in a preset.
-VARIANTS = [
-    ("classic", {}),
-    ("saudi", {}),
-    ("qahwa", {}),
-    ("classic", {"opening_threshold": 71}),
-    ("classic", {"opening_threshold": 91, "joker_penalty": 30}),
-    ("classic", {"discard_pickup": "new_meld_only"}),
-    ("classic", {"unopened_penalty": "flat", "hand_doubles_others": False}),
-    ("classic", {"max_jokers_per_meld": 3, "jokers": 4}),
-    ("classic", {"go_out_requires_discard": True, "hand_min_new_meld_cards": 14}),
-    ("classic", {"joker_swap": False, "layoff_on_opening_turn": False}),
-    ("classic", {"max_reshuffles": 0}),
-    ("classic", {"max_reshuffles": 3, "opening_threshold": 91}),
-    ("classic", {"ace_low_value": 11, "starter": "dealer"}),
-    ("classic", {"jokers": 0}),
-    ("saudi", {"discard_pickup": "new_meld_only", "go_out_requires_discard": True}),
-    ("qahwa", {"opening_threshold": 71, "opening_rule": "ascending"}),
-    ("qahwa", {"max_reshuffles": 0, "min_natural_cards_per_meld": 2}),
-    ("classic", {"hand_size": 7, "max_reshuffles": 1}),
-]
+#: Every value of every option of sections 1-6 that changes play, each in a preset (the list
+#: ``handsim check-policy`` runs user-written policies through).
+from handsim.policies.check import PARTNERSHIP_VARIANTS, VARIANTS, describe  # noqa: E402
 
 LINEUPS = {
     2: ["random,random", "random,greedy", "hold-hand,random"],
@@ -68,17 +51,8 @@ GO_OUT_DISCARD_MUST_OPEN = [
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
-#: are partners.  opening_scope player and team, with the fixed and the ascending opening rule,
-#: new_meld_only, go_out_requires_discard and layoff_on_opening_turn=false.
-PARTNERSHIP_VARIANTS = [
-    ("partnership", {"opening_scope": "player"}),
-    ("partnership", {"opening_scope": "team"}),
-    ("saudi", {"partnership": True, "opening_scope": "player"}),
-    ("saudi", {"partnership": True, "opening_scope": "team"}),
-    ("qahwa", {"partnership": True, "opening_scope": "team"}),
-    ("partnership", {"opening_scope": "team", "go_out_requires_discard": True, "layoff_on_opening_turn": False,
-                     "joker_swap": False}),
-]
+#: are partners; PARTNERSHIP_VARIANTS: opening_scope player and team, with the fixed and the
+#: ascending opening rule, new_meld_only, go_out_requires_discard and layoff_on_opening_turn=false.
 PARTNERSHIP_LINEUPS = ["greedy,greedy,greedy,greedy", "random,random,random,random", "hold-hand,greedy,greedy,greedy",
                        "hold-hand,greedy,greedy:support_hand=1,greedy"]
 
@@ -96,10 +70,6 @@ def cases():
     return out
 
 
-def describe(case) -> str:
-    """One line naming a case: ``partnership opening_scope=team / greedy,greedy,greedy,greedy``."""
-    preset, ov, players, lu = case
-    return " ".join([preset, *(f"{k}={json.dumps(v)}" for k, v in ov.items())]) + f" / {lu}"
 
 
 def _check(args):

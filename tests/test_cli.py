@@ -442,7 +442,9 @@ def test_show_deal_internal_engine_error(runner, monkeypatch):
     import handsim._kernels.engine as engine
 
     def failing(seed, deal, players, rv, pol, pp):
-        return None, None, 0, 0, None, None, None, np.int8(7)
+        err = np.zeros(12, np.int64)  # the engine's error record: code 7 (the table is full)
+        err[0] = 7
+        return None, None, 0, 0, None, None, None, err
 
     monkeypatch.setattr(engine, "play_traced", failing)
     result = run(runner, "show-deal", "--deal", 5, "--players", 2)
@@ -500,7 +502,7 @@ def _readme_section(start: str, end: str) -> str:
 
 
 @pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
-                                 "policies"])
+                                 "policies", "check-policy"])
 def test_readme_lists_every_option_of_every_command(cmd):
     """README's CLI reference names every option --help shows (the command's own row or table)."""
     command = cli.commands[cmd]
@@ -519,7 +521,7 @@ def test_readme_lists_every_option_of_every_command(cmd):
 
 
 @pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
-                                 "policies"])
+                                 "policies", "check-policy"])
 def test_every_command_has_help_with_an_example(runner, cmd):
     result = run(runner, cmd, "--help")
     assert_ok(result)

@@ -10,7 +10,7 @@ import click
 
 from handsim import __version__
 
-from . import inspect, rules, russian, simulate, tournament
+from . import inspect, policies, rules, russian, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -45,4 +45,5 @@ handsim.add_command(inspect.score)
 handsim.add_command(inspect.check)
 handsim.add_command(russian.rearrange)
 handsim.add_command(rules.rules)
-handsim.add_command(rules.policies)
+handsim.add_command(policies.policies)
+handsim.add_command(policies.check_policy)

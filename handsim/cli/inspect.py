@@ -369,6 +369,9 @@ def render_deal(trace: dict) -> str:
     lines.append("")
     if res.get("void"):
         lines.append(f"Void round after {res['turns']} turns: everyone scores 0.")
+    elif res.get("error"):
+        lines.append(f"Stopped after {res['turns']} turns: {res['error']}")
+        return "\n".join(lines)
     else:
         how = "with a Hand" if res.get("hand") else ""
         lines.append(f"Seat {res['out']} went out {how} after {res['turns']} turns.".replace("  ", " "))
@@ -403,6 +406,8 @@ Examples:
 @click.option("--deal", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Deal index.")
 @rules_options
 @click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: greedy]")
+@click.option("--policy-file", "policy_files", multiple=True, type=click.Path(), metavar="FILE",
+              help="A Python file of user-written policies, as in the study (repeatable).")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
 @click.option("--players", type=PLAYERS_CHOICE, default=None,
               help="Players: 2, 3, 4 or 2v2 (partnership), as in the study.  [default: 4, or the line-up's length]")
@@ -410,9 +415,11 @@ Examples:
               help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
                    "--deal of a match study (--rounds N or --matches).")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
-def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players, match_round, as_json):
-    from handsim._kernels.engine import MAX_TIEBREAKS
-    from handsim.policies import check_lineup_rules, parse_lineup, parse_policy
+def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, match_round, as_json):
+    from handsim._kernels.driverlib import MAX_TIEBREAKS
+    from handsim.errors import PolicyMoveError
+    from handsim.policies import check_lineup_rules, load_policy_files, parse_lineup, parse_policy
+    from handsim.policies.engines import engine_for
     from handsim.trace import EngineError, trace_deal
 
     players, two_v_two = parse_players(players)
@@ -422,6 +429,7 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
                                  f"(at most {rules.rounds} + {MAX_TIEBREAKS} tie-break rounds)", param_hint="'--round'")
     if policy is not None and lineup is not None:
         raise click.UsageError("use either --policy or --lineup")
+    load_policy_files(policy_files)
     from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
 
     if lineup is not None:
@@ -440,10 +448,20 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, lineup, players,
         if match_round is not None and match_round > rules.rounds:  # a tie-break round: did the match have it?
             announce_compile("the match engine", "about a minute", "engine", "play_matches")
             _check_tiebreak_round(rules, specs, deal, seed, match_round)
-        announce_compile("the deal tracer", "about half a minute", "engine",
-                         "play_traced" if match_round is None else "play_traced_match_round")
+        driver = "play_traced" if match_round is None else "play_traced_match_round"
+        engine = engine_for(specs)
+        if not engine.files:
+            announce_compile("the deal tracer", "about half a minute", "engine", driver)
+        elif not engine.is_compiled(driver):
+            click.echo("Compiling the deal tracer for the policy files (once per version of the files, about half a "
+                       "minute; cached afterwards)...", err=True)
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)
+    except PolicyMoveError as e:  # the moves up to the illegal one, then the one-line error (exit 1)
+        partial = getattr(e, "trace", None)
+        if partial is not None and not as_json:
+            click.echo(render_deal(partial))
+        raise
     except EngineError as e:  # a bug, not bad input: exit 1, one line
         raise click.ClickException(f"internal engine error {e.code} in deal {deal} (please report it)") from None
     click.echo(dump_json(trace) if as_json else render_deal(trace))
@@ -462,8 +480,11 @@ def _check_tiebreak_round(rules, specs, match: int, seed: int, match_round: int)
     from handsim.simulate import run_match_chunk
     from handsim.trace import EngineError
 
-    pol, pp = lineup_arrays(list(specs))
-    res = run_match_chunk(rules.to_vector(), pol, pp, len(specs), seed, match, 1)
+    from handsim.policies.engines import engine_for
+
+    engine = engine_for(list(specs))
+    pol, pp = lineup_arrays(list(specs), engine)
+    res = run_match_chunk(rules.to_vector(), pol, pp, len(specs), seed, match, 1, engine)
     if res["err"].any():
         raise EngineError(int(res["err"][res["err"] != 0][0]), match)
     tiebreaks = int(res["tiebreaks"][rules.rounds - 1])

@@ -1,4 +1,4 @@
-"""``handsim rules`` (every rule option and the presets) and ``handsim policies``."""
+"""``handsim rules``: every rule option and the presets."""
 
 from __future__ import annotations
 
@@ -55,36 +55,3 @@ def rules(preset, markdown):
         for i, line in enumerate(textwrap.wrap(diff, 86 - pw)):
             click.echo(f"  {name if i == 0 else '':<{pw}}  {line}")
     click.echo("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")
-
-
-POLICIES_HELP = """List the scripted policies and their parameters.
-
-A policy is written NAME or NAME:KEY=VALUE,KEY=VALUE; a line-up lists one policy per seat,
-separated by commas.
-
-\b
-Examples:
-    $ handsim policies
-    $ handsim simulate --policy hold-hand:bail_turn=8,bail_opponent_cards=3 --policy greedy
-"""
-
-
-@click.command(cls=Command, name="policies", help=POLICIES_HELP, short_help="List policies and their parameters.")
-def policies():
-    from handsim.policies import POLICIES, _num
-
-    for name, d in POLICIES.items():
-        click.echo(name)
-        for line in textwrap.wrap(d.help, 90):
-            click.echo(f"    {line}")
-        if d.params:
-            click.echo("  parameters:")
-            w = max(len(p.name) for p in d.params)
-            for p in d.params:
-                click.echo(f"    {p.name:<{w}}  default {_num(p.default)}, {_num(p.lo)}..{_num(p.hi)}: {p.help}")
-        else:
-            click.echo("  parameters: none")
-        click.echo("")
-    example = next((f"{n}:{d.params[0].name}={_num(d.params[0].default)}" for n, d in POLICIES.items() if d.params), None)
-    if example:
-        click.echo(f"Syntax: NAME or NAME:KEY=VALUE,...  e.g. {example}")

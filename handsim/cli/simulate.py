@@ -26,12 +26,14 @@ DEFAULT_DEALS = 20000
 DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
 
 #: Options that define the rules or line-ups of a study; with none of them the default study runs.
-_STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups")
+_STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups",
+                  "policy_files")
 #: Options that --resume and --from take from the saved study instead.
 _SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds", "standings")
 _FLAG = {
     "preset": "--preset", "rules_file": "--rules", "settings": "--set", "thresholds": "--threshold",
     "joker_penalties": "--joker-penalty", "vary": "--vary", "policies": "--policy", "lineups": "--lineup",
+    "policy_files": "--policy-file",
     "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
     "rounds": "--rounds", "standings": "--standings",
 }
@@ -271,6 +273,9 @@ terminated (kill).
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 or @best.toml (a policy file "
                    "of handsim tune) (repeatable; see 'handsim policies').")
+@click.option("--policy-file", "policy_files", multiple=True, type=click.Path(dir_okay=True), metavar="FILE",
+              help="A Python file of user-written policies (see docs/policies.md and examples/policies/); its policies "
+                   "can then be named in --policy and --lineup (repeatable).")
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
 @click.option("--players", type=PLAYERS_CHOICE, default="4",
@@ -309,7 +314,8 @@ terminated (kill).
               help="Show a progress bar on stderr.  [default: when stderr is a terminal]")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.pass_context
-def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, lineups, players,
+def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, vary, policies, policy_files, lineups,
+             players,
              deals, seed, matches, rounds, standings, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
              quiet):
     from handsim.simulate import claim_out, make_spec, run_study, write_outputs
@@ -341,8 +347,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 raise click.UsageError(f"--from {from_run}: no run.json in that folder")
         spec = _spec_from_run(_read_run_json(src), src)
     else:
-        from handsim.policies import parse_lineup, parse_policy
+        from handsim.policies import load_policy_files, parse_lineup, parse_policy
 
+        load_policy_files(policy_files)  # before the line-ups name their policies
         if not _given(ctx, _STUDY_OPTIONS):
             rules = load_rules(None, None, (), partnership=two_v_two)
             vary_map = dict(DEFAULT_VARY)
@@ -389,7 +396,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                                        "give one of them")
             rules = rules.replace(standings=standings)
         extra = {"matches": True} if matches else {}
-        spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, **extra)
+        spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, policy_files=policy_files, **extra)
 
     if trace and getattr(spec, "matches", False):
         raise click.UsageError("--trace samples single deals: it does not work with --matches")
@@ -412,11 +419,21 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         click.echo(_describe(spec, base if not (resume or from_run) else "classic", n_jobs, out))
 
     # ---- run
+    from handsim.errors import PolicyMoveError
+
     try:
         with _sigterm_stops():
-            if not quiet:
-                announce_compile("the simulation engine", "about a minute", "engine",
-                                 "play_matches" if getattr(spec, "matches", False) else "play_deals")
+            driver = "play_matches" if getattr(spec, "matches", False) else "play_deals"
+            engine = spec.engine()
+            if quiet:
+                pass
+            elif engine.files:
+                if not engine.is_compiled(driver):
+                    names = ", ".join(Path(f.path).name for f in engine.files)
+                    click.echo(f"Compiling the engine for the policies of {names} (once per version of the file, "
+                               "about a minute; cached afterwards)...", err=True)
+            else:
+                announce_compile("the simulation engine", "about a minute", "engine", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                                scheduler=scheduler)
             write_outputs(result, out, command=command_line(ctx))
@@ -429,6 +446,14 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 _print_results(result, spec, out, traces, n_jobs)
     except KeyboardInterrupt as e:
         ctx.exit(_interrupted(e, out))
+    except PolicyMoveError as e:
+        from handsim.simulate import CHECKPOINT
+
+        from handsim.policies.violations import add_context
+
+        kept = f"; the finished work is kept in {out} ('handsim report {out}' reports it)" \
+            if (Path(out) / CHECKPOINT).exists() else ""
+        raise PolicyMoveError(add_context(str(e), kept)) from None
 
 
 class Terminated(KeyboardInterrupt):

@@ -1,0 +1,484 @@
+"""User-written policies: policy files, the engine compiled for them, and the checks on every move.
+
+* ``examples/policies/greedy_copy.py`` (``my-greedy``, written through the public API) plays every
+  golden deal that has a greedy seat exactly as the built-in ``greedy`` does.
+* Every way a policy file can be unusable is one line and exit 2: missing, a folder, not UTF-8,
+  a syntax or import error (with the file's line), no policy, a clashing name, a decision
+  function that is not compiled, takes other arguments or returns the wrong type, a parameter
+  default outside its range.
+* Every illegal decision of a user policy stops the round with one line naming the policy, the
+  deal, the seat, the turn, the move, the rule, and the show-deal command that replays it (exit
+  1 in the CLI, the finished chunks kept); a round that never ends is stopped by the turn cap.
+* The engine for a policy file is compiled once and loaded from the cache by later processes.
+
+One policy file (``BAD_POLICIES``) holds every misbehaving policy, so the suite compiles one
+engine for all of them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from handsim.cli import cli
+from handsim.errors import PolicyFileError, PolicyMoveError
+from handsim.policies import load_policy_files, parse_lineup, split_lineup
+from handsim.rules import Rules
+from handsim.trace import trace_deal
+
+ROOT = Path(__file__).resolve().parents[1]
+GREEDY_COPY = ROOT / "examples" / "policies" / "greedy_copy.py"
+JOKER_KEEPER = ROOT / "examples" / "policies" / "joker_keeper.py"
+HANG_GUARD = 1800  # a guard against a hung child process, never a measure of speed
+
+_spec = importlib.util.spec_from_file_location("golden", ROOT / "scripts" / "golden.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
+
+
+def one_error_line(result, code):
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    return lines[0]
+
+
+# ------------------------------------------------------------------------------ the greedy copy
+
+
+def test_greedy_copy_plays_every_golden_deal_like_greedy():
+    load_policy_files([GREEDY_COPY])
+    moves, _ = golden.load()
+    compared = 0
+    for case in golden.cases():
+        items = split_lineup(case["lineup"])
+        if not any(i.split(":")[0] == "greedy" for i in items):
+            continue
+        lineup = ",".join("my-" + i if i.split(":")[0] == "greedy" else i for i in items)
+        want = [r for r in moves if r["case"] == case["name"]]
+        got = golden.play_case(case, lineup=lineup)
+        assert golden.diff_moves(want, got) == [], case["name"]
+        compared += len(got)
+    assert compared == 5040  # 42 of the 56 golden cases have a greedy seat
+
+
+def test_greedy_copy_matches_greedy_on_the_fast_path_and_in_matches():
+    from handsim.policies import lineup_arrays
+    from handsim.policies.engines import engine_for
+    from handsim.simulate import run_chunk, run_match_chunk
+
+    load_policy_files([GREEDY_COPY])
+    rv = Rules.preset("partnership", rounds=3).to_vector()
+    for fn, n in ((run_chunk, 60), (run_match_chunk, 6)):
+        a = fn(rv, *lineup_arrays(parse_lineup("hold-hand,greedy,greedy:support_hand=1,greedy")), 4, 11, 0, n)
+        specs = parse_lineup("hold-hand,my-greedy,my-greedy:support_hand=1,my-greedy")
+        engine = engine_for(specs)
+        b = fn(rv, *lineup_arrays(specs, engine), 4, 11, 0, n, engine)
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+
+
+# ------------------------------------------------------------------------------ bad policy files
+
+GOOD = """
+from numba import njit
+from handsim.policies import Param, Policy, api
+
+@njit(cache=True)
+def draw(g, seat):
+    return api.DRAW_STOCK
+
+@njit(cache=True)
+def play(g, seat):
+    h = api.hand(g, seat)
+    for t in range(api.N_TYPES):
+        if h[t] > 0 and api.discard_is_legal(g, seat, t):
+            return t
+    return api.NO_DISCARD
+"""
+
+
+def policy_file(tmp_path, body, name="pol.py", declare=True):
+    text = GOOD + textwrap.dedent(body)
+    if declare:
+        text += '\nP = Policy("{n}", help="Draws and throws.", choose_draw=draw, play=play)\n'.format(
+            n="t-" + name.split(".")[0].replace("_", "-"))
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_bad_policy_files_are_one_line_exit_2(tmp_path):
+    cases = []
+    cases.append((tmp_path / "missing.py", ["missing.py", "not found"]))
+    (tmp_path / "folder.py").mkdir()
+    cases.append((tmp_path / "folder.py", ["folder.py", "is a folder"]))
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b"# caf\xe9\nx = 1\n")
+    cases.append((latin, ["latin.py, line 1", "not UTF-8"]))
+    syntax = tmp_path / "syntax.py"
+    syntax.write_text("x = 1\ndef broken(:\n", encoding="utf-8")
+    cases.append((syntax, ["syntax.py, line 2", "syntax error"]))
+    imp = tmp_path / "imp.py"
+    imp.write_text("import os\n\nimport no_such_module_for_handsim\n", encoding="utf-8")
+    cases.append((imp, ["imp.py, line 3", "ModuleNotFoundError", "no_such_module_for_handsim"]))
+    nothing = tmp_path / "nothing.py"
+    nothing.write_text(GOOD, encoding="utf-8")
+    cases.append((nothing, ["nothing.py declares no policy", "Policy(...)"]))
+    clash = policy_file(tmp_path, 'Q = Policy("greedy", help="x", choose_draw=draw, play=play)\n', "clash.py",
+                        declare=False)
+    cases.append((clash, ["clash.py", "'greedy' clashes with the built-in policy"]))
+    plain = policy_file(tmp_path, """
+        def plain_play(g, seat):
+            return 0
+        Q = Policy("plain", help="x", choose_draw=draw, play=plain_play)
+        """, "plain.py", declare=False)
+    cases.append((plain, ["'plain'", "play (plain_play) is a plain Python function, not compiled", "@numba.njit"]))
+    args = policy_file(tmp_path, """
+        @njit
+        def play3(g, seat, extra):
+            return 0
+        Q = Policy("three", help="x", choose_draw=draw, play=play3)
+        """, "args.py", declare=False)
+    cases.append((args, ["'three'", "play (play3) must take exactly (g, seat)", "it takes (g, seat, extra)"]))
+    default = policy_file(tmp_path, """
+        Q = Policy("dflt", help="x", params=(Param("aggr", default=9, lo=0, hi=5),), choose_draw=draw, play=play)
+        """, "default.py", declare=False)
+    cases.append((default, ["default.py", "the default 9 of parameter aggr is outside its range 0..5"]))
+    for path, fragments in cases:
+        line = one_error_line(run("policies", "--policy-file", path), 2)
+        for frag in fragments:
+            assert frag in line, (frag, line)
+        with pytest.raises(PolicyFileError):
+            load_policy_files([path])
+
+
+def test_a_decision_function_of_the_wrong_type_is_refused_before_the_study(tmp_path):
+    path = policy_file(tmp_path, """
+        @njit
+        def float_play(g, seat):
+            return 1.5
+        Q = Policy("floaty", help="x", choose_draw=draw, play=float_play)
+        """, "floaty.py", declare=False)
+    line = one_error_line(run("simulate", "--policy-file", path, "--lineup", "floaty,greedy", "--deals", 2,
+                              "--jobs", 1, "--out", tmp_path / "s", "-q"), 2)
+    assert "floaty.py: play of policy 'floaty' (float_play) returns float64, not an integer" in line
+    untyped = policy_file(tmp_path, """
+        @njit
+        def bad_play(g, seat):
+            return api.no_such_function(g)
+        Q = Policy("untyped", help="x", choose_draw=draw, play=bad_play)
+        """, "untyped.py", declare=False)
+    line = one_error_line(run("simulate", "--policy-file", untyped, "--lineup", "untyped,greedy", "--deals", 2,
+                              "--jobs", 1, "--out", tmp_path / "u", "-q"), 2)
+    assert "play of policy 'untyped' (bad_play) does not compile" in line
+
+
+def test_a_user_policy_name_is_listed_and_parsed_with_its_parameters():
+    load_policy_files([JOKER_KEEPER])
+    result = run("policies", "--policy-file", JOKER_KEEPER)
+    assert result.exit_code == 0, result.output
+    assert "joker-keeper  (from " in result.output
+    assert "release_turn  default 12, 1..1000 own turns" in result.output
+    assert "greedy  (built-in)" in result.output
+    spec = parse_lineup("joker-keeper:release_turn=20,greedy")[0]
+    assert spec.label == "joker-keeper:release_turn=20" and spec.vector()[0] == 20
+
+
+# ------------------------------------------------------------------------------ illegal moves
+
+BAD_POLICIES = '''
+"""Policies that break the rules, each in its own way (tests/test_user_policies.py)."""
+from numba import njit
+from handsim.policies import Param, Policy, api
+from handsim.policies.greedy import choose_draw_greedy, play_greedy
+
+
+@njit(cache=True)
+def draw(g, seat):
+    return api.DRAW_STOCK
+
+
+@njit(cache=True)
+def first_legal(g, seat):
+    h = api.hand(g, seat)
+    for t in range(api.N_TYPES):
+        if h[t] > 0 and api.discard_is_legal(g, seat, t):
+            return t
+    return api.NO_DISCARD
+
+
+@njit(cache=True)
+def play_unheld(g, seat):  # discards a card it does not hold
+    h = api.hand(g, seat)
+    for t in range(api.N_TYPES):
+        if h[t] == 0:
+            return t
+    return 0
+
+
+@njit(cache=True)
+def draw_seven(g, seat):
+    return 7
+
+
+@njit(cache=True)
+def play_layoff(g, seat):  # lays off before it has opened
+    if api.table_count(g) > 0:
+        h = api.hand(g, seat)
+        for t in range(api.N_NATURALS):
+            if h[t] > 0:
+                api.lay_off(g, seat, 0, t)
+                break
+    return first_legal(g, seat)
+
+
+@njit(cache=True)
+def play_cheat(g, seat):  # writes to its hand instead of using the moves
+    h = api.hand(g, seat)
+    for t in range(api.N_TYPES):
+        if h[t] > 0:
+            h[t] -= 1
+            break
+    return first_legal(g, seat)
+
+
+@njit(cache=True)
+def draw_peek(g, seat):  # pretends to take the discard and forgets to undo it
+    api.pretend_take(g, seat)
+    return api.DRAW_STOCK
+
+
+@njit(cache=True)
+def draw_hoard(g, seat):  # once opened, takes the top discard every turn
+    if api.has_opened(g, seat) and api.top_discard(g) != api.NO_CARD:
+        return api.DRAW_DISCARD
+    return choose_draw_greedy(g, seat, False)
+
+
+@njit(cache=True)
+def play_hoard(g, seat):  # opens like greedy, then never lays anything again
+    if api.has_opened(g, seat) and api.own_turns(g, seat) > 1 and api.laid_before(g, seat):
+        return first_legal(g, seat)
+    return play_greedy(g, seat, False)
+
+
+@njit(cache=True)
+def play_late(g, seat):  # plays legally until the round's turn LATE, then discards a card it does not hold
+    if api.turn(g) >= api.param(g, seat, LATE):
+        return play_unheld(g, seat)
+    return first_legal(g, seat)
+
+
+UNHELD = Policy("unheld", help="Discards a card it does not hold.", choose_draw=draw, play=play_unheld)
+SEVEN = Policy("seven", help="Asks for draw source 7.", choose_draw=draw_seven, play=first_legal)
+EARLY = Policy("early-layoff", help="Lays off before opening.", choose_draw=draw, play=play_layoff)
+CHEAT = Policy("cheat", help="Changes its hand by hand.", choose_draw=draw, play=play_cheat)
+PEEK = Policy("peek", help="Pretends to take the discard and does not undo it.", choose_draw=draw_peek, play=first_legal)
+HOARD = Policy("hoarder", help="Takes every discard once opened and never goes out.", choose_draw=draw_hoard,
+               play=play_hoard)
+LATE_POLICY = Policy("late", help="Breaks a rule late in the round.",
+                     params=(Param("late", 40, 1, 1000, unit="turns", help="the turn it cheats from"),),
+                     choose_draw=draw, play=play_late)
+LATE = LATE_POLICY.slot("late")
+'''
+
+
+@pytest.fixture(scope="module")
+def bad_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bad") / "bad_policies.py"
+    path.write_text(BAD_POLICIES, encoding="utf-8")
+    load_policy_files([path])
+    return path
+
+
+@pytest.mark.parametrize("policy, fragments", [
+    ("unheld", ["it discarded", "it does not hold that card"]),
+    ("seven", ["it chose draw source 7", "api.DRAW_STOCK (0) or api.DRAW_DISCARD (1)"]),
+    ("early-layoff", ["it laid off", "on meld #0", "may not touch the table before it has opened", "RULES.md §4"]),
+    ("cheat", ["changed the cards outside the API's moves in play"]),
+    ("peek", ["changed the cards outside the API's moves in choose_draw", "undoes api.pretend_take"]),
+])
+def test_an_illegal_move_names_policy_deal_seat_turn_move_rule_and_the_replay(bad_file, policy, fragments):
+    rules = Rules.preset("classic")
+    with pytest.raises(PolicyMoveError) as info:
+        for deal in range(40):  # the early lay-off needs a meld on the table first
+            trace_deal(rules, f"{policy},greedy", deal, 5, policy_files=[bad_file])
+    msg = str(info.value)
+    assert "\n" not in msg
+    assert msg.startswith(f"policy '{policy}' (seat ")
+    assert " made an illegal move in deal " in msg and "(seed 5), turn " in msg
+    for frag in fragments:
+        assert frag in msg, (frag, msg)
+    command = msg.split("; replay it: ", 1)[1]
+    assert command.startswith("handsim show-deal --seed 5 --deal ")
+    assert f"--policy-file {bad_file}" in command and f"--lineup {policy},greedy" in command
+    # the command replays it: the moves up to the illegal one, then the same line, exit 1
+    result = run(*command.split()[1:])
+    line = one_error_line(result, 1)
+    assert msg.split("; replay it:")[0] in line
+    assert "Turn 1 · seat" in result.stdout and "Stopped after" in result.stdout
+
+
+def test_a_round_that_never_ends_is_stopped_by_the_turn_cap(bad_file):
+    rules = Rules.preset("classic")
+    msgs = []
+    for deal in range(10):
+        try:
+            trace_deal(rules, "hoarder,hoarder", deal, 1, policy_files=[bad_file])
+        except PolicyMoveError as e:
+            msgs.append(str(e))
+    assert msgs, "no deal of two hoarders reached the turn cap"
+    msg = msgs[0]
+    assert "never ended: it played 12000 turns without the round ending" in msg
+    assert "the turn cap (12,000 turns)" in msg and "(hoarder) keeps it going" in msg
+    assert "handsim show-deal --seed 1 --deal" in msg
+
+
+def test_simulate_stops_at_an_illegal_move_exit_1_and_keeps_the_finished_work(bad_file, tmp_path):
+    from handsim.simulate import CHECKPOINT
+
+    out = tmp_path / "study"
+    result = run("simulate", "--policy-file", bad_file, "--lineup", "late:late=50,greedy", "--deals", 60,
+                 "--chunk", 5, "--jobs", 1, "--seed", 3, "--out", out, "-q")
+    line = one_error_line(result, 1)
+    assert line.startswith("Error: policy 'late:late=50' (seat ")
+    assert "it discarded" in line
+    head, command = line.split("; replay it: ")
+    assert head.endswith(f" (configuration 1 of 1, line-up late:late=50,greedy); the finished work is kept in {out} "
+                         f"('handsim report {out}' reports it)")
+    assert command.startswith("handsim show-deal --seed 3 --deal ")
+    with np.load(out / CHECKPOINT) as z:
+        assert len(z["__done__"]) >= 1  # the chunks before the failing deal
+    deal = int(line.split("show-deal --seed 3 --deal ")[1].split()[0])
+    assert deal >= 5 * len(np.load(out / CHECKPOINT)["__done__"])
+    assert run("report", out, "-q").exit_code == 0  # the finished work reports
+
+
+def test_the_move_cap_stops_a_turn_that_never_ends():
+    from numba import njit
+
+    from handsim._kernels import state as S
+
+    @njit
+    def many_moves(arr):
+        g = arr[0]
+        g.sc[S.S_STATUS] = S.STATUS_PLAYING
+        n = 0
+        while S.count_move(g):
+            n += 1
+        return n, g.err[S.ER_CODE], g.err[S.ER_A]
+
+    n, code, a = many_moves(S.new_game(2, Rules.preset("classic").to_vector(), False))
+    assert (n, code, a) == (S.MAX_MOVES_PER_TURN, S.E_TOO_MANY_MOVES, S.MAX_MOVES_PER_TURN + 1)
+
+
+# ------------------------------------------------------------------------------ the CLI and the cache
+
+
+def test_simulate_show_deal_and_check_with_a_policy_file(tmp_path):
+    out = tmp_path / "s"
+    result = run("simulate", "--policy-file", JOKER_KEEPER, "--lineup", "joker-keeper:release_turn=5,greedy",
+                 "--deals", 30, "--jobs", 1, "--trace", 4, "--out", out, "-q")
+    assert result.exit_code == 0, result.output
+    run_json = json.loads((out / "run.json").read_text())
+    files = run_json["spec"]["policy_files"]
+    assert files == [{"path": str(JOKER_KEEPER.resolve()), "sha256": files[0]["sha256"]}]
+    assert "joker-keeper:release_turn=5" in run_json["policies"]
+    # the recorded deals pass the rules checker, and show-deal replays them
+    check = run("check", out / "traces.jsonl")
+    assert check.exit_code == 0 and "4 deals checked, 0 discrepancies" in check.output
+    trace = json.loads((out / "traces.jsonl").read_text().splitlines()[0])
+    shown = run("show-deal", "--policy-file", JOKER_KEEPER, "--lineup", "joker-keeper:release_turn=5,greedy",
+                "--seed", 0, "--deal", trace["deal"], "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["events"] == trace["events"]
+    # --from runs it again (the file is recorded); an edited file is refused
+    again = run("simulate", "--from", out, "--out", tmp_path / "again", "-q")
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "again" / "summary.csv").read_bytes() == (out / "summary.csv").read_bytes()
+
+
+def test_an_edited_policy_file_is_not_resumed(tmp_path):
+    src = tmp_path / "keeper.py"
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8"), encoding="utf-8")
+    from handsim.simulate import StudySpec, make_spec
+
+    spec = make_spec(Rules.preset("classic"), None, ["joker-keeper"], 2, 4, policy_files=[JOKER_KEEPER])
+    saved = spec.to_json()
+    saved["policy_files"] = [{"path": str(src), "sha256": "0" * 64}]
+    with pytest.raises(PolicyFileError, match="its content changed since the study was set up"):
+        StudySpec.from_json(saved)
+
+
+def test_the_engine_of_a_policy_file_is_compiled_once_for_every_later_process(tmp_path):
+    """A second process finds the generated engine in the cache: nothing compiles (numba's own
+    statistics say so), in the main process and in worker processes alike."""
+    code = textwrap.dedent(f"""
+        import json, sys
+        from handsim.rules import Rules
+        from handsim.simulate import make_spec, run_study
+        spec = make_spec(Rules.preset("classic"), None, ["my-greedy,greedy"], 2, 40, seed=1, chunk=10,
+                         policy_files=[{str(GREEDY_COPY)!r}])
+        engine = spec.engine()
+        res = run_study(spec, jobs=int(sys.argv[1]))
+        fn = engine.module.play_deals
+        print(json.dumps({{"misses": sum(fn.stats.cache_misses.values()), "hits": sum(fn.stats.cache_hits.values()),
+                          "compiled": engine.is_compiled("play_deals"),
+                          "score": float(res.summary["mean_score"].iloc[0])}}))
+    """)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    outs = []
+    for jobs in (1, 1, 2):
+        p = subprocess.run([sys.executable, "-c", code, str(jobs)], capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=HANG_GUARD)
+        assert p.returncode == 0, p.stderr[-2000:]
+        outs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    assert outs[1] == {"misses": 0, "hits": 1, "compiled": True, "score": outs[0]["score"]}
+    assert outs[2]["misses"] == 0 and outs[2]["score"] == outs[0]["score"]  # worker processes: same numbers
+
+
+def test_check_policy_reports_a_clean_policy_and_an_illegal_one(bad_file):
+    result = run("check-policy", JOKER_KEEPER, "joker-keeper", "--deals", 240, "--jobs", 1)
+    assert result.exit_code == 0, result.output
+    assert "240 deals over 120 cases" in result.output
+    assert "Checked by handsim.checker: no discrepancy, no illegal move" in result.output
+    bad = run("check-policy", bad_file, "unheld", "--deals", 3, "--jobs", 1)
+    assert bad.exit_code == 1
+    assert "3 deals with a discrepancy or an illegal move" in bad.output
+    assert "policy 'unheld' (seat" in bad.output
+    assert one_error_line(run("check-policy", bad_file, "greedy"), 2).endswith(
+        "greedy is a built-in policy: check-policy checks a policy of FILE (the built-ins are checked by "
+        "scripts/fuzz.py) (see 'handsim check-policy --help')")
+
+
+@pytest.mark.parametrize("doc, name", [("README.md", "cautious"), ("docs/policies.md", "joker-grabber")])
+def test_the_documented_example_policy_loads_and_is_declared_as_documented(tmp_path, doc, name):
+    """The worked example of the README / docs/policies.md is a valid policy file (its functions
+    compile with the engine's types: the check run before a study)."""
+    from handsim.policies.files import check_compiles
+
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    code = next(b for b in blocks if f'Policy(\n    "{name}"' in b)
+    path = tmp_path / f"{name.replace('-', '_')}.py"
+    path.write_text(code, encoding="utf-8")
+    pf = load_policy_files([path])[0]
+    assert pf.names == [name]
+    check_compiles(pf)
+    p = pf.policies[0]
+    assert p.params[0].unit == "own turns" and p.slot(p.params[0].name) == 0
