@@ -318,6 +318,13 @@ def make_spec(
         raise StudyError("no line-up given: use --policy or --lineup")
     if matches and any(k == "rounds" for k, _ in vary_items):
         raise StudyError("cannot vary 'rounds' in a match study: run one study per match length")
+    from .policies.files import LOADED
+
+    for specs in lu:  # policies of files loaded elsewhere (a policy TOML's file = ...) are recorded too
+        for s in specs:
+            source = s.policy.source
+            if not s.policy.builtin and all(f.path != source for f in loaded):
+                loaded.append(LOADED[source])
     spec = StudySpec(rules, tuple(vary_items), tuple(lu), players, deals, seed, chunk, bool(matches),
                      tuple((f.path, f.sha256) for f in loaded))
     for r in spec.configs():

@@ -15,7 +15,7 @@ Small hands (``hand_size`` 3 to 10) keep the situations checkable by hand.  Card
 (RULES.md section 1): 2-10 face value, J Q K 10, Ace 11 (1 at the low end of a run in an
 opening sum, ``ace_low_value``), joker 15 or 30 in hand.
 
-The policies' rules that decide the moves (``handsim/policies.py``, ``handsim/_kernels/policies.py``):
+The policies' rules that decide the moves (``handsim/policies/greedy.py``, ``handsim/policies/hold_hand.py``):
 
 * greedy, unopened: opens as soon as the best arrangement of its hand reaches the required
   value, laying down every meld of that arrangement; takes the top discard only when it can

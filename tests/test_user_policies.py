@@ -482,3 +482,25 @@ def test_the_documented_example_policy_loads_and_is_declared_as_documented(tmp_p
     check_compiles(pf)
     p = pf.policies[0]
     assert p.params[0].unit == "own turns" and p.slot(p.params[0].name) == 0
+
+
+def test_a_policy_toml_names_the_file_of_a_user_policy(tmp_path):
+    """``best.toml`` of a user-written policy records its policy file, so ``--policy @best.toml``
+    works in any later run (the file is loaded when the TOML file is read)."""
+    from handsim.tournament.best import read_policy_toml, write_policy_toml
+
+    load_policy_files([JOKER_KEEPER])
+    spec = parse_lineup("joker-keeper:release_turn=7")[0]
+    write_policy_toml(tmp_path / "best.toml", spec)
+    text = (tmp_path / "best.toml").read_text(encoding="utf-8")
+    assert f'file = "{JOKER_KEEPER.resolve()}"' in text
+    assert read_policy_toml(tmp_path / "best.toml") == "joker-keeper:release_turn=7"
+    result = run("simulate", "--lineup", f"@{tmp_path / 'best.toml'},greedy", "--deals", 4, "--jobs", 1,
+                 "--out", tmp_path / "s", "-q")
+    assert result.exit_code == 0, result.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[policy]\nname = "x"\nfile = "nowhere.py"\n', encoding="utf-8")
+    assert "nowhere.py: not found" in one_error_line(run("simulate", "--policy", f"@{bad}", "--deals", 2, "-q",
+                                                         "--out", tmp_path / "b"), 2)
+    assert json.loads((tmp_path / "s" / "run.json").read_text())["spec"]["policy_files"][0]["path"] == \
+        str(JOKER_KEEPER.resolve())  # recorded, so --resume and --from find it

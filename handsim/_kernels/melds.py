@@ -14,6 +14,9 @@ field     run (``KIND_RUN``)              set (``KIND_SET``)
 ``nj``    jokers in the run               jokers in the set
 ========  ==============================  ==============================================
 
+The one-line accessors are ``inline="always"``: numba copies them into their callers instead of
+compiling each on its own (a first run compiles fewer functions; the code is the same).
+
 Run positions: 1 is the Ace low, 2..13 are 2..K, ``ACE_HIGH`` (14) is the Ace played high.  A
 "path" is a table of melds ``int32[n, MELD_WIDTH]`` (the arrangement search's output, the
 table's melds).
@@ -46,25 +49,25 @@ MIN_MELD = 3  # smallest meld
 # ---------------------------------------------------------------- cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_of(suit, rank):
     """Card type of the natural of ``suit`` (0..3) and ``rank`` (1..13)."""
     return suit * N_RANKS + rank - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suit_of(t):
     """Suit (0..3) of natural card type ``t``."""
     return t // N_RANKS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rank_of(t):
     """Rank (1 = Ace .. 13 = King) of natural card type ``t``."""
     return t % N_RANKS + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def position_rank(q):
     """Rank of run position ``q`` (1..14; the Ace high is rank 1)."""
     return q if q <= N_RANKS else 1
@@ -95,53 +98,53 @@ def rank_hand_value(r):
 # ---------------------------------------------------------------- accessors
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_set(m):
     return m[M_KIND] == KIND_SET
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_run(m):
     return m[M_KIND] == KIND_RUN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_key(m):
     """Suit of a run, rank of a set."""
     return m[M_KEY]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_lo(m):
     """Lowest run position (a set: its rank)."""
     return m[M_LO]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_hi(m):
     """Highest run position (a set: its rank)."""
     return m[M_HI]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_mask(m):
     """Run: the joker positions as bits; set: the suits held by naturals as bits."""
     return m[M_MASK]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_jokers(m):
     """Jokers in a set (``nj``; a run counts its jokers by :func:`meld_jokers`)."""
     return m[M_NJ]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_has_joker_at(m, q):
     """Whether run position ``q`` of run ``m`` is held by a joker."""
     return (m[M_MASK] >> q) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_has_suit(m, s):
     """Whether suit ``s`` of set ``m`` is held by a natural."""
     return (m[M_MASK] >> s) & 1 == 1

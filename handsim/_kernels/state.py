@@ -297,15 +297,22 @@ def log_cards(g, cards, start, n):
         i += k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fail(g, code):
     """Stop the round with error ``code`` (the first error is kept, with the seat and turn)."""
-    fail_move(g, code, 0, 0, 0)
+    _fail_move(g, np.int64(code), np.int64(0), np.int64(0), np.int64(0))
+
+
+@njit(cache=True, inline="always")
+def fail_move(g, code, a, b, c):
+    """:func:`fail`, recording the move's details ``a, b, c`` (see ``ER_*`` and the error codes)."""
+    # inlined into the caller, which passes constants: numba would compile a copy of the body for
+    # each combination of them; as int64 values there is one
+    _fail_move(g, np.int64(code), np.int64(a), np.int64(b), np.int64(c))
 
 
 @njit(cache=True)
-def fail_move(g, code, a, b, c):
-    """:func:`fail`, recording the move's details ``a, b, c`` (see ``ER_*`` and the error codes)."""
+def _fail_move(g, code, a, b, c):
     g.sc[S_STATUS] = STATUS_ERROR
     if g.sc[S_ERR] == E_NONE:
         g.sc[S_ERR] = code
@@ -317,11 +324,16 @@ def fail_move(g, code, a, b, c):
         g.err[ER_C] = c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fail_meld(g, code, m, b, c):
     """:func:`fail_move` for a meld: its fields go into the error record."""
+    _fail_meld(g, np.int64(code), m, np.int64(b), np.int64(c))
+
+
+@njit(cache=True)
+def _fail_meld(g, code, m, b, c):
     if g.sc[S_ERR] == E_NONE:
-        fail_move(g, code, 0, b, c)
+        _fail_move(g, code, np.int64(0), b, c)
         for k in range(MELD_WIDTH):
             g.err[ER_MELD + k] = m[k]
     else:
@@ -341,7 +353,7 @@ def count_move(g):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def leaves_hand(g, seat, t):
     """Bookkeeping when a copy of ``t`` leaves ``seat``'s hand: a card others saw it take is no
     longer known to be there (the copies are interchangeable; the known one goes first)."""
@@ -349,7 +361,7 @@ def leaves_hand(g, seat, t):
         g.known[seat, t] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_hand_value(t, rv):
     """Points of card type ``t`` left in hand (RULES.md section 1)."""
     if t == JOKER:
@@ -399,7 +411,7 @@ def reset_round(g, dealer, rng_state):
     deal_from_deck(g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def starter_of(dealer, players, rv):
     """The starter's seat: the player to the dealer's right (the next to play) or the dealer
     (``starter``, RULES.md section 3)."""
@@ -408,7 +420,7 @@ def starter_of(dealer, players, rv):
     return dealer
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partner_of(g, seat):
     """The partner of ``seat`` in 2 v 2 play (the seat opposite, RULES.md section 7), or
     ``NO_SEAT`` when everyone plays alone."""
@@ -441,7 +453,7 @@ def deal_from_deck(g):
     g.sc[S_SEND] = n - k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def required_for(g, seat):
     """Points ``seat``'s next lay-down must reach: 0 once it counts as opened (its own opening,
     or its partner's with ``opening_scope = team``), else :func:`required_opening`."""
@@ -461,12 +473,12 @@ def required_opening(g):
     return thr
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stock_left(g):
     return g.sc[S_SEND] - g.sc[S_SP]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_discard(g):
     """Top card of the discard pile, or ``NO_CARD`` when it is empty."""
     if g.sc[S_PILE_N] == 0:
@@ -557,11 +569,21 @@ def _remove_meld_cards(g, seat, m):
 
 @njit(cache=True)
 def _holds_meld_cards(g, seat, m):
-    """Whether ``seat``'s hand holds every card of meld ``m``."""
-    for t in range(N_TYPES):
-        if meld_uses(m, t) > g.hands[seat, t]:
+    """Whether ``seat``'s hand holds every card of meld ``m`` (its naturals are distinct cards)."""
+    if not is_set(m):
+        s = meld_key(m)
+        nj = 0
+        for q in range(m[M_LO], m[M_HI] + 1):
+            if run_has_joker_at(m, q):
+                nj += 1
+            elif g.hands[seat, card_of(s, position_rank(q))] <= 0:
+                return False
+        return g.hands[seat, JOKER] >= nj
+    r = meld_key(m)
+    for s in range(N_SUITS):
+        if set_has_suit(m, s) and g.hands[seat, card_of(s, r)] <= 0:
             return False
-    return True
+    return g.hands[seat, JOKER] >= set_jokers(m)
 
 
 @njit(cache=True)
@@ -797,7 +819,7 @@ def swap_joker(g, seat, k, t):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_discard(t, held, taken, taken_before, taken_used):
     """The rule on the card taken from the discard pile (RULES.md section 3), written once.
 
@@ -937,11 +959,11 @@ def hand_search(g, hand, mode):
     return search(hand, g.W[mode], g.cnt, g.path, g.bestpath, g.best, g.F)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def go_out_requires_discard(g):
     return g.rv[P_GO_OUT_DISCARD] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_min_cards(g):
     return g.rv[P_HAND_MIN_CARDS]

@@ -92,7 +92,7 @@ def cards_conserved(g):
     return total == g.sc[S_N_DECK]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _checked(g, seat, after):
     """For a user-written policy: False (and ``E_STATE_CHANGED``) when a decision left the cards
     inconsistent."""

@@ -1,7 +1,8 @@
 """The policy API: what a policy may observe, the questions it may ask, the plans it may have
 made for it, and the moves it may make (numba; ``docs/policies.md`` is the guide).
 
-Every function here is ``@njit`` and takes the table ``g`` (the round's state, passed to each
+Every function here is ``@njit`` (the one-line observations ``inline="always"``: numba copies
+them into the policy's code) and takes the table ``g`` (the round's state, passed to each
 decision function) and usually the policy's own ``seat``.  A policy reads the game only through
 these functions - never through ``g``'s fields, which may change from one version to the next.
 Built-in and user-written policies use the same API.
@@ -136,63 +137,63 @@ MAX_MELD_CARDS = 13
 # ------------------------------------------------------------------------- the round
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def players(g):
     """Seats at the table (2..4)."""
     return g.sc[_S.S_PLAYERS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn(g):
     """Turns played in the round so far, this one included (1 in the starter's first turn)."""
     return g.sc[_S.S_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def own_turns(g, seat):
     """Turns ``seat`` has begun in this round, this one included."""
     return g.seat[seat, _S.Q_OWN_TURNS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def starter(g):
     """The seat that played first in this round."""
     return g.sc[_S.S_STARTER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partner_of(g, seat):
     """The partner of ``seat`` in 2 v 2 play (the seat opposite), or ``NO_SEAT``."""
     return _S.partner_of(g, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_opponent(g, seat, other):
     """Whether ``other`` plays against ``seat`` (not itself, not its partner)."""
     return other != seat and other != _S.partner_of(g, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def no_op(g, seat):
     """A decision function that does nothing: the ``begin_round`` / ``begin_turn`` to pass to
     :func:`finish_round` for a policy that has none."""
     return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def round_status(g):
     """``STATUS_PLAYING``, ``STATUS_OUT`` (someone went out), ``STATUS_VOID`` or ``STATUS_ERROR``."""
     return g.sc[_S.S_STATUS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def round_score(g, seat):
     """``seat``'s points for the finished round (RULES.md section 6; lower is better; 0 while it
     is being played and in a void round)."""
     return g.scores[seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_seat(g, seat):
     """The seat that plays after ``seat`` (it may take what ``seat`` discards)."""
     return (seat + 1) % g.sc[_S.S_PLAYERS]
@@ -201,46 +202,46 @@ def next_seat(g, seat):
 # ------------------------------------------------------------------------- hands
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand(g, seat):
     """``seat``'s own cards as counts by card type (``int8[N_TYPES]``; a view: do not write to it -
     use the moves).  A policy reads its own seat's hand only."""
     return g.hands[seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_count(g, seat):
     """Cards in ``seat``'s hand (any seat: the count is public)."""
     return g.hand_n[seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_opened(g, seat):
     """Whether ``seat`` counts as opened: its own opening, or its partner's under
     ``opening_scope = team`` (RULES.md section 4)."""
     return g.seat[seat, _S.Q_OPENED] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def laid_before(g, seat):
     """Whether ``seat`` laid anything on the table (meld, lay-off, swap) in an earlier turn of this
     round - once it has, it can no longer make a Hand (RULES.md section 6)."""
     return g.seat[seat, _S.Q_LAID_BEFORE] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opened_this_turn(g):
     """Whether the seat whose turn it is made its opening in this turn."""
     return g.sc[_S.S_T_OPENED] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def laid_this_turn(g):
     """Whether the seat whose turn it is has put anything on the table in this turn."""
     return g.sc[_S.S_T_LAID] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def known_cards(g, seat):
     """The cards ``seat`` is known by everyone to hold: taken from the discard pile (or a joker
     swapped off the table) and not since laid down or discarded (``int8[N_TYPES]`` view)."""
@@ -296,61 +297,61 @@ def unseen_cards(g, seat, out):
 # ------------------------------------------------------------------------- stock, pile, table
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_discard(g):
     """The top card of the discard pile, or ``NO_CARD``."""
     return _S.top_discard(g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pile_count(g):
     """Cards in the discard pile."""
     return g.sc[_S.S_PILE_N]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pile_card(g, i):
     """Card ``i`` of the discard pile, 0 = the bottom, ``pile_count(g) - 1`` = the top."""
     return g.pile[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stock_count(g):
     """Cards left in the stock."""
     return _S.stock_left(g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reshuffles_left(g):
     """How many more times the pile may become the stock before an empty stock voids the round."""
     return g.rv[R_MAX_RESHUFFLES] - g.sc[_S.S_RESHUF]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def table_count(g):
     """Melds on the table (numbered 0.. in the order laid)."""
     return g.sc[_S.S_N_MELDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def table_meld(g, k):
     """Table meld ``k`` (``int32[MELD_WIDTH]`` view, read it with the meld accessors)."""
     return g.melds[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_owner(g, k):
     """The seat that laid table meld ``k``."""
     return g.owner[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def taken_card(g):
     """The card taken from the discard pile in this turn, or ``NO_CARD``."""
     return g.sc[_S.S_TAKEN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def taken_card_melded(g):
     """Copies of the taken card put into new melds in this turn (``discard_pickup =
     new_meld_only`` needs one before the turn ends)."""
@@ -360,47 +361,47 @@ def taken_card_melded(g):
 # ------------------------------------------------------------------------- rules
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule(g, index):
     """The value of rule option ``index`` (an ``R_*`` constant; choices as the index of their word
     in ``handsim.rules``, booleans as 0/1)."""
     return g.rv[index]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def required_opening(g, seat):
     """Points ``seat``'s next lay-down must reach: 0 once it counts as opened, else the opening
     threshold (under ``opening_rule = ascending``: one more than the best opening so far)."""
     return _S.required_for(g, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_opening(g):
     """Points the next opening at the table must reach (RULES.md section 4), whoever makes it."""
     return _S.required_opening(g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_points(g, t):
     """Points card type ``t`` costs when left in hand (RULES.md section 1; a joker
     ``joker_penalty``)."""
     return _S.card_hand_value(t, g.rv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def go_out_needs_discard(g):
     """Whether the last card must be a discard (``go_out_requires_discard``)."""
     return g.rv[R_GO_OUT_REQUIRES_DISCARD] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pickup_must_open(g):
     """``discard_pickup = must_open``: an unopened player who takes the top discard must open in
     that turn; otherwise (``new_meld_only``) the taken card must go into a new meld at once."""
     return g.rv[R_DISCARD_PICKUP] == PICKUP_MUST_OPEN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partnership(g):
     """Whether the table plays 2 v 2."""
     return g.rv[R_PARTNERSHIP] != 0
@@ -409,32 +410,32 @@ def partnership(g):
 # ------------------------------------------------------------------------- the policy's own
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def param(g, seat, slot):
     """The value of the seat's policy parameter ``slot`` (``Policy.slot(name)``), float64."""
     return g.pp[seat, slot]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def memory(g, seat):
     """The seat's policy memory: ``int64[MEMORY_SLOTS]``, zeroed when a round is dealt, kept
     from turn to turn (a view: write to it freely)."""
     return g.mem[seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_playing_for_hand(g, seat, flag):
     """Publish whether ``seat`` still plays for a Hand (its partner may hold back for it)."""
     g.seat[seat, _S.Q_FOR_HAND] = 1 if flag else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playing_for_hand(g, seat):
     """What ``seat`` published with :func:`set_playing_for_hand`, and it has laid nothing yet."""
     return g.seat[seat, _S.Q_FOR_HAND] != 0 and g.seat[seat, _S.Q_LAID_BEFORE] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partner_playing_for_hand(g, seat):
     """Whether ``seat``'s partner (2 v 2) still plays for a Hand: it says so
     (:func:`set_playing_for_hand`) and has laid nothing in an earlier turn."""
@@ -444,14 +445,14 @@ def partner_playing_for_hand(g, seat):
     return playing_for_hand(g, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def scratch(g):
     """A count vector ``int8[N_TYPES]`` the policy may use freely within one decision (no API
     function touches it; its content is not kept)."""
     return g.tmp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_below(g, n):
     """A uniform integer in ``0 .. n-1`` from the deal's policy stream: reproducible, and the same
     for any ``--jobs``.  Never use another source of randomness in a policy."""
@@ -461,7 +462,7 @@ def rand_below(g, n):
 # ------------------------------------------------------------------------- table targets
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def layoff_target(g, k, t):
     """Where card ``t`` could be laid off on table meld ``k`` (a run position or a set's suit;
     -1 for a joker on a set), or ``NO_TARGET`` (RULES.md section 2)."""
@@ -470,7 +471,7 @@ def layoff_target(g, k, t):
     return _S.layoff_position(g, k, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def swap_target(g, k, t):
     """Where natural ``t`` could replace a joker of table meld ``k``, or ``NO_TARGET`` (RULES.md
     section 5; also ``NO_TARGET`` with ``joker_swap = false``)."""
@@ -482,14 +483,14 @@ def swap_target(g, k, t):
 # ------------------------------------------------------------------------- planners
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan(g):
     """The melds the last planner call found (``int32[MAX_MELDS, MELD_WIDTH]`` view; the first ``n``
     rows, ``n`` as returned)."""
     return g.bestpath
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def arrange(g, cards, mode):
     """Best arrangement of the count vector ``cards`` (``int8[N_TYPES]``, any cards) into melds:
     ``OPEN`` most opening value, ``DEADWOOD`` most hand value melded (least deadwood), ``COUNT``
@@ -521,7 +522,7 @@ def _leftover_ok(g, seat, path, n, keep, layoff_taken):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_melds(g, seat, mode, req, keep, layoff_taken):
     """Melds for ``seat`` to lay now: the best arrangement of its hand under ``mode`` reaching
     ``req`` points that leaves at least ``keep`` cards (0, 1 or 2) and a legal discard among them
@@ -532,6 +533,14 @@ def plan_melds(g, seat, mode, req, keep, layoff_taken):
     discard) is taken, and with ``keep = 2`` if need be two cards.  Returns the number of melds
     (in :func:`plan`), or -1 when no such arrangement reaches ``req``.
     """
+    # numba compiles a copy of a function for every combination of constant arguments it is
+    # called with (OPEN / DEADWOOD, True / False): one copy is enough
+    return _plan_melds(g, seat, np.int64(mode), np.int64(req), np.int64(keep), np.bool_(layoff_taken))
+
+
+@njit(cache=True)
+def _plan_melds(g, seat, mode, req, keep, layoff_taken):
+    """The body of :func:`plan_melds`."""
     hand = g.hands[seat]
     val, n = _S.hand_search(g, hand, mode)
     if n == 0 or val < req:

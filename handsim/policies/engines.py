@@ -73,8 +73,8 @@ def dispatch_source(entries: Sequence[tuple[int, str, Policy]], preamble: Sequen
     return "\n".join(lines) + "\n"
 
 
-def builtin_dispatch_source() -> str:
-    """The source of :mod:`handsim._kernels.dispatch` (what ``python -m handsim.policies.engines`` writes)."""
+def _builtin_entries() -> tuple[list, list]:
+    """Dispatch entries and import lines of the built-in policies."""
     from .registry import BUILTIN_MODULES
 
     entries, preamble = [], []
@@ -82,6 +82,12 @@ def builtin_dispatch_source() -> str:
         i = BUILTIN_IDS[policy.name]
         preamble.append(f"from handsim.policies.{mod} import POLICY as _P{i}")
         entries.append((i, f"_P{i}", policy))
+    return entries, preamble
+
+
+def builtin_dispatch_source() -> str:
+    """The source of :mod:`handsim._kernels.dispatch` (what ``python -m handsim.policies.engines`` writes)."""
+    entries, preamble = _builtin_entries()
     title = ("Policy dispatch of the built-in engine, generated from the policy registry by\n"
              "``python -m handsim.policies.engines``: do not edit (tests/test_policy_layer.py checks it is current).\n\n"
              "Each function calls the decision function of the seat's policy, told apart by its kernel id\n"
@@ -221,11 +227,7 @@ def engine_for_files(files) -> Engine:
     if engine is not None:
         return engine
     ids = dict(BUILTIN_IDS)
-    entries, preamble = [], []
-    for mod, policy in zip(_builtin_modules(), builtin_policies()):
-        i = BUILTIN_IDS[policy.name]
-        preamble.append(f"from handsim.policies.{mod} import POLICY as _P{i}")
-        entries.append((i, f"_P{i}", policy))
+    entries, preamble = _builtin_entries()
     preamble.append("from handsim.policies.files import declared")
     nxt = FIRST_USER_ID
     for f in files:
@@ -249,12 +251,6 @@ def engine_for_files(files) -> Engine:
     engine = Engine(key, files, ids, e_name, e_path)
     _ENGINES[key] = engine
     return engine
-
-
-def _builtin_modules():
-    from .registry import BUILTIN_MODULES
-
-    return BUILTIN_MODULES
 
 
 def _engine_template() -> str:

@@ -5,10 +5,17 @@ Written through :mod:`handsim.policies.api` only.  Its pieces (``play_greedy``,
 it gives up the Hand.
 """
 
+import numpy as np
 from numba import njit
 
 from . import api
 from .declare import Param, Policy
+
+
+#: ``support_hand`` off, for callers that play greedy's moves without the team option (hold-hand
+#: after giving up the Hand).  A numpy value rather than ``False``: numba compiles a separate copy
+#: of a function for each constant argument, and this keeps one copy of play_greedy.
+NO_SUPPORT = np.bool_(False)
 
 
 @njit(cache=True)
@@ -213,12 +220,12 @@ def choose_draw_greedy(g, seat, support_hand):
 
 @njit(cache=True)
 def choose_draw(g, seat):
-    return choose_draw_greedy(g, seat, api.param(g, seat, SUPPORT_HAND) != 0)
+    return choose_draw_greedy(g, seat, np.bool_(api.param(g, seat, SUPPORT_HAND) != 0))
 
 
 @njit(cache=True)
 def play(g, seat):
-    return play_greedy(g, seat, api.param(g, seat, SUPPORT_HAND) != 0)
+    return play_greedy(g, seat, np.bool_(api.param(g, seat, SUPPORT_HAND) != 0))
 
 
 POLICY = Policy(

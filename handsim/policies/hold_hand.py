@@ -9,7 +9,7 @@ from numba import njit
 
 from . import api
 from .declare import Param, Policy
-from .greedy import choose_discard, choose_draw_greedy, play_greedy
+from .greedy import NO_SUPPORT, choose_discard, choose_draw_greedy, play_greedy
 
 M_BAILED = 0  # memory slot: 1 once it gave up the Hand
 
@@ -49,7 +49,7 @@ def begin_turn(g, seat):
 def choose_draw(g, seat):
     """Take the top discard only when it makes the Hand now."""
     if bailed(g, seat) or api.laid_before(g, seat):
-        return choose_draw_greedy(g, seat, False)
+        return choose_draw_greedy(g, seat, NO_SUPPORT)
     top = api.top_discard(g)
     if top == api.NO_CARD:
         return api.DRAW_STOCK
@@ -65,7 +65,7 @@ def play(g, seat):
     """Go out at once if the hand makes a Hand; otherwise lay nothing and throw the card that
     fits least into the arrangement with the most cards melded."""
     if bailed(g, seat) or api.laid_before(g, seat):
-        return play_greedy(g, seat, False)
+        return play_greedy(g, seat, NO_SUPPORT)
     n, d = api.plan_hand(g, seat)
     if n > 0:
         api.lay_melds(g, seat, api.plan(g), n)

@@ -7,6 +7,9 @@ The file holds a ``[policy]`` table: ``name`` and one key per parameter::
     bail_turn = 8
     bail_opponent_cards = 3
 
+A user-written policy also names its policy file (``file = "my_policies.py"``, relative to the
+TOML file's folder), which is loaded when the TOML file is read.
+
 Wherever a policy is given on the command line (``--policy``, ``--lineup`` items, ``--against``,
 ``handsim tune POLICY``), ``@best.toml`` stands for the policy the file describes.  Other tables
 (``[tuned]``: where the parameters came from) are not read back.
@@ -61,9 +64,16 @@ def read_policy_toml(path) -> str:
     name = table.get("name")
     if not isinstance(name, str) or not name.strip():
         raise PolicyError(f"policy file {str(p)!r}: [policy] needs name = \"<policy>\"")
+    source = table.get("file")
+    if source is not None:
+        if not isinstance(source, str) or not source.strip():
+            raise PolicyError(f"policy file {str(p)!r}: file = must name the Python file of the policy")
+        from ..policies import load_policy_files
+
+        load_policy_files([p.parent / source])
     params = {}
     for k, v in table.items():
-        if k == "name":
+        if k in ("name", "file"):
             continue
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
             raise PolicyError(f"policy file {str(p)!r}: parameter {k} = {v!r:.40} is not a number")
@@ -91,6 +101,8 @@ def write_policy_toml(path, spec: PolicySpec, info: Mapping[str, Any] | None = N
     ``[tuned]`` table of plain values, atomically.  The file reads back to ``spec``."""
     lines = [f"# {line}" if line else "#" for line in comment.splitlines()]
     lines += ["[policy]", f"name = {json.dumps(spec.name)}"]
+    if not spec.policy.builtin:  # a user-written policy: where it is declared
+        lines.append(f"file = {json.dumps(spec.policy.source)}")
     lines += [f"{k} = {_num(v)}" for k, v in spec.params]
     if info:
         lines += ["", "[tuned]"]
@@ -106,7 +118,7 @@ def write_policy_toml(path, spec: PolicySpec, info: Mapping[str, Any] | None = N
 def read_text_policy(text: str) -> str:
     """The policy text of TOML ``text`` (as :func:`read_policy_toml`, from a string)."""
     table = tomllib.loads(text)["policy"]
-    return policy_text(table["name"], {k: v for k, v in table.items() if k != "name"})
+    return policy_text(table["name"], {k: v for k, v in table.items() if k not in ("name", "file")})
 
 
 def _toml_value(v: Any) -> str:
