@@ -279,18 +279,9 @@ def deck_counts(g, out):
 def unseen_cards(g, seat, out):
     """The cards ``seat`` cannot place, as counts in ``out int8[N_TYPES]``: the deck minus
     :func:`seen_cards` - they are in the stock or in other hands, unseen.  Returns ``out``."""
-    deck_counts(g, out)
+    seen_cards(g, seat, out)
     for t in range(N_TYPES):
-        out[t] -= g.hands[seat, t]
-    for k in range(g.sc[_S.S_N_MELDS]):
-        for t in range(N_TYPES):
-            out[t] -= meld_uses(g.melds[k], t)
-    for i in range(g.sc[_S.S_PILE_N]):
-        out[g.pile[i]] -= 1
-    for s in range(g.sc[_S.S_PLAYERS]):
-        if s != seat:
-            for t in range(N_TYPES):
-                out[t] -= g.known[s, t]
+        out[t] = (g.rv[R_JOKERS] if t == JOKER else COPIES) - out[t]
     return out
 
 
