@@ -3,8 +3,8 @@
 A joker on the table is one the next players can swap out and use; a joker in hand costs
 ``joker_penalty`` points (15 or 30) if someone else goes out first.  This policy bets on the
 first: while it holds a joker, and until its own turn ``release_turn``, it lays down and lays off
-natural cards only - unless the whole hand can go down now, jokers and all, in which case it
-plays like greedy and goes out.  From turn ``release_turn`` on it is plain greedy.
+natural cards only - unless the whole hand can go down now, jokers and all (and it took no card
+from the pile on the plan of its natural cards), in which case it plays like greedy and goes out.  From turn ``release_turn`` on it is plain greedy.
 
     handsim check-policy examples/policies/joker_keeper.py joker-keeper
     handsim simulate --policy-file examples/policies/joker_keeper.py \
@@ -18,7 +18,7 @@ hand without its jokers, in ``api.scratch``), and reuses pieces of the built-in 
 from numba import njit
 
 from handsim.policies import Param, Policy, api
-from handsim.policies.greedy import choose_discard, choose_draw_greedy, do_swaps, play_greedy
+from handsim.policies.greedy import NO_SUPPORT, choose_discard, choose_draw_greedy, do_swaps, play_greedy
 
 
 @njit(cache=True)
@@ -59,7 +59,7 @@ def natural_plan_uses(g, seat, mode, req, card):
 @njit(cache=True)
 def choose_draw(g, seat):
     if not hiding(g, seat):
-        return choose_draw_greedy(g, seat, False)
+        return choose_draw_greedy(g, seat, NO_SUPPORT)
     top = api.top_discard(g)
     if top == api.NO_CARD:
         return api.DRAW_STOCK
@@ -96,8 +96,11 @@ def lay_off_naturals(g, seat):
 
 @njit(cache=True)
 def play(g, seat):
-    if not hiding(g, seat) or can_go_out(g, seat):
-        return play_greedy(g, seat, False)  # release the jokers: go out if greedy can
+    # release the jokers and go out if greedy can - unless a card was taken from the pile with the
+    # plan of the natural cards (choose_draw above): that plan must be followed, since the taken
+    # card must go into an opening (must_open) or a new meld (new_meld_only) this turn
+    if not hiding(g, seat) or (can_go_out(g, seat) and api.taken_card(g) == api.NO_CARD):
+        return play_greedy(g, seat, NO_SUPPORT)
     n = 0
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
