@@ -99,12 +99,10 @@ def _run_search(hand: np.ndarray, rv: np.ndarray, mode: int):
 
     W = np.zeros((6, 16), dtype=np.int32)
     K.make_weights(rv, mode, W)
-    cnt = np.zeros((4, 16), dtype=np.int8)
     path = np.zeros((K.MAX_MELDS, 6), dtype=np.int32)
     bestpath = np.zeros((K.MAX_MELDS, 6), dtype=np.int32)
     best = np.zeros(2, dtype=np.int64)
-    F = np.zeros((K.MAX_DEPTH, 20), dtype=np.int64)
-    val, n = K.search(hand, W, cnt, path, bestpath, best, F)
+    val, n = K.search(hand, W, path, bestpath, best, -1)
     return int(val), bestpath[:n].copy()
 
 

@@ -136,6 +136,17 @@ def baseline_tree(rev: str) -> Tree:
     return Tree(f"baseline {rev} ({sha[:10]})", tree, base / "kernel-cache")
 
 
+def parse_sets(ap: argparse.ArgumentParser, items: list[str]) -> dict:
+    """The ``--set KEY=VALUE`` rule overrides as a dict (``ap.error`` on a malformed one)."""
+    sets = {}
+    for item in items:
+        k, sep, v = item.partition("=")
+        if not sep:
+            ap.error(f"--set {item!r}: expected KEY=VALUE")
+        sets[k.strip()] = v.strip()
+    return sets
+
+
 def median(xs):
     return round(statistics.median(xs), 1)
 
@@ -160,12 +171,7 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="REV", help="also measure git revision REV, side by side, and print ratios")
     args = ap.parse_args()
 
-    sets = {}
-    for item in args.set:
-        k, sep, v = item.partition("=")
-        if not sep:
-            ap.error(f"--set {item!r}: expected KEY=VALUE")
-        sets[k.strip()] = v.strip()
+    sets = parse_sets(ap, args.set)
     lineups = list(args.policy) + list(args.lineup) or ["greedy"]
     probe = {"preset": args.preset, "set": sets, "lineups": lineups, "players": args.players,
              "deals": args.deals, "seed": args.seed, "chunk": args.chunk,

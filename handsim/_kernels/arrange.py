@@ -1,9 +1,7 @@
 """Best-arrangement search (numba): the hot path of every policy (RULES.md sections 1-2).
 
-A hand is a count table ``cnt int8[4, 16]`` (suit x run position; positions 1..13 hold the
-naturals A..K, position 14 receives an Ace moved up to play high, 0 and 15 stay empty) plus a
-number of jokers.  The search partitions the hand into melds and leftover cards and maximises
-the *melded weight*:
+The search partitions a hand (natural cards plus a number of jokers) into melds and leftover
+cards and maximises the *melded weight*:
 
 * mode ``OPEN``: the opening value of the melded cards (a joker is worth the card it stands
   for, an Ace at run position 1 ``ace_low_value``);
@@ -12,13 +10,22 @@ the *melded weight*:
 * mode ``COUNT``: ``1000`` per melded card plus the opening value (most cards melded, then the
   highest opening value) - used to test whether a hand can go out at once.
 
-Algorithm: lowest-card branching.  The lowest remaining natural card (suit-major, then
-position) is either left over, or the lowest natural of a set of its rank (partners from later
-suits, plus jokers), or the lowest natural of a run of its suit (jokers may stand below it and
-in any gap; a natural in hand may still be replaced by a joker), or - for an Ace - moved to
-position 14 to play high.  Branches are cut when the melded weight so far plus an upper bound
-on what the remaining cards could add cannot beat the best found.  Every meld holds at least
-one natural card, so every partition is reachable and the search is exact.
+Algorithm: lowest-card branching, depth first.  The lowest remaining natural card (suit-major,
+then run position; positions 1..13 hold A..K, position 14 an Ace moved up to play high) is
+either the lowest natural of a set of its rank (partners from later suits, plus jokers), or the
+lowest natural of a run of its suit (jokers may stand below it and in any gap; a natural in hand
+may still be replaced by a joker), or - for an Ace - moved to position 14 to play high, or left
+over.  Every meld holds at least one natural card, so every partition is reachable and the
+search is exact.  Branches are cut when the melded weight so far plus an upper bound on what
+the remaining cards could add (their best weights, less those of cards that no meld of the
+remaining cards can contain) cannot beat the best found, or the caller's ``floor``; a second
+copy of a card is left over when the first was (melding it instead was already tried).  Cuts
+only drop branches that cannot beat the best found so far, so the arrangement returned is
+always the *first* best one in this branching order - the same for any bound and any floor.
+
+Hands inside the search are bitsets (two ``int64``: at least one copy / two copies, 16 bits per
+suit), so the bound for all four suits takes a few bit operations; the recursion passes them by
+value (nothing to undo), and leaving a card over continues in the same call.
 
 The melds found are written in the encoding of :mod:`handsim._kernels.melds`.
 """
@@ -26,6 +33,7 @@ The melds found are written in the encoding of :mod:`handsim._kernels.melds`.
 import numpy as np
 from numba import njit
 
+from .bits import ctz, popcount
 from .consts import JOKER, N_NATURALS, N_RANKS, N_SUITS
 from .melds import (  # noqa: F401  (meld_cards, meld_value: re-exported)
     ACE_HIGH,
@@ -108,346 +116,272 @@ def make_weights(rv, mode, W):
     W[_W_MISC, 3] = rv[P_MIN_NATURAL]
 
 
-@njit(cache=True)
-def can_meld(cnt, s, p, J, maxj_rule):
-    """Whether natural (suit ``s``, rank position ``p`` 1..13) could sit in *some* meld made of
-    the cards in ``cnt`` plus ``J`` jokers (a necessary condition; melds need one natural).
+# ---------------------------------------------------------------- bitset hands
+#
+# Inside the search a hand is two int64 bitsets: suit ``s`` owns bits ``16 s .. 16 s + 15``, bit
+# ``16 s + p`` stands for run position ``p`` (1..13 the naturals A..K, 14 an Ace moved up to play
+# high); ``c1`` has the bit when the hand holds at least one copy, ``c2`` when it holds two (the
+# deck's copies of a natural).  The jokers are a count.
 
-    A legal meld containing the card contains a legal 3-card window (a 3-card set, or three
-    consecutive run positions around it), so looking at those is enough.
-    """
+_LANE = 16
+_LANES = 0x0001000100010001  # bit 0 of every suit's lane
+_RANKS = 0x3FFE * _LANES  # positions 1..13 of every suit
+_LOWS = 0x1FFE * _LANES  # positions 1..12: where a 3-card run window may start
+_ACES = 0x0002 * _LANES  # position 1 of every suit
+#: ``leave`` when no copy was just left over.  A typed int64 rather than a literal -1: numba
+#: would compile a separate version of the recursive functions for a literal argument, which
+#: its cache then fails to load.
+_NO_LEAVE = np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def _bit(s, p):
+    return np.int64(1) << (s * _LANE + p)
+
+
+@njit(cache=True, inline="always")
+def _take(c1, c2, b):
+    """The hand ``(c1, c2)`` without one copy of the card of bit ``b`` (held)."""
+    if c2 & b:
+        return c1, c2 & ~b
+    return c1 & ~b, c2
+
+
+@njit(cache=True, inline="always")
+def _copies(c1, c2, b):
+    return (1 if c1 & b else 0) + (1 if c2 & b else 0)
+
+
+@njit(cache=True)
+def hand_bits(hand):
+    """The naturals of count vector ``hand int8[53]`` (0..2 copies each) as ``(c1, c2)``."""
+    c1 = np.int64(0)
+    c2 = np.int64(0)
+    for s in range(N_SUITS):
+        for r in range(N_RANKS):
+            k = hand[s * N_RANKS + r]
+            sh = s * _LANE + r + 1
+            c1 |= np.int64(k > 0) << sh
+            c2 |= np.int64(k > 1) << sh
+    return c1, c2
+
+
+@njit(cache=True, inline="always")
+def isolated(c1, J, maxj_rule):
+    """The naturals of the hand ``c1`` (bits 1..13 of each suit) that no meld of the hand's cards
+    and ``J`` jokers can contain, all suits at once: a card is kept when some 3-card window of
+    run positions around it (an Ace also at 12-13-14) is filled by cards held and at most
+    ``maxj_rule`` of the jokers, or when its rank is held in enough other suits for a set.
+    (A necessary condition, not a sufficient one: melds need a natural and legal sizes.)"""
     jk = J if J < maxj_rule else maxj_rule
-    k = 0
-    for s2 in range(N_SUITS):
-        if s2 != s and cnt[s2, p] > 0:
-            k += 1
-    if k + jk >= 2:
-        return True
-    # run windows: positions of this card (an Ace is at 1 and 14)
-    for pos in (p, ACE_HIGH if p == 1 else -1):
-        if pos < 0:
-            continue
-        for lo in range(pos - 2, pos + 1):
-            if lo < 1 or lo + 2 > ACE_HIGH:
-                continue
-            miss = 0
-            for q in range(lo, lo + 3):
-                if q == pos:
-                    continue
-                if q == ACE_HIGH:
-                    have = cnt[s, 1] + cnt[s, ACE_HIGH]  # an Ace may still move up, or already did
-                else:
-                    have = cnt[s, q]
-                if have == 0:
-                    miss += 1
-            if miss <= jk:
-                return True
-    return False
-
-
-@njit(cache=True)
-def drop_isolated(cnt, J, maxj_rule):
-    """Remove from ``cnt`` the naturals that no meld can contain (they are left over in every
-    arrangement); repeat until none is removed.  Returns how many were removed."""
-    removed = 0
-    changed = True
-    while changed:
-        changed = False
-        for s in range(N_SUITS):
-            for p in range(1, N_RANKS + 1):
-                if cnt[s, p] > 0 and not can_meld(cnt, s, p, J, maxj_rule):
-                    removed += cnt[s, p]
-                    cnt[s, p] = 0
-                    changed = True
-    return removed
-
-
-MAX_DEPTH = 160
-
-# frame columns of the explicit search stack F int64[MAX_DEPTH, 20]
-_F_MODE = 0  # 0 choose for the lowest card, 1 growing a run
-_F_S = 1
-_F_P = 2
-_F_CUR = 3
-_F_REM = 4
-_F_J = 5
-_F_PLEN = 6
-_F_PHASE = 7
-_F_M = 8
-_F_JJ = 9
-_F_A = 10
-_F_APPLIED = 11
-_F_LO = 12  # run: lo; choose frame: the set mask applied
-_F_HI = 13
-_F_JMASK = 14
-_F_JUSED = 15
-_F_NNAT = 16
-_F_GAIN = 17
-_F_COST = 18
-_F_AVAIL = 19
+    if jk >= 2:
+        return np.int64(0)
+    m = c1 | ((c1 & _ACES) << (ACE_HIGH - 1))  # an Ace held may also fill position 14
+    r = c1 & _RANKS
+    a = r & 0xFFFF
+    b = (r >> 16) & 0xFFFF
+    c = (r >> 32) & 0xFFFF
+    e = (r >> 48) & 0xFFFF
+    m1 = m >> 1
+    m2 = m >> 2
+    if jk == 0:  # a set needs the rank in three suits; a run window three cards held
+        sets = (a & b & c) | (a & b & e) | (a & c & e) | (b & c & e)
+        w = m & m1 & m2
+    else:  # two suits and a joker; two of three run positions and a joker
+        sets = (a & b) | (a & c) | (a & e) | (b & c) | (b & e) | (c & e)
+        w = (m & m1) | (m & m2) | (m1 & m2)
+    w &= _LOWS
+    cover = w | (w << 1) | (w << 2) | (sets * _LANES)
+    cover |= (cover >> (ACE_HIGH - 1)) & _ACES  # an Ace that can play high
+    return r & ~cover
 
 
 @njit(cache=True, inline="always")
-def _push_choose(F, d, s, p, cur, rem, J, plen):
-    f = F[d]
-    f[_F_MODE] = 0
-    f[_F_S] = s
-    f[_F_P] = p
-    f[_F_CUR] = cur
-    f[_F_REM] = rem
-    f[_F_J] = J
-    f[_F_PLEN] = plen
-    f[_F_PHASE] = -1
-    f[_F_APPLIED] = 0
-
-
-@njit(cache=True, inline="always")
-def _push_run(F, d, s, p0, cur, rem, J, plen, lo, hi, jmask, jused, nnat, gain, cost):
-    f = F[d]
-    f[_F_MODE] = 1
-    f[_F_S] = s
-    f[_F_P] = p0
-    f[_F_CUR] = cur
-    f[_F_REM] = rem
-    f[_F_J] = J
-    f[_F_PLEN] = plen
-    f[_F_PHASE] = 0
-    f[_F_APPLIED] = 0
-    f[_F_LO] = lo
-    f[_F_HI] = hi
-    f[_F_JMASK] = jmask
-    f[_F_JUSED] = jused
-    f[_F_NNAT] = nnat
-    f[_F_GAIN] = gain
-    f[_F_COST] = cost
+def _weight_of(c1, c2, x, W):
+    """Sum of ``W[_W_NAT_MAX, p]`` over the copies held of the cards of bitset ``x``."""
+    dw = 0
+    while x:
+        i = ctz(x)
+        x &= x - 1
+        b = np.int64(1) << i
+        dw += _copies(c1, c2, b) * W[_W_NAT_MAX, i & (_LANE - 1)]
+    return dw
 
 
 @njit(cache=True)
-def _search_stack(cnt, J0, rem0, W, path, best, bestpath, F):
-    """Iterative lowest-card branching (see the module docstring) with an explicit stack."""
-    maxj_rule = W[_W_MISC, 2]
-    minnat = W[_W_MISC, 3]
-    jw = W[_W_MISC, 0]
-    _push_choose(F, 0, 0, 1, 0, rem0, J0, 0)
-    d = 0
-    while d >= 0:
-        f = F[d]
-        s = f[_F_S]
-        cur = f[_F_CUR]
-        rem = f[_F_REM]
-        J = f[_F_J]
-        plen = f[_F_PLEN]
+def _choose(c1, c2, J, cur, rem, plen, leave, W, path, best, bestpath):
+    """One node of the search: the hand ``(c1, c2)`` plus ``J`` jokers is still to arrange,
+    ``cur`` is the weight melded so far (melds ``path[:plen]``), ``rem`` an upper bound on what
+    the rest can add.  Branches on the lowest natural in the order: sets (partner suits as a
+    mask, counted down; then 0..maxj jokers), runs (0..maxj jokers below it, then grown card by
+    card: stop, a natural, a joker), an Ace moved high, left over.  ``leave`` is the bit of the
+    card whose other copy the parent left over (-1: none): this copy is then left over too,
+    since melding it instead was tried with the other copy left over."""
+    while True:
+        if c1 == 0:
+            if cur > best[0]:
+                best[0] = cur
+                best[1] = plen
+                for i in range(plen):
+                    for k in range(MELD_WIDTH):
+                        bestpath[i, k] = path[i, k]
+            return
+        if cur + rem <= best[0]:
+            return
+        maxj_rule = W[_W_MISC, 2]
+        if best[0] >= 0:
+            iso = isolated(c1, J, maxj_rule)
+            if iso != 0 and cur + rem - _weight_of(c1, c2, iso, W) <= best[0]:
+                return
+        i = ctz(c1)
+        s = i >> 4
+        p = i & (_LANE - 1)
+        b = np.int64(1) << i
+        wmax = W[_W_NAT_MAX, p]
+        jw = W[_W_MISC, 0]
         maxj = maxj_rule if maxj_rule < J else J
-        if f[_F_MODE] == 0:
-            p = f[_F_P]
-            if f[_F_PHASE] == -1:
-                # locate the lowest remaining natural
-                while s < N_SUITS:
-                    while p <= ACE_HIGH and cnt[s, p] == 0:
-                        p += 1
-                    if p <= ACE_HIGH:
-                        break
-                    s += 1
-                    p = 1
-                if s == N_SUITS:
-                    if cur > best[0]:
-                        best[0] = cur
-                        best[1] = plen
-                        for i in range(plen):
-                            for k in range(MELD_WIDTH):
-                                bestpath[i, k] = path[i, k]
-                    d -= 1
-                    continue
-                if cur + rem <= best[0]:
-                    d -= 1
-                    continue
-                if best[0] >= 0:
-                    # tighter bound: cards no meld of the remaining cards can contain add nothing
-                    dw = 0
-                    for s2 in range(s, N_SUITS):
-                        for p2 in range(p if s2 == s else 1, N_RANKS + 1):
-                            if cnt[s2, p2] > 0 and not can_meld(cnt, s2, p2, J, maxj_rule):
-                                dw += cnt[s2, p2] * W[_W_NAT_MAX, p2]
-                    if cur + rem - dw <= best[0]:
-                        d -= 1
-                        continue
-                f[_F_S] = s
-                f[_F_P] = p
+        minnat = W[_W_MISC, 3]
+        d1, d2 = _take(c1, c2, b)
+        if i != leave:
+            if p <= N_RANKS and plen < MAX_MELDS:
+                # sets of rank p: the partners from later suits as a mask, counted down
                 avail = 0
-                if p <= N_RANKS:
-                    for s2 in range(s + 1, N_SUITS):
-                        if cnt[s2, p] > 0:
-                            avail |= 1 << s2
-                f[_F_AVAIL] = avail
-                f[_F_M] = avail
-                f[_F_JJ] = 0
-                f[_F_A] = 0
-                f[_F_PHASE] = 0 if (p <= N_RANKS and plen < MAX_MELDS) else 1
-            # undo the option applied last time
-            ap = f[_F_APPLIED]
-            if ap == 1:
-                cnt[s, p] += 1
-                mm = f[_F_LO]
                 for s2 in range(s + 1, N_SUITS):
-                    if (mm >> s2) & 1:
-                        cnt[s2, p] += 1
-            elif ap == 2 or ap == 4:
-                cnt[s, p] += 1
-            elif ap == 3:
-                cnt[s, ACE_HIGH] -= 1
-                cnt[s, 1] += 1
-            f[_F_APPLIED] = 0
-            wmax = W[_W_NAT_MAX, p]
-            pushed = False
-            while not pushed:
-                ph = f[_F_PHASE]
-                if ph == 0:
-                    # sets of rank p: partners mask m, j jokers
-                    m = f[_F_M]
-                    j = f[_F_JJ]
-                    if j + 1 > maxj:
-                        f[_F_JJ] = 0
-                        if m == 0:
-                            f[_F_PHASE] = 1
-                        else:
-                            f[_F_M] = (m - 1) & f[_F_AVAIL]
-                    else:
-                        f[_F_JJ] = j + 1
-                    n = 1
-                    mm = m
-                    while mm:
-                        n += mm & 1
-                        mm >>= 1
-                    size = n + j
-                    if size >= MIN_MELD and size <= MAX_SET and n >= minnat:
-                        cnt[s, p] -= 1
+                    if c1 & _bit(s2, p):
+                        avail |= 1 << s2
+                m = avail
+                while True:
+                    n = 1 + popcount(m)
+                    if n >= minnat:
+                        e1 = d1
+                        e2 = d2
                         for s2 in range(s + 1, N_SUITS):
                             if (m >> s2) & 1:
-                                cnt[s2, p] -= 1
-                        f[_F_APPLIED] = 1
-                        f[_F_LO] = m
-                        path[plen, M_KIND] = KIND_SET
-                        path[plen, M_KEY] = p
-                        path[plen, M_LO] = p
-                        path[plen, M_HI] = p
-                        path[plen, M_MASK] = m | (1 << s)
-                        path[plen, M_NJ] = j
-                        gain = n * W[_W_NAT_SET, p] + j * W[_W_JOK_SET, p]
-                        cost = n * wmax + j * jw
-                        d += 1
-                        _push_choose(F, d, s, p, cur + gain, rem - cost, J - j, plen + 1)
-                        pushed = True
-                elif ph == 1:
-                    # runs of suit s whose lowest natural is (s, p), a jokers below it
-                    a = f[_F_A]
-                    amax = maxj if maxj < p - 1 else p - 1
-                    if plen < MAX_MELDS and a <= amax:
-                        f[_F_A] = a + 1
-                        cnt[s, p] -= 1
-                        f[_F_APPLIED] = 2
-                        lo = p - a
-                        jmask = 0
-                        gain = W[_W_NAT_RUN, p]
-                        for q in range(lo, p):
-                            jmask |= 1 << q
-                            gain += W[_W_JOK_RUN, q]
-                        cost = wmax + a * jw
-                        d += 1
-                        _push_run(F, d, s, p, cur, rem, J, plen, lo, p, jmask, a, 1, gain, cost)
-                        pushed = True
-                    else:
-                        f[_F_PHASE] = 2
-                elif ph == 2:
-                    f[_F_PHASE] = 3
-                    if p == 1 and (cnt[s, 13] > 0 or cnt[s, 12] > 0 or J > 0):  # a Q or K to play high with
-                        cnt[s, 1] -= 1
-                        cnt[s, ACE_HIGH] += 1
-                        f[_F_APPLIED] = 3
-                        d += 1
-                        _push_choose(F, d, s, p, cur, rem, J, plen)
-                        pushed = True
-                elif ph == 3:
-                    f[_F_PHASE] = 4
-                    if p <= N_RANKS:
-                        cnt[s, p] -= 1
-                        f[_F_APPLIED] = 4
-                        d += 1
-                        _push_choose(F, d, s, p, cur, rem - wmax, J, plen)
-                        pushed = True
+                                e1, e2 = _take(e1, e2, _bit(s2, p))
+                        for j in range(maxj + 1):
+                            size = n + j
+                            if size >= MIN_MELD and size <= MAX_SET:
+                                path[plen, M_KIND] = KIND_SET
+                                path[plen, M_KEY] = p
+                                path[plen, M_LO] = p
+                                path[plen, M_HI] = p
+                                path[plen, M_MASK] = m | (1 << s)
+                                path[plen, M_NJ] = j
+                                gain = n * W[_W_NAT_SET, p] + j * W[_W_JOK_SET, p]
+                                cost = n * wmax + j * jw
+                                _choose(e1, e2, J - j, cur + gain, rem - cost, plen + 1, _NO_LEAVE, W, path, best, bestpath)
+                    if m == 0:
+                        break
+                    m = (m - 1) & avail
+            if plen < MAX_MELDS:
+                # runs of suit s whose lowest natural is this card, a jokers below it; each run is
+                # first laid as it stands (when legal), then grown by a natural, then by a joker
+                amax = maxj if maxj < p - 1 else p - 1
+                for a in range(amax + 1):
+                    lo = p - a
+                    e1 = d1
+                    e2 = d2
+                    jmask = 0
+                    gain = W[_W_NAT_RUN, p]
+                    for q in range(lo, p):
+                        jmask |= 1 << q
+                        gain += W[_W_JOK_RUN, q]
+                    cost = wmax + a * jw
+                    jused = a
+                    nnat = 1
+                    hi = p
+                    while True:
+                        if hi - lo + 1 >= MIN_MELD and nnat >= minnat:
+                            path[plen, M_KIND] = KIND_RUN
+                            path[plen, M_KEY] = s
+                            path[plen, M_LO] = lo
+                            path[plen, M_HI] = hi
+                            path[plen, M_MASK] = jmask
+                            path[plen, M_NJ] = jused
+                            _choose(e1, e2, J - jused, cur + gain, rem - cost, plen + 1, _NO_LEAVE, W, path, best,
+                                    bestpath)
+                        # grow: a natural at hi + 1, else a joker there, else back up to the last
+                        # natural placed and put a joker in its place
+                        q = hi + 1
+                        bq = _bit(s, q)
+                        if q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and e1 & bq:
+                            e1, e2 = _take(e1, e2, bq)
+                            nnat += 1
+                            gain += W[_W_NAT_RUN, q]
+                            cost += W[_W_NAT_MAX, q]
+                            hi = q
+                            continue
+                        joker_at_q = True
+                        while True:
+                            if joker_at_q and q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and jused < maxj:
+                                jmask |= 1 << q
+                                jused += 1
+                                gain += W[_W_JOK_RUN, q]
+                                cost += jw
+                                hi = q
+                                break
+                            if hi == p:
+                                break
+                            q = hi
+                            hi -= 1
+                            if (jmask >> q) & 1:  # a joker: its options are used up, back up further
+                                jmask &= ~(1 << q)
+                                jused -= 1
+                                gain -= W[_W_JOK_RUN, q]
+                                cost -= jw
+                                joker_at_q = False
+                            else:  # a natural: put it back and try a joker in its place
+                                bq = _bit(s, q)
+                                if e1 & bq:
+                                    e2 |= bq
+                                else:
+                                    e1 |= bq
+                                nnat -= 1
+                                gain -= W[_W_NAT_RUN, q]
+                                cost -= W[_W_NAT_MAX, q]
+                                joker_at_q = True
+                        if hi == p:  # nothing left to grow or swap
+                            break
+            if p == 1 and ((c1 & (_bit(s, 13) | _bit(s, 12))) != 0 or J > 0):
+                # an Ace moved up to play high (a Q or K, or a joker, to play with)
+                h = _bit(s, ACE_HIGH)
+                if d1 & h:
+                    _choose(d1, d2 | h, J, cur, rem, plen, _NO_LEAVE, W, path, best, bestpath)
                 else:
-                    d -= 1
-                    break
-        else:
-            # growing a run of suit s over lo..hi
-            lo = f[_F_LO]
-            hi = f[_F_HI]
-            if f[_F_APPLIED] == 1:
-                cnt[s, hi + 1] += 1
-                f[_F_APPLIED] = 0
-            jused = f[_F_JUSED]
-            pushed = False
-            while not pushed:
-                ph = f[_F_PHASE]
-                q = hi + 1
-                if ph == 0:
-                    f[_F_PHASE] = 1
-                    if hi - lo + 1 >= MIN_MELD and f[_F_NNAT] >= minnat:
-                        path[plen, M_KIND] = KIND_RUN
-                        path[plen, M_KEY] = s
-                        path[plen, M_LO] = lo
-                        path[plen, M_HI] = hi
-                        path[plen, M_MASK] = f[_F_JMASK]
-                        path[plen, M_NJ] = jused
-                        d += 1
-                        _push_choose(F, d, s, f[_F_P], cur + f[_F_GAIN], rem - f[_F_COST], J - jused, plen + 1)
-                        pushed = True
-                elif ph == 1:
-                    f[_F_PHASE] = 2
-                    if q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and cnt[s, q] > 0:
-                        cnt[s, q] -= 1
-                        f[_F_APPLIED] = 1
-                        d += 1
-                        _push_run(F, d, s, f[_F_P], cur, rem, J, plen, lo, q, f[_F_JMASK], jused,
-                                  f[_F_NNAT] + 1, f[_F_GAIN] + W[_W_NAT_RUN, q], f[_F_COST] + W[_W_NAT_MAX, q])
-                        pushed = True
-                elif ph == 2:
-                    f[_F_PHASE] = 3
-                    if q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and jused < maxj:
-                        d += 1
-                        _push_run(F, d, s, f[_F_P], cur, rem, J, plen, lo, q, f[_F_JMASK] | (1 << q), jused + 1,
-                                  f[_F_NNAT], f[_F_GAIN] + W[_W_JOK_RUN, q], f[_F_COST] + jw)
-                        pushed = True
-                else:
-                    d -= 1
-                    break
+                    _choose(d1 | h, d2, J, cur, rem, plen, _NO_LEAVE, W, path, best, bestpath)
+        if p > N_RANKS:
+            return
+        # left over: go on with the next card in this same call (the tail call as a loop)
+        c1 = d1
+        c2 = d2
+        rem -= wmax
+        leave = i
 
 
 @njit(cache=True)
-def hand_to_table(hand, cnt):
-    """Fill ``cnt int8[4, 16]`` from a hand count vector ``hand int8[53]``; return the jokers."""
-    cnt[:, :] = 0
-    for t in range(N_NATURALS):
-        cnt[t // N_RANKS, t % N_RANKS + 1] = hand[t]
-    return hand[JOKER]
-
-
-@njit(cache=True)
-def search(hand, W, cnt, path, bestpath, best, F):
-    """Best arrangement of ``hand int8[53]`` under weights ``W`` (see :func:`make_weights`).
+def search(hand, W, path, bestpath, best, floor):
+    """Best arrangement of ``hand int8[53]`` (0..2 copies of each natural) under weights ``W``
+    (see :func:`make_weights`) among those worth more than ``floor`` (-1: any arrangement).
 
     Writes the melds into ``bestpath int32[MAX_MELDS, 6]`` and returns
-    ``(melded_weight, n_melds)``.  ``cnt``, ``path``, ``best`` and ``F`` are workspaces
-    (``int8[4,16]``, ``int32[MAX_MELDS,6]``, ``int64[2]``, ``int64[MAX_DEPTH,20]``).
+    ``(melded_weight, n_melds)``, or ``(floor, 0)`` when no arrangement is worth more than
+    ``floor``.  The arrangement returned is the same for every ``floor`` below its weight: the
+    first best one in search order (a floor only cuts branches that cannot beat it).
+    ``path`` (``int32[MAX_MELDS, 6]``) and ``best`` (``int64[2]``) are workspaces.
     """
-    J = np.int64(hand_to_table(hand, cnt))
+    J = np.int64(hand[JOKER])
+    c1, c2 = hand_bits(hand)
+    maxj_rule = W[_W_MISC, 2]
     if W[_W_MISC, 3] <= 1:
-        drop_isolated(cnt, J, W[_W_MISC, 2])
-    rem = np.int64(0)
-    for su in range(N_SUITS):
-        for p in range(1, N_RANKS + 1):
-            rem += cnt[su, p] * W[_W_NAT_MAX, p]
-    rem += J * W[_W_MISC, 0]
-    best[0] = -1
+        # cards no meld can contain are left over in every arrangement: drop them first
+        while True:
+            iso = isolated(c1, J, maxj_rule)
+            if iso == 0:
+                break
+            c1 &= ~iso
+            c2 &= ~iso
+    rem = _weight_of(c1, c2, c1 & _RANKS, W) + J * W[_W_MISC, 0]
+    best[0] = floor
     best[1] = 0
-    _search_stack(cnt, J, rem, W, path, best, bestpath, F)
+    _choose(c1, c2, J, np.int64(0), rem, np.int64(0), _NO_LEAVE, W, path, best, bestpath)
     return best[0], best[1]

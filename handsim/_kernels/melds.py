@@ -261,8 +261,20 @@ def path_counts(path, n, out):
     """``out int8[N_TYPES]`` = the cards of the first ``n`` melds of ``path`` as a count vector."""
     out[:] = 0
     for i in range(n):
-        for t in range(N_TYPES):
-            out[t] += meld_uses(path[i], t)
+        m = path[i]
+        if is_run(m):
+            s = m[M_KEY]
+            for q in range(m[M_LO], m[M_HI] + 1):
+                if run_has_joker_at(m, q):
+                    out[JOKER] += 1
+                else:
+                    out[card_of(s, position_rank(q))] += 1
+        else:
+            r = m[M_KEY]
+            for s in range(N_SUITS):
+                if set_has_suit(m, s):
+                    out[card_of(s, r)] += 1
+            out[JOKER] += m[M_NJ]
 
 
 @njit(cache=True)

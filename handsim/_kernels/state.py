@@ -19,7 +19,7 @@ Trace rows (``int16[24]``): ``[type, seat, ...]`` with types
 import numpy as np
 from numba import njit
 
-from .arrange import COUNT, DEAD, MAX_DEPTH, MAX_MELDS, OPEN, make_weights, search
+from .arrange import COUNT, DEAD, MAX_MELDS, OPEN, make_weights, search
 from .consts import JOKER, MAX_SEATS, N_NATURALS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
 from .melds import (
     ACE_HIGH,
@@ -205,14 +205,12 @@ GAME_DTYPE = np.dtype(
         ("known", np.int8, (MAX_SEATS, N_TYPES)),  # cards each seat was seen to take from the pile and still holds
         ("err", np.int64, (ERR_WIDTH,)),  # the error record ER_*
         ("W", np.int32, (3, 6, 16)),  # search weights by mode
-        ("cnt", np.int8, (N_SUITS, 16)),  # search workspaces
-        ("path", np.int32, (MAX_MELDS, MELD_WIDTH)),
+        ("path", np.int32, (MAX_MELDS, MELD_WIDTH)),  # search workspaces
         ("bestpath", np.int32, (MAX_MELDS, MELD_WIDTH)),
         ("bp2", np.int32, (MAX_MELDS, MELD_WIDTH)),
         ("best", np.int64, (2,)),
         ("tmp", np.int8, (N_TYPES,)),  # scratch card counts
         ("rem", np.int8, (N_TYPES,)),  # scratch card counts of the planners
-        ("F", np.int64, (MAX_DEPTH, 20)),
         ("rng", np.uint64, (1,)),  # the deal's stream: shuffle and reshuffles
         ("prng", np.uint64, (1,)),  # the deal's policy stream: random decisions
         ("scores", np.int64, (MAX_SEATS,)),
@@ -956,7 +954,14 @@ def hand_search(g, hand, mode):
 
     Returns ``(melded_weight, n_melds)`` (see :func:`handsim._kernels.arrange.search`).
     """
-    return search(hand, g.W[mode], g.cnt, g.path, g.bestpath, g.best, g.F)
+    return hand_search_above(g, hand, mode, np.int64(-1))
+
+
+@njit(cache=True)
+def hand_search_above(g, hand, mode, floor):
+    """:func:`hand_search` among the arrangements worth more than ``floor``: returns
+    ``(floor, 0)`` when there is none, else what :func:`hand_search` returns (the same melds)."""
+    return search(hand, g.W[mode], g.path, g.bestpath, g.best, floor)
 
 
 @njit(cache=True, inline="always")
