@@ -137,7 +137,7 @@ def test_stopped_run_resumes_to_identical_summary(tmp_path, reference, case):
         assert "Traceback" not in err and "Error" not in err, err  # also nothing from the worker processes
     r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
-    assert (out / "summary.csv").read_bytes() == reference
+    assert (out / "summary.csv").read_bytes() == reference, r.stderr
 
 
 def test_interrupt_before_any_finished_chunk_leaves_nothing_to_resume(tmp_path):
@@ -205,4 +205,4 @@ def test_interrupted_run_on_a_dask_cluster_resumes_to_identical_summary(tmp_path
     assert "--resume" in err and "Traceback" not in err, err
     r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
-    assert (out / "summary.csv").read_bytes() == reference
+    assert (out / "summary.csv").read_bytes() == reference, r.stderr
