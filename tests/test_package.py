@@ -74,3 +74,22 @@ def test_handsim_simulate_shows_its_signature_and_the_cli_default():
     text = pydoc.render_doc(handsim.simulate, renderer=pydoc.plaintext)
     assert "handsim.simulate(preset: str = 'classic', rules: handsim.rules.Rules | None = None," in text
     assert text.index("Run a study from Python and return its summary table.") < text.index("FUNCTIONS")
+
+
+def test_python_m_handsim_keeps_its_exit_code_after_an_interrupt_in_generated_code(tmp_path):
+    """A KeyboardInterrupt that ends an exec() of a string (numba and dataclasses generate code
+    that way, so a Ctrl-C often lands there) makes CPython end a ``python -m`` program by SIGINT,
+    whatever exit code it chose; handsim's __main__ clears that, so the study's 130 comes through."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "import handsim.cli\n"
+        "def main():\n"
+        "    try:\n"
+        "        exec('raise KeyboardInterrupt')\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('Interrupted.', file=sys.stderr)\n"
+        "        sys.exit(130)\n"
+        "handsim.cli.main = main\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    p = subprocess.run([sys.executable, "-m", "handsim"], env=env, capture_output=True, text=True)
+    assert (p.returncode, p.stderr) == (130, "Interrupted.\n")
