@@ -114,7 +114,7 @@ class StudySpec:
             "chunk": self.chunk,
             "matches": self.matches,
             # only when there are some: the spec of a study of built-in policies stays as it was
-            **({"policy_files": [{"path": p, "sha256": h} for p, h in self.policy_files]} if self.policy_files else {}),
+            **saved_policy_files(self.policy_files),
         }
 
     @classmethod
@@ -133,14 +133,7 @@ class StudySpec:
             A policy file that is missing or whose content changed since.
         """
         _check_spec_types(d)
-        from .policies.files import load_file
-
-        files = []
-        for f in d.get("policy_files") or ():
-            if not isinstance(f, Mapping) or not isinstance(f.get("path"), str) or not isinstance(f.get("sha256"), str):
-                raise StudyError("the study spec's 'policy_files' must be an array of {\"path\", \"sha256\"} objects")
-            load_file(f["path"], expect_sha256=f["sha256"])
-            files.append(f["path"])
+        files = load_saved_policy_files(d.get("policy_files"), "study spec")
         return make_spec(
             rules=Rules.from_dict(d["rules"]),
             vary=d.get("vary", {}),
@@ -152,6 +145,38 @@ class StudySpec:
             matches=d.get("matches", False),
             policy_files=files,
         )
+
+
+def saved_policy_files(files: Sequence[tuple[str, str]]) -> dict:
+    """``{"policy_files": [{"path", "sha256"}, ...]}`` for a saved spec, or ``{}`` when there are none
+    (so the spec of a run of built-in policies stays as it was)."""
+    return {"policy_files": [{"path": p, "sha256": h} for p, h in files]} if files else {}
+
+
+def load_saved_policy_files(items: Any, what: str) -> list[str]:
+    """Load the policy files a saved spec names (:func:`saved_policy_files`); each must still have
+    the content it had (its SHA-256).  Returns their paths.
+
+    Raises
+    ------
+    StudyError
+        ``items`` is not an array of ``{"path", "sha256"}`` objects.
+    handsim.errors.PolicyFileError
+        A file that is missing or whose content changed since.
+    """
+    from .policies.files import load_file
+
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise StudyError(f"the {what}'s 'policy_files' must be an array of {{\"path\", \"sha256\"}} objects")
+    paths = []
+    for f in items:
+        if not isinstance(f, Mapping) or not isinstance(f.get("path"), str) or not isinstance(f.get("sha256"), str):
+            raise StudyError(f"the {what}'s 'policy_files' must be an array of {{\"path\", \"sha256\"}} objects")
+        load_file(f["path"], expect_sha256=f["sha256"])
+        paths.append(f["path"])
+    return paths
 
 
 def _json_kind(value: Any) -> str:

@@ -504,3 +504,43 @@ def test_a_policy_toml_names_the_file_of_a_user_policy(tmp_path):
                                                          "--out", tmp_path / "b"), 2)
     assert json.loads((tmp_path / "s" / "run.json").read_text())["spec"]["policy_files"][0]["path"] == \
         str(JOKER_KEEPER.resolve())  # recorded, so --resume and --from find it
+
+
+# ------------------------------------------------------------------------------ tournament and tune
+
+
+def test_tournament_and_tune_take_policy_files_and_record_them(tmp_path):
+    """--policy-file works in tournament and tune as in simulate: the policy file's policies can be
+    entries, tuned or played against; the saved run names the file with its SHA-256, so --resume
+    reloads it, and a file changed since is refused with one line."""
+    from handsim.tournament import TournamentSpec, make_tournament
+    from handsim.tournament.tune import TuneSpec, make_tune
+
+    pol = tmp_path / "keeper.py"
+    # the example under a name of its own (this process may have loaded the example itself)
+    pol.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper"', '"keeper-copy"'), encoding="utf-8")
+    name = load_policy_files([pol])[0].policies[0].name
+    out = tmp_path / "t"
+    r = run("tournament", "--policy-file", pol, "--policy", name, "--policy", "greedy", "--players", 2,
+            "--deals", 20, "--jobs", 1, "--out", out, "-q")
+    assert r.exit_code == 0, r.output
+    saved = json.loads((out / "run.json").read_text())["tournament"]
+    [f] = saved["policy_files"]
+    assert f["path"] == str(pol.resolve())
+    assert len(f["sha256"]) == 64
+    assert set(saved["entries"]) == {name, "greedy"}
+    spec = TournamentSpec.from_json(saved)
+    assert spec == make_tournament([name, "greedy"], players=2, deals=20, policy_files=[pol])
+
+    r = run("tune", name, "--policy-file", pol, "--param", "release_turn=1:3", "--against", "greedy",
+            "--deals", 10, "--confirm-deals", 10, "--jobs", 1, "--out", tmp_path / "u", "-q")
+    assert r.exit_code == 0, r.output
+    tsaved = json.loads((tmp_path / "u" / "run.json").read_text())["tune"]
+    assert tsaved["policy_files"] == saved["policy_files"]
+    assert TuneSpec.from_json(tsaved).base.name == name
+
+    pol.write_text(pol.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    line = one_error_line(run("tournament", "--resume", out), 2)
+    assert "keeper.py" in line
+    assert make_tune("greedy", ["support_hand=0:1"], "greedy,greedy,greedy", players="2v2").to_json().get(
+        "policy_files") is None  # built-in policies only: the saved spec stays as it was

@@ -39,6 +39,12 @@ _FLAG = {
 }
 
 
+#: --policy-file of simulate, tournament and tune.
+POLICY_FILE_OPTION = click.option(
+    "--policy-file", "policy_files", multiple=True, type=click.Path(dir_okay=True), metavar="FILE",
+    help="A Python file of user-written policies (see docs/policies.md and examples/policies/); its policies can then "
+         "be named wherever a policy is written (repeatable).")
+
 #: --force of simulate, tournament and tune (handsim.simulate.claim_out).
 FORCE_HELP = ("Replace an existing --out folder if it is a handsim output folder (a readable run.json or "
               "checkpoint of a study, tournament or tuning run) holding only files handsim writes: those files "
@@ -273,9 +279,7 @@ terminated (kill).
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 or @best.toml (a policy file "
                    "of handsim tune) (repeatable; see 'handsim policies').")
-@click.option("--policy-file", "policy_files", multiple=True, type=click.Path(dir_okay=True), metavar="FILE",
-              help="A Python file of user-written policies (see docs/policies.md and examples/policies/); its policies "
-                   "can then be named in --policy and --lineup (repeatable).")
+@POLICY_FILE_OPTION
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
 @click.option("--players", type=PLAYERS_CHOICE, default="4",

@@ -13,15 +13,16 @@ import click
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_compile, command_line, load_rules, parse_players,
                       rules_options, table)
-from .simulate import DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, _default_out, _given, _read_run_json
+from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, _default_out, _given,
+                       _read_run_json)
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
-_T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "players", "tables", "deals", "seed",
-            "chunk")
-_U_SAVED = ("preset", "rules_file", "settings", "threshold", "policy", "params", "against", "players", "deals",
-            "seed", "chunk", "search", "trials", "batch", "confirm_deals", "confirm_seed")
+_T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "policy_files", "players", "tables", "deals",
+            "seed", "chunk")
+_U_SAVED = ("preset", "rules_file", "settings", "threshold", "policy", "policy_files", "params", "against", "players",
+            "deals", "seed", "chunk", "search", "trials", "batch", "confirm_deals", "confirm_seed")
 _FLAG = {"preset": "--preset", "rules_file": "--rules", "settings": "--set", "threshold": "--threshold",
-         "policies": "--policy", "players": "--players", "tables": "--tables", "deals": "--deals", "seed": "--seed",
+         "policies": "--policy", "policy_files": "--policy-file", "players": "--players", "tables": "--tables", "deals": "--deals", "seed": "--seed",
          "chunk": "--chunk", "policy": "POLICY", "params": "--param", "against": "--against", "search": "--search",
          "trials": "--trials", "batch": "--batch", "confirm_deals": "--confirm-deals", "confirm_seed": "--confirm-seed"}
 
@@ -149,6 +150,7 @@ run.json.
 Examples:
     $ handsim tournament --policy greedy --policy hold-hand --policy random --deals 5000
     $ handsim tournament --policy greedy --policy hold-hand:bail_turn=6 --players 3 --preset saudi --out t1
+    $ handsim tournament --policy-file examples/policies/joker_keeper.py --policy joker-keeper --policy greedy
     $ handsim tournament --policy @best.toml --policy greedy --players 2v2
     $ handsim tournament --resume t1
 
@@ -160,6 +162,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.command(cls=Command, name="tournament", help=TOURNAMENT_HELP, short_help="Rank policies (duplicate format).")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A policy to rank, e.g. hold-hand:bail_turn=8 or @best.toml (repeat: at least two).")
+@POLICY_FILE_OPTION
 @rules_options
 @click.option("--threshold", type=IntIn(), default=None, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N).")
@@ -173,7 +176,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Seed of the deals.")
 @run_options("tournament")
 @click.pass_context
-def tournament(ctx, policies, preset, rules_file, settings, threshold, players, tables, deals, seed, jobs, scheduler,
+def tournament(ctx, policies, policy_files, preset, rules_file, settings, threshold, players, tables, deals, seed, jobs, scheduler,
                chunk, out, force, resume, progress, quiet):
     from handsim.simulate import CHECKPOINT
     from handsim.tournament import TournamentSpec, make_tournament, run_tournament, write_tournament
@@ -190,8 +193,12 @@ def tournament(ctx, policies, preset, rules_file, settings, threshold, players, 
             raise click.UsageError("a tournament needs at least two policies: give --policy twice or more")
         n_players, two_v_two = parse_players(players)
         rules = _rules(preset, rules_file, settings, threshold, two_v_two)
+        from handsim.policies import load_policy_files
+
+        load_policy_files(policy_files)  # before the entries name their policies
         entries = [expand_policy_ref(p) for p in policies]
-        spec = make_tournament(entries, "2v2" if two_v_two else n_players, rules, tables, deals, seed, chunk)
+        spec = make_tournament(entries, "2v2" if two_v_two else n_players, rules, tables, deals, seed, chunk,
+                               policy_files=policy_files)
     out, n_jobs, progress = _prepare(ctx, "tournament", spec, out, resume, force, scheduler, jobs, progress, quiet)
     d = spec.design()
     if not quiet:
@@ -263,6 +270,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.option("--against", default=None, metavar="P1,P2,...",
               help="The other seats' policies, in line-up order after the tuned one.  [default: greedy at every "
                    "other seat]")
+@POLICY_FILE_OPTION
 @rules_options
 @click.option("--threshold", type=IntIn(), default=None, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N).")
@@ -284,7 +292,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
               help="Seed of the confirmation deals.  [default: --seed + 1]")
 @run_options("tune")
 @click.pass_context
-def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, players, deals, seed, search, trials,
+def tune(ctx, policy, params, against, policy_files, preset, rules_file, settings, threshold, players, deals, seed, search, trials,
          batch, confirm_deals, confirm_seed, jobs, scheduler, chunk, out, force, resume, progress, quiet):
     from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
     from handsim.tournament.tune import TuneSpec, make_tune, run_tune, write_tune
@@ -300,12 +308,15 @@ def tune(ctx, policy, params, against, preset, rules_file, settings, threshold, 
             raise click.UsageError("give the POLICY to tune, e.g. handsim tune hold-hand --param bail_turn=4:20")
         if not params:
             raise click.UsageError("nothing to tune: give at least one --param NAME=LO:HI, e.g. --param bail_turn=4:20")
+        from handsim.policies import load_policy_files
+
+        load_policy_files(policy_files)  # before POLICY and --against name their policies
         n_players, two_v_two = parse_players(players)
         rules = _rules(preset, rules_file, settings, threshold, two_v_two)
         others = expand_lineup_refs(against) if against else None
         spec = make_tune(expand_policy_ref(policy), list(params), others, rules,
                          "2v2" if two_v_two else n_players, deals, seed, chunk, search, trials, batch,
-                         confirm_deals, confirm_seed)
+                         confirm_deals, confirm_seed, policy_files=policy_files)
     out, n_jobs, progress = _prepare(ctx, "tune", spec, out, resume, force, scheduler, jobs, progress, quiet)
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")

@@ -83,6 +83,8 @@ class TournamentSpec:
         return dataclasses.replace(spec, lineups=tuple(lineups))
 
     def to_json(self) -> dict[str, Any]:
+        from ..simulate import saved_policy_files
+
         return {
             "kind": KIND,
             "rules": self.rules.to_dict(),
@@ -93,6 +95,8 @@ class TournamentSpec:
             "deals": self.deals,
             "seed": self.seed,
             "chunk": self.chunk,
+            # the files of user-written entries, with their SHA-256 (a resume needs the same code)
+            **saved_policy_files(self.study().policy_files),
         }
 
     @classmethod
@@ -104,6 +108,9 @@ class TournamentSpec:
         KeyError, TypeError, ValueError
             A malformed object (and the input errors of :func:`make_tournament`).
         """
+        from ..simulate import load_saved_policy_files
+
+        load_saved_policy_files(d.get("policy_files"), "saved tournament")
         return make_tournament(d["entries"], players=d["players"], rules=Rules.from_dict(d["rules"]),
                                tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
                                chunk=d.get("chunk", 2000), labels=d.get("labels"))
@@ -121,7 +128,7 @@ def _labels(entries: Sequence[PolicySpec]) -> tuple[str, ...]:
 
 def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | None = None, tables: str = "pairs",
                     deals: int = 10000, seed: int = 0, chunk: int = 2000,
-                    labels: Sequence[str] | None = None) -> TournamentSpec:
+                    labels: Sequence[str] | None = None, policy_files: Sequence = ()) -> TournamentSpec:
     """Check and assemble a :class:`TournamentSpec`.
 
     Parameters
@@ -139,6 +146,9 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
         Deals (each played at every seating), the seed of the deals, deals per work item.
     labels : sequence of str, optional
         Names of the entries in the outputs (default: their policy labels, repeats numbered ``#2``).
+    policy_files : sequence of path, optional
+        Python files of user-written policies (``docs/policies.md``), loaded first so that their
+        policies can be entries; recorded with their SHA-256 in the saved spec.
 
     Raises
     ------
@@ -147,8 +157,13 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
         per deal, bad sizes.
     handsim.policies.PolicyError, handsim.rules.RulesError
         Unknown policies or parameters, rules that do not fit the players.
+    handsim.errors.PolicyFileError
+        A policy file that cannot be used.
     """
+    from ..policies import load_policy_files
     from ..simulate import StudyError
+
+    load_policy_files([policy_files] if isinstance(policy_files, (str, os.PathLike)) else list(policy_files or ()))
 
     rules = rules or Rules.preset("classic")
     teams = players in ("2v2", "2 v 2")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -224,6 +225,8 @@ class TuneSpec:
                          deals or self.deals, self.seed if seed is None else seed, self.chunk)
 
     def to_json(self) -> dict[str, Any]:
+        from ..simulate import saved_policy_files
+
         return {
             "kind": KIND, "policy": self.base.label, "base": policy_text(self.base.name, dict(self.base.params)),
             "params": [[r.name, r.lo, r.hi, r.step] for r in self.ranges],
@@ -231,6 +234,8 @@ class TuneSpec:
             "players": "2v2" if self.teams else self.players, "deals": self.deals, "seed": self.seed,
             "chunk": self.chunk, "strategy": self.strategy, "trials": self.trials, "batch": self.batch,
             "confirm_deals": self.confirm_deals, "confirm_seed": self.confirm_seed,
+            # the files of user-written policies, with their SHA-256 (a resume needs the same code)
+            **saved_policy_files(self.study([self.base]).policy_files),
         }
 
     @classmethod
@@ -240,6 +245,9 @@ class TuneSpec:
             n = lambda v: str(int(v)) if float(v).is_integer() else repr(float(v))  # noqa: E731
             return f"{x[0]}={n(lo)}:{n(hi)}" + (f":{n(step)}" if step else "")
 
+        from ..simulate import load_saved_policy_files
+
+        load_saved_policy_files(d.get("policy_files"), "saved tuning run")
         return make_tune(d["base"], [r(x) for x in d["params"]], d["against"], rules=Rules.from_dict(d["rules"]),
                          players=d["players"], deals=d["deals"], seed=d["seed"], chunk=d["chunk"],
                          strategy=d["strategy"], trials=d["trials"], batch=d["batch"],
@@ -249,7 +257,7 @@ class TuneSpec:
 def make_tune(policy, params: Sequence[str], against: Sequence | str | None = None, rules: Rules | None = None,
               players: int | str | None = None, deals: int = 20000, seed: int = 0, chunk: int = 2000,
               strategy: str = "auto", trials: int = 64, batch: int = 8, confirm_deals: int | None = None,
-              confirm_seed: int | None = None) -> TuneSpec:
+              confirm_seed: int | None = None, policy_files: Sequence = ()) -> TuneSpec:
     """Check and assemble a :class:`TuneSpec`.
 
     Parameters
@@ -269,13 +277,20 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
         TPE: candidates in all (defaults included) and per batch.
     confirm_deals, confirm_seed : int, optional
         Default: ``deals`` and ``seed + 1`` (mod 2^63).
+    policy_files : sequence of path, optional
+        Python files of user-written policies (``docs/policies.md``), loaded first so that their
+        policies can be tuned or played against; recorded with their SHA-256 in the saved spec.
 
     Raises
     ------
     handsim.simulate.StudyError, handsim.policies.PolicyError, handsim.rules.RulesError
         One line naming what was wrong.
+    handsim.errors.PolicyFileError
+        A policy file that cannot be used.
     """
-    from ..policies import parse_lineup
+    from ..policies import load_policy_files, parse_lineup
+
+    load_policy_files([policy_files] if isinstance(policy_files, (str, os.PathLike)) else list(policy_files or ()))
 
     base = policy if isinstance(policy, PolicySpec) else parse_policy(str(policy))
     rules = rules or Rules.preset("classic")
