@@ -93,8 +93,10 @@ MISPREDICT = 15
 
 #: Parts of a turn, by the functions on the call chain (innermost first); the first that
 #: matches names the part.
-SEARCH = ("arrange.search", "arrange._choose", "arrange._search_stack", "arrange.can_meld",
-          "arrange.drop_isolated", "arrange.hand_to_table")
+SEARCH = ("arrange.search", "arrange.search_bits", "arrange._choose", "arrange._search_stack", "arrange.can_meld",
+          "arrange.drop_isolated", "arrange.hand_to_table", "arrange.hand_bits")
+#: The search's entry points (a call of one of them from outside the search is one search).
+SEARCH_ENTRIES = ("arrange.search", "arrange.search_bits")
 
 
 def _part(chain: list[str]) -> str:
@@ -186,7 +188,7 @@ class Profile:
         for caller, callee, n in self.calls:
             ce = self.chain(callee)[0]
             cr = self.chain(caller)[0]
-            if ce in ("arrange.search",) and cr not in SEARCH:
+            if ce in SEARCH_ENTRIES and cr not in SEARCH:
                 part = _part(self.chain(callee))
                 searches[part.split(":")[0]] += n
         search_ir = parts["draw decision: searches"] + parts["play: searches"]  # estimated cycles
@@ -211,8 +213,25 @@ class Profile:
         }
 
 
-def profile(tree: Tree, probe: dict) -> dict:
-    warm = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(probe)], env=tree.env(),
+_CPU = r"""
+import json, llvmlite.binding as ll
+f = ll.get_host_cpu_features()
+print(json.dumps([ll.get_host_cpu_name(), f.flatten() if hasattr(f, "flatten") else ""]))
+"""
+
+
+def valgrind_cpu() -> dict:
+    """``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` of the processor valgrind presents (it hides
+    newer instruction sets such as AVX-512).  The warm-up compiles for it too, so the code
+    profiled is the code compiled - and cached - outside valgrind, not a copy compiled under it."""
+    out = subprocess.run(["valgrind", "-q", sys.executable, "-c", _CPU], capture_output=True, text=True, check=True)
+    name, feats = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"NUMBA_CPU_NAME": name, "NUMBA_CPU_FEATURES": feats}
+
+
+def profile(tree: Tree, probe: dict, cpu: dict) -> dict:
+    env = {**tree.env(), **cpu}
+    warm = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(probe)], env=env,
                           cwd=tempfile.gettempdir(), capture_output=True, text=True)  # compile outside valgrind
     if warm.returncode != 0:
         raise SystemExit(f"profile: the {tree.label} probe failed: {warm.stderr[-2000:]}")
@@ -222,7 +241,7 @@ def profile(tree: Tree, probe: dict) -> dict:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--branch-sim=yes", "--separate-callers=24",
                "--separate-recs=1", f"--callgrind-out-file={out}", sys.executable, "-c", _PROBE,
                json.dumps({**probe, "ready": str(ready)})]
-        proc = subprocess.Popen(cmd, env=tree.env(), cwd=tempfile.gettempdir(), stdout=subprocess.PIPE,
+        proc = subprocess.Popen(cmd, env=env, cwd=tempfile.gettempdir(), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         import time
 
@@ -272,10 +291,12 @@ def main() -> None:
     sets = parse_sets(ap, args.set)
     probe = {"preset": args.preset, "set": sets, "lineup": args.lineup, "deals": args.deals, "seed": args.seed}
     result = {"preset": args.preset, "set": sets, "lineup": args.lineup}
-    result["current"] = profile(Tree("current", ROOT, None), probe)
+    cpu = valgrind_cpu()
+    result["cpu"] = cpu["NUMBA_CPU_NAME"]
+    result["current"] = profile(Tree("current", ROOT, None), probe, cpu)
     if args.baseline:
         b = baseline_tree(args.baseline)
-        result["baseline"] = {"rev": args.baseline, **profile(b, probe)}
+        result["baseline"] = {"rev": args.baseline, **profile(b, probe, cpu)}
         result["ratio_instructions_per_round"] = round(
             result["baseline"]["instructions_per_round"] / result["current"]["instructions_per_round"], 3)
     if args.json:

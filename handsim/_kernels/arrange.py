@@ -369,8 +369,13 @@ def search(hand, W, path, bestpath, best, floor):
     first best one in search order (a floor only cuts branches that cannot beat it).
     ``path`` (``int32[MAX_MELDS, 6]``) and ``best`` (``int64[2]``) are workspaces.
     """
-    J = np.int64(hand[JOKER])
     c1, c2 = hand_bits(hand)
+    return search_bits(c1, c2, np.int64(hand[JOKER]), W, path, bestpath, best, floor)
+
+
+@njit(cache=True)
+def search_bits(c1, c2, J, W, path, bestpath, best, floor):
+    """:func:`search` for the hand given as bitsets (:func:`hand_bits`) and ``J`` jokers."""
     maxj_rule = W[_W_MISC, 2]
     if W[_W_MISC, 3] <= 1:
         # cards no meld can contain are left over in every arrangement: drop them first

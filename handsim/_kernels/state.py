@@ -19,8 +19,9 @@ Trace rows (``int16[24]``): ``[type, seat, ...]`` with types
 import numpy as np
 from numba import njit
 
-from .arrange import COUNT, DEAD, MAX_MELDS, OPEN, make_weights, search
-from .consts import JOKER, MAX_SEATS, N_NATURALS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
+from .bits import ctz
+from .arrange import COUNT, DEAD, MAX_MELDS, OPEN, hand_bits, make_weights, search_bits
+from .consts import JOKER, MAX_SEATS, N_NATURALS, N_RANKS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
 from .melds import (
     ACE_HIGH,
     M_HI,
@@ -185,6 +186,9 @@ WHY_TAKEN_CARD = 8  # the card just taken from the discard pile
 WHY_NO_DISCARD = 9  # named no discard while holding cards
 WHY_ROUND_OVER = 10  # a move after the round ended
 
+#: Searches remembered per table (see :func:`hand_search_above`).
+MEMO = 8
+
 #: One round's whole state as a numpy record (one allocation per chunk of deals, passed to
 #: every kernel as a single record: cheap calls, fast compilation).
 GAME_DTYPE = np.dtype(
@@ -193,6 +197,8 @@ GAME_DTYPE = np.dtype(
         ("hand_n", np.int64, (MAX_SEATS,)),  # cards held by seat
         ("melds", np.int32, (MAX_TABLE, MELD_WIDTH)),  # table melds (encoding of melds.py)
         ("owner", np.int64, (MAX_TABLE,)),  # seat that laid each meld
+        ("run_melds", np.int64, (N_SUITS,)),  # bit k: table meld k is a run of this suit
+        ("set_melds", np.int64, (N_RANKS + 1,)),  # bit k: table meld k is a set of this rank
         ("stock", np.int8, (128,)),
         ("pile", np.int8, (128,)),  # discard pile, top last
         ("deck", np.int8, (128,)),  # the shuffled deck of this deal
@@ -209,6 +215,10 @@ GAME_DTYPE = np.dtype(
         ("bestpath", np.int32, (MAX_MELDS, MELD_WIDTH)),
         ("bp2", np.int32, (MAX_MELDS, MELD_WIDTH)),
         ("best", np.int64, (2,)),
+        ("memo_key", np.int64, (MEMO, 3)),  # remembered searches: hand bitsets, jokers | mode
+        ("memo_res", np.int64, (MEMO, 3)),  # ... their floor, weight, number of melds
+        ("memo_path", np.int32, (MEMO, MAX_MELDS, MELD_WIDTH)),  # ... and melds
+        ("memo_next", np.int64, (1,)),  # the entry to overwrite next
         ("tmp", np.int8, (N_TYPES,)),  # scratch card counts
         ("rem", np.int8, (N_TYPES,)),  # scratch card counts of the planners
         ("rng", np.uint64, (1,)),  # the deal's stream: shuffle and reshuffles
@@ -234,6 +244,7 @@ def new_game(players, rv, trace_on):
     make_weights(rv, OPEN, g.W[OPEN])
     make_weights(rv, DEAD, g.W[DEAD])
     make_weights(rv, COUNT, g.W[COUNT])
+    forget_searches(g)
     g.sc[S_PLAYERS] = players
     g.sc[S_TRACE] = 1 if trace_on else 0
     return arr
@@ -393,6 +404,8 @@ def reset_round(g, dealer, rng_state):
     g.err[:] = 0
     g.sc[S_TURN_SEAT] = NO_SEAT
     g.sc[S_N_MELDS] = 0
+    g.run_melds[:] = 0
+    g.set_melds[:] = 0
     g.sc[S_PILE_N] = 0
     g.sc[S_RESHUF] = 0
     g.sc[S_TURN] = 0
@@ -627,6 +640,10 @@ def lay_melds(g, seat, path, n):
         copy_meld(m, g.melds[k])
         g.owner[k] = seat
         g.sc[S_N_MELDS] = k + 1
+        if is_set(m):
+            g.set_melds[meld_key(m)] |= np.int64(1) << k
+        else:
+            g.run_melds[meld_key(m)] |= np.int64(1) << k
         g.sc[S_T_NEWMELD] += meld_size(m)
         g.sc[S_T_LAID] = 1
         log(g, EV_MELD, seat, k, m[M_KIND], m[M_KEY], m[M_LO], m[M_HI], m[M_MASK], m[M_NJ])
@@ -708,6 +725,40 @@ def layoff_position(g, k, t):
     if r == hi + 1:
         return r
     return NO_TARGET
+
+
+@njit(cache=True)
+def first_layoff_meld(g, t):
+    """The lowest-numbered table meld card type ``t`` can be laid off on
+    (:func:`layoff_position`), or -1.  Only the sets of its rank and the runs of its suit are
+    tried (a joker tries every meld)."""
+    return _first_meld(g, t, False)
+
+
+@njit(cache=True)
+def first_swap_meld(g, t):
+    """The lowest-numbered table meld whose joker natural ``t`` can replace
+    (:func:`swap_position`), or -1 (always -1 for a joker)."""
+    return _first_meld(g, t, True)
+
+
+@njit(cache=True, inline="always")
+def _first_meld(g, t, swap):
+    if t == JOKER:
+        if swap:
+            return -1
+        for k in range(g.sc[S_N_MELDS]):
+            if layoff_position(g, k, t) != NO_TARGET:
+                return k
+        return -1
+    cand = g.set_melds[rank_of(t)] | g.run_melds[suit_of(t)]
+    while cand:
+        k = ctz(cand)
+        pos = swap_position(g, k, t) if swap else layoff_position(g, k, t)
+        if pos != NO_TARGET:
+            return k
+        cand &= cand - 1
+    return -1
 
 
 @njit(cache=True)
@@ -960,8 +1011,52 @@ def hand_search(g, hand, mode):
 @njit(cache=True)
 def hand_search_above(g, hand, mode, floor):
     """:func:`hand_search` among the arrangements worth more than ``floor``: returns
-    ``(floor, 0)`` when there is none, else what :func:`hand_search` returns (the same melds)."""
-    return search(hand, g.W[mode], g.path, g.bestpath, g.best, floor)
+    ``(floor, 0)`` when there is none, else what :func:`hand_search` returns (the same melds).
+
+    The table remembers its last :data:`MEMO` searches (hand, mode, floor and result), so a
+    hand searched twice in a turn - the draw decision pretends to take the discard and the play
+    then searches the hand it took, a planner repeats the search its caller just made - is
+    searched once.  A remembered result that found an arrangement answers any floor (it is the
+    best one, and the same melds come out for every floor below its weight); one that found
+    nothing above its floor answers the same floor or a higher one.
+    """
+    c1, c2 = hand_bits(hand)
+    key2 = np.int64(hand[JOKER]) | (np.int64(mode) << 8)
+    for e in range(MEMO):
+        k = g.memo_key[e]
+        if k[0] != c1 or k[1] != c2 or k[2] != key2:
+            continue
+        r = g.memo_res[e]
+        if r[1] > r[0]:  # found: the best arrangement
+            if r[1] <= floor:
+                return floor, 0
+            n = r[2]
+            for i in range(n):
+                for j in range(MELD_WIDTH):
+                    g.bestpath[i, j] = g.memo_path[e, i, j]
+            return r[1], n
+        if floor >= r[0]:  # nothing above a floor as high or higher
+            return floor, 0
+    val, n = search_bits(c1, c2, np.int64(hand[JOKER]), g.W[mode], g.path, g.bestpath, g.best, floor)
+    e = g.memo_next[0]
+    g.memo_next[0] = (e + 1) % MEMO
+    g.memo_key[e, 0] = c1
+    g.memo_key[e, 1] = c2
+    g.memo_key[e, 2] = key2
+    g.memo_res[e, 0] = floor
+    g.memo_res[e, 1] = val
+    g.memo_res[e, 2] = n
+    for i in range(n):
+        for j in range(MELD_WIDTH):
+            g.memo_path[e, i, j] = g.bestpath[i, j]
+    return val, n
+
+
+@njit(cache=True)
+def forget_searches(g):
+    """Empty the table's remembered searches (when its search weights change)."""
+    for e in range(MEMO):
+        g.memo_key[e, 2] = -1
 
 
 @njit(cache=True, inline="always")

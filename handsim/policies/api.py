@@ -19,7 +19,7 @@ Observations
 Legal queries
     :func:`may_discard` (the taken-card rule itself), :func:`discard_is_legal`,
     :func:`legal_discard_after`, :func:`legal_discard_after_card`, :func:`may_touch_table`,
-    :func:`layoff_target`, :func:`swap_target`.
+    :func:`layoff_target`, :func:`swap_target`, :func:`layoff_meld`, :func:`swap_meld`.
 Planners (results in :func:`plan`)
     :func:`arrange` (best arrangement of any count vector: ``OPEN`` most opening value,
     ``DEADWOOD`` least deadwood, ``COUNT`` most cards), :func:`plan_melds` (melds to lay now,
@@ -463,6 +463,20 @@ def layoff_target(g, k, t):
 
 
 @njit(cache=True, inline="always")
+def layoff_meld(g, t):
+    """The lowest-numbered table meld card ``t`` could be laid off on, or -1: the first ``k`` with
+    a :func:`layoff_target`, found without asking every meld."""
+    return _S.first_layoff_meld(g, t)
+
+
+@njit(cache=True, inline="always")
+def swap_meld(g, t):
+    """The lowest-numbered table meld whose joker natural ``t`` could replace, or -1: the first
+    ``k`` with a :func:`swap_target`, found without asking every meld."""
+    return _S.first_swap_meld(g, t)
+
+
+@njit(cache=True, inline="always")
 def swap_target(g, k, t):
     """Where natural ``t`` could replace a joker of table meld ``k``, or ``NO_TARGET`` (RULES.md
     section 5; also ``NO_TARGET`` with ``joker_swap = false``)."""
@@ -533,7 +547,8 @@ def plan_melds(g, seat, mode, req, keep, layoff_taken):
 def _plan_melds(g, seat, mode, req, keep, layoff_taken):
     """The body of :func:`plan_melds`."""
     hand = g.hands[seat]
-    val, n = _S.hand_search(g, hand, mode)
+    floor = req - 1  # only arrangements reaching req matter: the search cuts everything below
+    val, n = _S.hand_search_above(g, hand, mode, floor)
     if n == 0 or val < req:
         return -1
     if _leftover_ok(g, seat, g.bestpath, n, keep, layoff_taken):
@@ -546,7 +561,7 @@ def _plan_melds(g, seat, mode, req, keep, layoff_taken):
     for t in range(N_TYPES):
         if hand[t] > 0 and discard_is_legal(g, seat, t):
             hand[t] -= 1
-            v, k = _S.hand_search(g, hand, mode)
+            v, k = _S.hand_search_above(g, hand, mode, floor)
             hand[t] += 1
             if k == 0 or v < req:
                 continue
@@ -564,7 +579,7 @@ def _plan_melds(g, seat, mode, req, keep, layoff_taken):
         for t in range(N_TYPES):
             if hand[t] > 0:
                 hand[t] -= 1
-                v, k = _S.hand_search(g, hand, mode)
+                v, k = _S.hand_search_above(g, hand, mode, max(floor, bestv))
                 hand[t] += 1
                 if k > 0 and v >= req and v > bestv:
                     bestv = v
@@ -588,7 +603,11 @@ def plan_hand(g, seat):
     N = g.hand_n[seat]
     req = _S.required_for(g, seat)
     hmin = _S.hand_min_cards(g)
-    w, n = _S.hand_search(g, hand, COUNT)
+    # a Hand melds all N cards, or N - 1 worth req: the search cuts everything below that
+    floor = (N - 1) * COUNT_BONUS + max(req - 1, -1)
+    w, n = _S.hand_search_above(g, hand, COUNT, floor)
+    if w <= floor:
+        return -1, NO_DISCARD
     c = w // COUNT_BONUS
     v = w - c * COUNT_BONUS
     if c == N:
@@ -602,7 +621,8 @@ def plan_hand(g, seat):
         for t in range(N_TYPES):
             if hand[t] > 0 and discard_is_legal(g, seat, t):
                 hand[t] -= 1
-                w2, k = _S.hand_search(g, hand, COUNT)
+                # only N - 1 cards melded, worth req and more than bestv, count
+                w2, k = _S.hand_search_above(g, hand, COUNT, (N - 1) * COUNT_BONUS + max(req - 1, bestv))
                 hand[t] += 1
                 c2 = w2 // COUNT_BONUS
                 v2 = w2 - c2 * COUNT_BONUS
@@ -673,6 +693,8 @@ def copy_table(g, dst):
     dst.hand_n[:] = g.hand_n
     dst.melds[:, :] = g.melds
     dst.owner[:] = g.owner
+    dst.run_melds[:] = g.run_melds
+    dst.set_melds[:] = g.set_melds
     dst.stock[:] = g.stock
     dst.pile[:] = g.pile
     dst.deck[:] = g.deck
@@ -685,6 +707,7 @@ def copy_table(g, dst):
     dst.known[:, :] = g.known
     dst.err[:] = g.err
     dst.W[:, :, :] = g.W
+    _S.forget_searches(dst)
     dst.rng[:] = g.rng
     dst.prng[:] = g.prng
     dst.scores[:] = g.scores

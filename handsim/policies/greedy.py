@@ -48,6 +48,9 @@ def choose_discard(g, seat, path, n):
     best = api.NO_DISCARD
     bestkey = -1 << 30
     h = api.hand(g, seat)
+    used = api.scratch(g)
+    if n > 0:
+        api.path_counts(path, n, used)
     for pass_ in range(3):
         # pass 0: leftover naturals; pass 1: any natural; pass 2: jokers
         for t in range(api.N_TYPES):
@@ -55,11 +58,14 @@ def choose_discard(g, seat, path, n):
                 continue
             if (t == api.JOKER) != (pass_ == 2):
                 continue
-            if pass_ == 0 and n > 0 and h[t] - api.path_uses(path, n, t) <= 0:
+            if pass_ == 0 and n > 0 and h[t] - used[t] <= 0:
+                continue
+            v = api.card_points(g, t) * 16
+            if v <= bestkey:  # its key, v less 0..15, cannot beat the best
                 continue
             if not api.discard_is_legal(g, seat, t):
                 continue
-            key = api.card_points(g, t) * 16 - min(connections(g, seat, t), 15)
+            key = v - min(connections(g, seat, t), 15)
             if key > bestkey:
                 bestkey = key
                 best = t
@@ -76,6 +82,8 @@ def do_swaps(g, seat):
     done = 0
     h = api.hand(g, seat)
     for k in range(api.table_count(g)):
+        if api.meld_jokers(api.table_meld(g, k)) == 0:
+            continue  # no joker to swap (a swap only takes jokers away)
         again = True
         while again:
             again = False
@@ -106,29 +114,24 @@ def do_layoffs(g, seat, keep):
     h = api.hand(g, seat)
     t = api.taken_card(g)
     if t != api.NO_CARD and h[t] > 0 and api.hand_count(g, seat) > keep:
-        for k in range(api.table_count(g)):
-            if api.layoff_target(g, k, t) != api.NO_TARGET:
-                if api.lay_off(g, seat, k, t):
-                    done += 1
-                break
+        k = api.layoff_meld(g, t)
+        if k >= 0 and api.lay_off(g, seat, k, t):
+            done += 1
     while api.hand_count(g, seat) > keep:
         bt = -1
         bk = -1
         bv = -1
-        nm = api.table_count(g)
         for t in range(api.N_TYPES):
             if h[t] == 0:
                 continue
             v = api.card_points(g, t)
             if v <= bv:
                 continue
-            for k in range(nm):
-                if api.layoff_target(g, k, t) != api.NO_TARGET:
-                    if _discard_after(g, seat, t):
-                        bt = t
-                        bk = k
-                        bv = v
-                    break
+            k = api.layoff_meld(g, t)
+            if k >= 0 and _discard_after(g, seat, t):
+                bt = t
+                bk = k
+                bv = v
         if bt < 0:
             break
         if not api.lay_off(g, seat, bk, bt):
@@ -208,9 +211,8 @@ def choose_draw_greedy(g, seat, support_hand):
         api.undo_take(g, seat)
         return api.DRAW_DISCARD if ok else api.DRAW_STOCK
     if api.pickup_must_open(g):
-        for k in range(api.table_count(g)):
-            if api.layoff_target(g, k, top) != api.NO_TARGET or api.swap_target(g, k, top) != api.NO_TARGET:
-                return api.DRAW_DISCARD
+        if api.layoff_meld(g, top) >= 0 or api.swap_meld(g, top) >= 0:
+            return api.DRAW_DISCARD
     api.pretend_take(g, seat)
     n = api.plan_melds(g, seat, api.DEADWOOD, 1, keep_back(g, seat, support_hand), True)
     ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1

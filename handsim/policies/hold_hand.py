@@ -66,6 +66,8 @@ def play(g, seat):
     fits least into the arrangement with the most cards melded."""
     if bailed(g, seat) or api.laid_before(g, seat):
         return play_greedy(g, seat, NO_SUPPORT)
+    # the arrangement first: plan_hand then finds it remembered, and so does the second call
+    api.arrange(g, api.hand(g, seat), api.COUNT)
     n, d = api.plan_hand(g, seat)
     if n > 0:
         api.lay_melds(g, seat, api.plan(g), n)
