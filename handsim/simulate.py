@@ -397,7 +397,8 @@ def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, see
     Returns
     -------
     dict of ndarray
-        ``score int32[n, P]``, ``flags uint8[n, P]`` (by seat relative to the starter),
+        ``score int32[n, P]``, ``flags uint8[n, P]`` (by seat relative to the starter; the bits
+        :data:`handsim.stats.FLAG_OPENED`, ``FLAG_OUT``, ``FLAG_HAND``, ``FLAG_JOKER_LEFT``),
         ``turns int16[n]``, ``void uint8[n]``, ``reshuffles int8[n]``, ``err int8[n]``.
     """
     play_deals = _engine(engine).play_deals
@@ -1101,6 +1102,7 @@ def _write_per_deal(out: Path, ri, c, l, spec, configs, lineup_names, block, res
         "opened": (block.flags.ravel() & 1) > 0,
         "went_out": (block.flags.ravel() & 2) > 0,
         "hand": (block.flags.ravel() & 4) > 0,
+        "joker_left": (block.flags.ravel() & 8) > 0,
         "turns": np.repeat(block.turns, P),
         "void": np.repeat(block.void, P) > 0,
         "reshuffles": np.repeat(res["reshuffles"], P),

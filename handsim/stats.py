@@ -68,6 +68,7 @@ __all__ = [
     "FLAG_OPENED",
     "FLAG_OUT",
     "FLAG_HAND",
+    "FLAG_JOKER_LEFT",
     "MATCH_NONE",
     "TIEBREAK_NONE",
     "CONFIDENCE",
@@ -81,6 +82,9 @@ FLAG_OPENED = 1
 FLAG_OUT = 2
 #: ``flags`` bit: the player went out with a Hand (RULES.md section 6).
 FLAG_HAND = 4
+#: ``flags`` bit: the round ended with at least one joker in the player's hand (it pays
+#: ``joker_penalty`` for each, RULES.md sections 1 and 6; void rounds included).
+FLAG_JOKER_LEFT = 8
 #: ``match_win`` / ``match_lose`` / ``hand_decided`` value meaning "this row carries no match
 #: result" (e.g. not the last round of a match).
 MATCH_NONE = 255
@@ -127,6 +131,12 @@ _NM = len(_METRICS)
 _NQ = 1 + 2 * _NM  # deals, then (sum, sum of squares) per metric
 # versus: deals, sum, sum of squares
 _NV = 3
+# rounds that end with a joker in hand (FLAG_JOKER_LEFT), kept in arrays of their own so that the
+# checkpoints of studies run before the flag existed stay readable (the column is then NaN):
+# per seat the count, per policy the sum of squares of the per-deal count over its seats, per
+# team the per-deal count over both partners (sum, squares), per pair of configurations the
+# per-deal difference (sum, squares)
+_JOKER_ARRAYS = ("joker_seat", "joker_pool", "joker_team", "joker_pair")
 
 
 class DealBlock(NamedTuple):
@@ -145,7 +155,8 @@ class DealBlock(NamedTuple):
         Points scored in the round (RULES.md section 6; lower is better).
     flags : ndarray(uint8, shape=(n, P))
         Bit 0 (:data:`FLAG_OPENED`) opened, bit 1 (:data:`FLAG_OUT`) went out, bit 2
-        (:data:`FLAG_HAND`) went out with a Hand.
+        (:data:`FLAG_HAND`) went out with a Hand, bit 3 (:data:`FLAG_JOKER_LEFT`) ended the round
+        with a joker in hand.
     turns : ndarray(int16, shape=(n,))
         Length of the round in turns (>= 0).
     void : ndarray(uint8, shape=(n,))
@@ -468,6 +479,14 @@ class StudyAccumulator:
         self._total_lo = 0
         self._team_total_hist = np.zeros((C, L, len(TEAMS), 0), dtype=np.int64)
         self._team_total_lo = 0
+        self._joker_seat = np.zeros((C, L, N, P), dtype=np.int64)
+        self._joker_pool = np.zeros((C, L, N), dtype=np.int64)
+        self._joker_team = np.zeros((C, L, len(TEAMS), 2), dtype=np.int64)
+        self._joker_pair = np.zeros((Q, L, N, 2), dtype=np.int64)
+        #: Whether the rounds that end with a joker in hand were counted from the first deal on
+        #: (False for a checkpoint of a study run before :data:`FLAG_JOKER_LEFT` existed, and for
+        #: one resumed from it: ``p_joker_left`` is then NaN).
+        self.joker_recorded: bool = True
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -582,12 +601,15 @@ class StudyAccumulator:
         is_out = (flags & FLAG_OUT) != 0
         is_hand = (flags & FLAG_HAND) != 0
         unopened = (flags & FLAG_OPENED) == 0
+        joker = (flags & FLAG_JOKER_LEFT) != 0
+        jsums = np.zeros((n, nl), dtype=np.int64)
         for j in range(nl):
             m = local == j
             sums[0, :, j] = np.where(m, score, 0).sum(axis=1)
             sums[1, :, j] = (m & is_out).sum(axis=1)
             sums[2, :, j] = (m & is_hand).sum(axis=1)
             sums[3, :, j] = (m & unopened).sum(axis=1)
+            jsums[:, j] = (m & joker).sum(axis=1)
         # the same results by line-up position (column i: the player at line-up position i)
         seat_of_pos = np.argsort(policy, axis=1, kind="stable")
 
@@ -596,8 +618,8 @@ class StudyAccumulator:
 
         out.update(policy=policy, score=score, flags=flags, turns=turns, void=void, match_win=mw, tiebreaks=tb,
                    match_lose=ml, hand_decided=hd, local=local, sums=sums, is_out=is_out, is_hand=is_hand,
-                   unopened=unopened, pos_score=by_pos(score), pos_out=by_pos(is_out), pos_hand=by_pos(is_hand),
-                   pos_unopened=by_pos(unopened))
+                   unopened=unopened, joker=joker, jsums=jsums, pos_score=by_pos(score), pos_out=by_pos(is_out),
+                   pos_hand=by_pos(is_hand), pos_unopened=by_pos(unopened), pos_joker=by_pos(joker))
         # match results: rows with a result, by seat and by line-up position
         out["res_rows"] = out["res_local"] = out["pos_win"] = out["pos_lose"] = out["pos_total"] = None
         out["res_win"] = out["res_lose"] = out["res_total"] = None
@@ -638,6 +660,7 @@ class StudyAccumulator:
                 acc[_S_OUT] += int(b["is_out"][m, s].sum())
                 acc[_S_HAND] += int(b["is_hand"][m, s].sum())
                 acc[_S_UNOPENED] += int(b["unopened"][m, s].sum())
+                self._joker_seat[c, l, g, s] += int(b["joker"][m, s].sum())
                 acc[_S_TURNS] += int(turns[m].sum())
                 acc[_S_VOID] += int(void[m].sum())
                 if rw is not None:
@@ -662,6 +685,8 @@ class StudyAccumulator:
             for mi, idx in ((1, _P_OUT2), (2, _P_HAND2), (3, _P_UNOP2)):
                 x = b["sums"][mi, :, j]
                 pool[idx] += int((x * x).sum())
+            x = b["jsums"][:, j]
+            self._joker_pool[c, l, g] += int((x * x).sum())
             if pw is not None:
                 mpos = self._pos_local[l] == j
                 kj = int(k[j])
@@ -709,6 +734,7 @@ class StudyAccumulator:
                 acc[_T_OUT] += int(b["pos_out"][:, pos].any(axis=1).sum())
                 acc[_T_HAND] += int(b["pos_hand"][:, pos].any(axis=1).sum())
                 _add_sums(acc, _T_UNOP, _T_UNOP2, u)
+                _add_sums(self._joker_team[c, l, ti], 0, 1, b["pos_joker"][:, pos].sum(axis=1))
                 if pw is not None:
                     w = pw[:, pos].max(axis=1)
                     acc[_T_M] += nr
@@ -834,6 +860,7 @@ class StudyAccumulator:
                     for mi in range(_NM):
                         x = d[mi, :, j]
                         _add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, x)
+                    _add_sums(self._joker_pair[q, l, g], 0, 1, b2["jsums"][:, j] - b1["jsums"][:, j])
         for c, q, j, b1, b2 in lpairs:
             self._add_lineup_pair(c, q, j, b1, b2)
 
@@ -875,7 +902,8 @@ class StudyAccumulator:
         -------
         dict of str -> ndarray
             ``meta`` (UTF-8 JSON of the format, configs, line-ups, players, varying and teams as
-            ``uint8``) and the ``int64`` counters.  The arrays are copies.  The state is canonical:
+            ``uint8``) and the ``int64`` counters (the ``joker_*`` counters only when
+            :attr:`joker_recorded`).  The arrays are copies.  The state is canonical:
             the same deals give byte-identical arrays whatever the order of the chunks or merges
             (histograms span exactly the observed range).
         """
@@ -888,6 +916,9 @@ class StudyAccumulator:
         for name, lo, _ in self._HISTS:
             out[name] = getattr(self, "_" + name).copy()
             out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
+        if self.joker_recorded:
+            for name in _JOKER_ARRAYS:
+                out[name] = getattr(self, "_" + name).copy()
         return out
 
     @classmethod
@@ -907,6 +938,12 @@ class StudyAccumulator:
             Missing or malformed arrays, a state written by another version of handsim (another
             state format: such a checkpoint cannot be resumed, run the study again), or a mismatch
             with ``expected``.
+
+        Notes
+        -----
+        A state without the ``joker_*`` counters (saved before handsim counted the rounds that
+        end with a joker in hand) is read with :attr:`joker_recorded` False: ``p_joker_left``
+        and its differences are NaN, also after more deals are added to it.
         """
         try:
             meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
@@ -944,6 +981,21 @@ class StudyAccumulator:
                 setattr(acc, "_" + lo, int(np.asarray(state[lo]).reshape(-1)[0]))
         except KeyError as e:
             raise ValueError(f"state array {e.args[0]!r} is missing") from None
+        # the joker counters came later (same state format): a checkpoint without them is read,
+        # and the share of rounds ending with a joker in hand is then not known (NaN)
+        have = [name for name in _JOKER_ARRAYS if name in state]
+        if not have:
+            acc.joker_recorded = False
+        elif len(have) < len(_JOKER_ARRAYS):
+            missing = sorted(set(_JOKER_ARRAYS) - set(have))
+            raise ValueError(f"state array {missing[0]!r} is missing")
+        else:
+            for name in _JOKER_ARRAYS:
+                x = np.asarray(state[name])
+                want = getattr(acc, "_" + name)
+                if x.shape != want.shape:
+                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
+                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
         return acc
 
     def merge(self, other: "StudyAccumulator") -> "StudyAccumulator":
@@ -961,8 +1013,9 @@ class StudyAccumulator:
         """
         if other._meta() != self._meta():
             raise ValueError("cannot merge accumulators of different studies (configs, line-ups, players, varying or teams differ)")
-        for name in self._ARRAYS:
+        for name in self._ARRAYS + _JOKER_ARRAYS:
             getattr(self, "_" + name)[...] += getattr(other, "_" + name)
+        self.joker_recorded = self.joker_recorded and other.joker_recorded
         if other._turns_hist.shape[2]:
             self._grow_turns(other._turns_hist.shape[2])
             w = other._turns_hist.shape[2]
@@ -995,7 +1048,8 @@ class StudyAccumulator:
     SUMMARY_COLUMNS = (
         "lineup", "policy", "seat", "rounds", "deals", "mean_score", "sd_score", "se_score", "ci95_low", "ci95_high",
         "p_out", "p_out_ci95_low", "p_out_ci95_high", "p_hand", "p_hand_ci95_low", "p_hand_ci95_high",
-        "p_unopened", "p_unopened_ci95_low", "p_unopened_ci95_high", "mean_turns", "void_rate",
+        "p_unopened", "p_unopened_ci95_low", "p_unopened_ci95_high",
+        "p_joker_left", "p_joker_left_ci95_low", "p_joker_left_ci95_high", "mean_turns", "void_rate",
         "matches", "match_win_rate", "match_win_rate_ci95_low", "match_win_rate_ci95_high",
         "match_lose_rate", "match_lose_rate_ci95_low", "match_lose_rate_ci95_high",
         "match_neutral_rate", "match_neutral_rate_ci95_low", "match_neutral_rate_ci95_high",
@@ -1021,7 +1075,11 @@ class StudyAccumulator:
             ``*_ci95_low`` and ``*_ci95_high`` (per seat: Wilson over player-rounds; ``"all"``: the
             deal as unit, see the module docstring; team rows: ``p_out`` / ``p_hand`` = share of
             deals in which either partner went out / went out with a Hand, Wilson; ``p_unopened`` =
-            share of the team's player-rounds without an opening, deal as unit);
+            share of the team's player-rounds without an opening, deal as unit); ``p_joker_left``
+            with ``*_ci95_low/high``: the share of player-rounds that end with at least one joker
+            in the player's hand (void rounds included; team rows: of the team's player-rounds,
+            deal as unit), NaN for a study whose checkpoint predates this count
+            (:attr:`joker_recorded`);
             ``mean_turns`` (turns per round), ``void_rate``.
 
             Match columns (NaN when no matches were played): ``matches`` (player-matches: for
@@ -1070,6 +1128,8 @@ class StudyAccumulator:
                         "p_out": _prop(k, deals, tot[_S_OUT], pool[_P_OUT2]),
                         "p_hand": _prop(k, deals, tot[_S_HAND], pool[_P_HAND2]),
                         "p_unopened": _prop(k, deals, tot[_S_UNOPENED], pool[_P_UNOP2]),
+                        "p_joker_left": self._joker_rate(k, deals, int(self._joker_seat[c, l, g].sum()),
+                                                         int(self._joker_pool[c, l, g])),
                         "match_win_rate": _prop(k, pool[_P_M], pool[_P_W], pool[_P_W2]),
                         "match_lose_rate": _prop(k, pool[_P_LM], pool[_P_L], pool[_P_L2]),
                         "match_neutral_rate": _prop(k, pool[_P_LM], pool[_P_N], pool[_P_N2]),
@@ -1085,6 +1145,7 @@ class StudyAccumulator:
                             "p_out": _prop(1, n, a[_S_OUT], 0),
                             "p_hand": _prop(1, n, a[_S_HAND], 0),
                             "p_unopened": _prop(1, n, a[_S_UNOPENED], 0),
+                            "p_joker_left": self._joker_rate(1, n, int(self._joker_seat[c, l, g, s]), 0),
                             "match_win_rate": _prop(1, a[_S_MATCHES], a[_S_WINS], 0),
                             "match_lose_rate": _prop(1, a[_S_LMATCHES], a[_S_LOSSES], 0),
                             "match_neutral_rate": _prop(1, a[_S_LMATCHES], a[_S_NEUTRAL], 0),
@@ -1102,6 +1163,7 @@ class StudyAccumulator:
                             "p_out": _prop(1, n, t[_T_OUT], 0),
                             "p_hand": _prop(1, n, t[_T_HAND], 0),
                             "p_unopened": _prop(len(pos), n, t[_T_UNOP], t[_T_UNOP2]),
+                            "p_joker_left": self._joker_rate(len(pos), n, *(int(x) for x in self._joker_team[c, l, ti])),
                             "match_win_rate": _prop(1, t[_T_M], t[_T_W], 0),
                             "match_lose_rate": _prop(1, t[_T_LM], t[_T_L], 0),
                             "match_neutral_rate": _prop(1, t[_T_LM], t[_T_N], 0),
@@ -1112,12 +1174,18 @@ class StudyAccumulator:
         df = self._typed_frame(rows, columns)
         return df.reset_index(drop=True)
 
+    def _joker_rate(self, k: int, n: int, s1: int, s2: int) -> tuple[float, float, float]:
+        """``p_joker_left`` and its interval as :func:`_prop`; NaN when not recorded."""
+        if not self.joker_recorded:
+            return (math.nan, math.nan, math.nan)
+        return _prop(k, n, s1, s2)
+
     def _row(self, c, lu, policy, seat, rounds, deals, moments, rates, mturns, vrate, matches, ftot, group):
         mean, sd, se, lo, hi = moments
         row = self._config_cols(c)
         row.update(lineup=",".join(lu), policy=policy, seat=seat, rounds=rounds, deals=deals,
                    mean_score=mean, sd_score=sd, se_score=se, ci95_low=lo, ci95_high=hi)
-        for name in ("p_out", "p_hand", "p_unopened"):
+        for name in ("p_out", "p_hand", "p_unopened", "p_joker_left"):
             row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = rates[name]
         row["mean_turns"] = mturns
         row["void_rate"] = vrate
@@ -1145,12 +1213,13 @@ class StudyAccumulator:
             (the shared value; missing for ``parameter`` itself), ``deals``, ``mean_diff``
             (points per round), ``sd_diff``, ``ci95_low``, ``ci95_high`` (Student-t), ``p_value``
             (two-sided paired t test), and the same for the proportions as differences of
-            probabilities: ``p_out_diff``, ``p_hand_diff``, ``p_unopened_diff``, each with
-            ``*_ci95_low`` and ``*_ci95_high``.  Order: line-ups, pairs, policies.
+            probabilities: ``p_out_diff``, ``p_hand_diff``, ``p_unopened_diff``,
+            ``p_joker_left_diff`` (NaN when not :attr:`joker_recorded`), each with ``*_ci95_low``
+            and ``*_ci95_high``.  Order: line-ups, pairs, policies.
         """
         columns = ["lineup", "policy", "parameter", "from_value", "to_value"] + list(self.varying) + [
             "deals", "mean_diff", "sd_diff", "ci95_low", "ci95_high", "p_value"]
-        for m in _METRICS[1:]:
+        for m in _METRICS[1:] + ("p_joker_left",):
             columns += [f"{m}_diff", f"{m}_diff_ci95_low", f"{m}_diff_ci95_high"]
         rows: list[dict[str, Any]] = []
         for l, lu in enumerate(self.lineups):
@@ -1171,6 +1240,13 @@ class StudyAccumulator:
                     for mi, m in enumerate(_METRICS[1:], start=1):
                         mean, _, _, lo, hi = _moments(D, acc[1 + 2 * mi], acc[2 + 2 * mi], scale=k)
                         row[f"{m}_diff"], row[f"{m}_diff_ci95_low"], row[f"{m}_diff_ci95_high"] = mean, lo, hi
+                    if self.joker_recorded:
+                        j1, j2 = (int(x) for x in self._joker_pair[q, l, g])
+                        mean, _, _, lo, hi = _moments(D, j1, j2, scale=k)
+                    else:
+                        mean = lo = hi = math.nan
+                    row["p_joker_left_diff"], row["p_joker_left_diff_ci95_low"] = mean, lo
+                    row["p_joker_left_diff_ci95_high"] = hi
                     rows.append(row)
         if not rows:
             return self._typed_frame(rows, columns)

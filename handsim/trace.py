@@ -304,6 +304,7 @@ def _assemble(rules, P, deck_list, dealer, policies, tr, status, scores, flags, 
             "hand": bool(is_hand),
             "turns": turns,
             "opened": [bool(flags[s] & 1) for s in range(P)],
+            "joker_left": [bool(flags[s] & 8) for s in range(P)],
             "scores": [int(scores[s]) for s in range(P)],
         },
     })

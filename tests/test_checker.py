@@ -249,6 +249,29 @@ def test_wrong_result_fields():
                         "deal 7: result: opened is [true, true], but the replay gives [true, false]"]
 
 
+def test_joker_left_is_checked_when_the_trace_has_it():
+    trace = deal_a()
+    assert check_deal(dict(trace, result=dict(trace["result"], joker_left=[False, False]))) == []
+    trace["result"]["joker_left"] = [False, True]  # nobody holds a joker at the end of deal_a
+    assert check_deal(trace) == ["deal 7: result: joker_left is [false, true], but the replay gives [false, false]"]
+
+
+def test_engine_flags_a_joker_left_in_hand_and_the_checker_agrees():
+    from handsim.trace import trace_deal
+
+    rules = Rules.preset("classic", opening_threshold=91)  # many unopened hands keep their jokers
+    held = 0
+    for deal in range(40):
+        tr = trace_deal(rules, "greedy,greedy,greedy,random", deal, 3)
+        assert check_deal(tr) == []
+        left = tr["result"]["joker_left"]
+        held += sum(left)
+        # the flag is exactly "a joker among the cards scored at the end"
+        tr["result"]["joker_left"] = [not x for x in left]
+        assert len(check_deal(tr)) == 1
+    assert held > 0
+
+
 def test_hand_flag_wrong_when_laid_down_before():
     trace = deal_a()
     events_of(trace, "out")[0]["hand"] = True

@@ -868,7 +868,15 @@ def test_study_outputs(study):
         t, lineup, policy = line.split()[:3]
         row = allrows[(allrows["opening_threshold"] == int(t)) & (allrows["policy"] == policy)].iloc[0]
         assert f"{row['mean_score']:.2f}" in line and f"{row['p_out']:.3f}" in line
-    assert list((out / "per_deal").glob("part-*.parquet"))
+    parts = sorted((out / "per_deal").glob("part-*.parquet"))
+    assert parts
+    per_deal = pd.concat([pd.read_parquet(p) for p in parts])
+    assert {"opened", "went_out", "hand", "joker_left"} <= set(per_deal.columns)
+    assert per_deal["joker_left"].dtype == bool
+    # the per-deal rows add up to the summary's share
+    for (t, policy), g in per_deal.groupby(["opening_threshold", "policy"]):
+        row = allrows[(allrows["opening_threshold"] == t) & (allrows["policy"] == policy)].iloc[0]
+        assert row["p_joker_left"] == pytest.approx(g["joker_left"].mean(), abs=1e-12)
     info = json.loads((out / "run.json").read_text())
     assert info["spec"]["vary"] == [["opening_threshold", [51, 71]]]
     assert "--trace 2" in info["command"]

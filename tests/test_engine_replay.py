@@ -60,7 +60,7 @@ def compare(rules: Rules, lineup: str, seed: int, start: int, n: int) -> dict:
         # policy of line-up position j sits (j + deal) % P seats after the starter
         assert [trace["policies"][(starter + (j + deal) % P) % P] for j in range(P)] == [s.label for s in specs]
         flags = [(1 if res["opened"][s] else 0) | (2 if res["out"] == s else 0)
-                 | (4 if res["out"] == s and res["hand"] else 0) for s in seats]
+                 | (4 if res["out"] == s and res["hand"] else 0) | (8 if res["joker_left"][s] else 0) for s in seats]
         reshuffles = sum(1 for e in trace["events"] if e["type"] == "reshuffle")
         got = ([res["scores"][s] for s in seats], flags, res["turns"], int(res["void"]), reshuffles)
         want = (fast["score"][k].tolist(), fast["flags"][k].tolist(), int(fast["turns"][k]),
@@ -172,7 +172,8 @@ def test_match_rounds_replay_as_played(preset, changes, lineup, rounds):
             seats = [(starter + rel) % P for rel in range(P)]
             assert [res["scores"][s] for s in seats] == fast["score"][row].tolist(), (m, r)
             flags = [(1 if res["opened"][s] else 0) | (2 if res["out"] == s else 0)
-                     | (4 if res["out"] == s and res["hand"] else 0) for s in seats]
+                     | (4 if res["out"] == s and res["hand"] else 0) | (8 if res["joker_left"][s] else 0)
+                     for s in seats]
             assert flags == fast["flags"][row].tolist()
             assert res["turns"] == fast["turns"][row] and int(res["void"]) == fast["void"][row]
             assert sum(e["type"] == "reshuffle" for e in trace["events"]) == fast["reshuffles"][row]

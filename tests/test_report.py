@@ -503,3 +503,45 @@ def test_quantiles_from_histograms_match_the_accumulator():
     key = ["lineup", "seat", "policy"]
     got, want = got.sort_values(key).reset_index(drop=True), want.sort_values(key).reset_index(drop=True)
     pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False)
+
+
+def joker_study(recorded: bool = True) -> StudyAccumulator:
+    """Joker penalty 15 vs 30 on the same deals: at 30, a third of the rounds that ended with a
+    joker in hand at 15 end without one (and score 5 points less for that player)."""
+    from handsim.stats import FLAG_JOKER_LEFT
+
+    configs = [{"joker_penalty": 15}, {"joker_penalty": 30}]
+    acc = StudyAccumulator(configs, [("greedy",) * 4], 4, ["joker_penalty"])
+    for ch in range(3):
+        rng = np.random.default_rng(7 + ch)
+        n = 400
+        deals = np.arange(ch * n, (ch + 1) * n, dtype=np.int64)
+        perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
+        score = rng.integers(0, 120, size=(n, 4))
+        flags = np.full((n, 4), FLAG_OPENED)
+        joker = rng.random((n, 4)) < 0.3
+        fewer = joker & (rng.random((n, 4)) < 0.33)
+        b15 = DealBlock(deals, perm, score.astype(np.int32), (flags | FLAG_JOKER_LEFT * joker).astype(np.uint8),
+                        np.full(n, 30, np.int16), np.zeros(n, np.uint8))
+        b30 = b15._replace(score=(score - 5 * fewer).astype(np.int32),
+                           flags=(flags | FLAG_JOKER_LEFT * (joker & ~fewer)).astype(np.uint8))
+        acc.add_chunk({(0, 0): b15, (1, 0): b30})
+    if not recorded:
+        acc = StudyAccumulator.from_state({k: v for k, v in acc.state().items() if not k.startswith("joker_")})
+    return acc
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_report_gives_the_joker_left_share_where_it_was_counted(tmp_path, recorded):
+    acc = joker_study(recorded)
+    text = report.write_report(tmp_path, acc.summary(), acc.paired(), acc.histograms(), {"seed": 1},
+                               versus=acc.versus()).read_text(encoding="utf-8")
+    effect = section(text, "Effect of the joker penalty")
+    if recorded:
+        assert "| Δ P(joker left) (pp, 95% CI) |" in effect
+        assert re.search(r"P\(joker left in hand\) falls from 29\.\d% to 19\.\d% of player-rounds at 30 "
+                         r"\(-9\.\d percentage points, 95% CI", effect)
+        assert re.search(r"P\(joker left in hand\) goes from 29\.\d% to 19\.\d%", section(text, "In brief"))
+        assert "P(joker left)" in section(text, "Tables")
+    else:
+        assert "joker left" not in effect and "P(joker left)" not in section(text, "Tables")

@@ -225,7 +225,7 @@ def random_chunk(seed: int, start: int, n: int, match: bool = False) -> dict:
                 mw[none], ml[none], tb[none], hd[none], total[none] = MATCH_NONE, MATCH_NONE, -1, MATCH_NONE, 0
                 kw = {"match_win": mw, "tiebreaks": tb, "match_lose": ml, "total": total, "hand_decided": hd}
             blocks[(c, l)] = DealBlock(np.arange(start, start + n, dtype=np.int64), perm,
-                                       score.astype(np.int32), rng.integers(0, 8, size=(n, 4)).astype(np.uint8),
+                                       score.astype(np.int32), rng.integers(0, 16, size=(n, 4)).astype(np.uint8),
                                        rng.integers(4 + seed, 40 + 10 * seed, size=n).astype(np.int16),
                                        (rng.random(n) < 0.05).astype(np.uint8), **kw)
     return blocks
@@ -758,3 +758,102 @@ def test_wilson_helper_equals_scipy(n):
         ci = sps.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
         assert _wilson(k, n) == pytest.approx((ci.low, ci.high), rel=1e-12, abs=1e-15)
     assert all(math.isnan(x) for x in _wilson(0, 0))
+
+
+# ----------------------------------------------------------------------------------------------
+# rounds that end with a joker in hand (FLAG_JOKER_LEFT)
+
+
+def joker_study() -> StudyAccumulator:
+    """tiny()'s deals with joker bits: at 51, a holds a joker at the end of deal 10 (seat 0), b in
+    deal 11 (seat 2) and deal 12 (seats 0 and 1); at 71 only b in deal 12 (seat 0)."""
+    from handsim.stats import FLAG_JOKER_LEFT as J
+
+    f51 = np.array([[1, 3, 0], [3, 1, 0], [1, 0, 7]], dtype=np.uint8)
+    f51[0, 0] |= J
+    f51[1, 2] |= J
+    f51[2, 0] |= J
+    f51[2, 1] |= J
+    f71 = np.array([[1, 3, 0], [0, 0, 0], [1, 0, 7]], dtype=np.uint8)
+    f71[2, 0] |= J
+    acc = StudyAccumulator([{"opening_threshold": 51}, {"opening_threshold": 71}], [("a", "b", "b")], 3,
+                           ["opening_threshold"])
+    acc.add_chunk({(0, 0): B51._replace(flags=f51), (1, 0): B71._replace(flags=f71)})
+    return acc
+
+
+def test_joker_left_share_by_hand():
+    s = joker_study().summary()
+    a = row(s, opening_threshold=51, policy="a", seat="all")
+    assert (a["p_joker_left"], a["p_joker_left_ci95_low"], a["p_joker_left_ci95_high"]) == pytest.approx(
+        (1 / 3, *wilson(1, 3)), rel=1e-12)  # one seat per deal: Wilson over deals
+    # b holds two seats: per deal 0/2, 1/2, 2/2 -> t interval over the per-deal shares, clipped
+    b = row(s, opening_threshold=51, policy="b", seat="all")
+    lo, hi = t_ci([0, 0.5, 1.0])
+    assert (b["p_joker_left"], b["p_joker_left_ci95_low"], b["p_joker_left_ci95_high"]) == pytest.approx(
+        (0.5, max(lo, 0.0), min(hi, 1.0)), rel=1e-12)
+    # per seat: b sat in seat 0 in deals 11 and 12, with a joker left in deal 12
+    r = row(s, opening_threshold=51, policy="b", seat="0")
+    assert (r["p_joker_left"], r["p_joker_left_ci95_low"], r["p_joker_left_ci95_high"]) == pytest.approx(
+        (0.5, *wilson(1, 2)), rel=1e-12)
+    assert row(s, opening_threshold=71, policy="a", seat="all")["p_joker_left"] == 0.0
+    # the flag does not disturb the other shares
+    pd.testing.assert_series_equal(s.drop(columns=[c for c in s if "joker" in c]).iloc[0],
+                                   tiny().summary().drop(columns=[c for c in s if "joker" in c]).iloc[0])
+
+
+def test_joker_left_paired_difference_by_hand():
+    p = joker_study().paired()
+    b = row(p, policy="b")
+    d = np.array([0, -0.5, -0.5])  # per deal: 71 minus 51 of b's share over its two seats
+    assert b["p_joker_left_diff"] == pytest.approx(d.mean(), rel=1e-12)
+    assert (b["p_joker_left_diff_ci95_low"], b["p_joker_left_diff_ci95_high"]) == pytest.approx(t_ci(d), rel=1e-12)
+    a = row(p, policy="a")
+    assert a["p_joker_left_diff"] == pytest.approx(-1 / 3, rel=1e-12)
+
+
+def test_checkpoint_without_joker_counters_reads_with_nan_and_stays_nan():
+    acc = joker_study()
+    state = acc.state()
+    assert {"joker_seat", "joker_pool", "joker_team", "joker_pair"} <= set(state)
+    old = {k: v for k, v in state.items() if not k.startswith("joker_")}  # as written before the flag
+    back = StudyAccumulator.from_state(old)
+    assert not back.joker_recorded
+    s = back.summary()
+    assert s["p_joker_left"].isna().all() and s["p_joker_left_ci95_high"].isna().all()
+    assert back.paired()["p_joker_left_diff"].isna().all()
+    # everything else is as before
+    keep = [c for c in s.columns if "joker" not in c]
+    pd.testing.assert_frame_equal(s[keep], acc.summary()[keep], check_exact=True)
+    # resumed: later deals cannot make the count whole, the share stays unknown
+    back.add_chunk({(0, 0): B51._replace(deal=DEALS + 10), (1, 0): B71._replace(deal=DEALS + 10)})
+    assert back.summary()["p_joker_left"].isna().all()
+    assert "joker_seat" not in back.state()
+    merged = joker_study().merge(StudyAccumulator.from_state(old))
+    assert not merged.joker_recorded
+    partial = dict(state)
+    del partial["joker_pair"]
+    with pytest.raises(ValueError, match="'joker_pair' is missing"):
+        StudyAccumulator.from_state(partial)
+
+
+def test_team_joker_left_share_by_hand():
+    from handsim.stats import FLAG_JOKER_LEFT as J
+
+    blocks = {(0, l): team_block(l, False) for l in (0, 1)}
+    b = blocks[(0, 0)]
+    flags = b.flags.copy()
+    pos = np.argsort(b.policy, axis=1)  # seat of each line-up position
+    flags[0, pos[0, 0]] |= J  # deal 0: position 1 (team A)
+    flags[1, pos[1, 0]] |= J  # deal 1: positions 1 and 3 (team A)
+    flags[1, pos[1, 2]] |= J
+    flags[2, pos[2, 1]] |= J  # deal 2: position 2 (team B)
+    blocks[(0, 0)] = b._replace(flags=flags)
+    acc = StudyAccumulator([{}], TEAM_LINEUPS, 4, [], teams=True)
+    acc.add_chunk(blocks)
+    s = acc.summary()
+    a = row(s, lineup="h,g,s,g", seat="team A")
+    lo, hi = t_ci([0.5, 1.0, 0, 0])
+    assert (a["p_joker_left"], a["p_joker_left_ci95_low"], a["p_joker_left_ci95_high"]) == pytest.approx(
+        (3 / 8, max(lo, 0.0), min(hi, 1.0)), rel=1e-12)
+    assert row(s, lineup="h,g,s,g", seat="team B")["p_joker_left"] == pytest.approx(1 / 8)

@@ -8,7 +8,7 @@ shared by the built-in engine and every engine generated for user-written polici
 import numpy as np
 from numba import njit
 
-from handsim._kernels.consts import MAX_SEATS
+from handsim._kernels.consts import JOKER, MAX_SEATS
 from handsim._kernels.rng import randbelow, stream_key
 from handsim._kernels.state import (
     E_TRACE_FULL,
@@ -33,6 +33,7 @@ from handsim._kernels.state import (
 FLAG_OPENED = 1
 FLAG_OUT = 2
 FLAG_HAND = 4
+FLAG_JOKER_LEFT = 8  # the round ended with a joker in the seat's hand (void rounds too)
 
 #: Most tie-break rounds of a match (RULES.md section 7).
 MAX_TIEBREAKS = 50
@@ -67,8 +68,10 @@ def deal_setup(seed, i, players, rv, pol, pp, rotate, pol_seat, pp_seat):
 
 @njit(cache=True)
 def seat_flags(g, s):
-    """Outcome bits of seat ``s``: FLAG_OPENED, FLAG_OUT, FLAG_HAND."""
+    """Outcome bits of seat ``s``: FLAG_OPENED, FLAG_OUT, FLAG_HAND, FLAG_JOKER_LEFT."""
     f = 0
+    if g.hands[s, JOKER] > 0:
+        f |= FLAG_JOKER_LEFT
     if g.seat[s, Q_OPENED]:
         f |= FLAG_OPENED
     if g.sc[S_STATUS] == STATUS_OUT and g.sc[S_OUT_SEAT] == s:

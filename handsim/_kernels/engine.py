@@ -20,6 +20,7 @@ from numba import njit
 from handsim._kernels.consts import MAX_SEATS
 from handsim._kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_TIEBREAKS: re-exported)
     FLAG_HAND,
+    FLAG_JOKER_LEFT,
     FLAG_OPENED,
     FLAG_OUT,
     MAX_TIEBREAKS,
@@ -88,7 +89,7 @@ def play_deals(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, 
     o_score : ndarray(int32, shape=(n, players))
         Out: points of each seat, indexed by seat relative to the starter.
     o_flags : ndarray(uint8, shape=(n, players))
-        Out: bit 0 opened, bit 1 went out, bit 2 Hand.
+        Out: bit 0 opened, bit 1 went out, bit 2 Hand, bit 3 a joker left in hand at the end.
     o_turns : ndarray(int16, shape=(n,))
         Out: turns played in the round.
     o_void, o_resh, o_err : ndarray(uint8 / int8 / int8, shape=(n,))

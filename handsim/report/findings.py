@@ -74,6 +74,17 @@ def _share(row, col) -> Estimate:
     return _est(row, col, f"{col}_ci95_low", f"{col}_ci95_high", unit="%", diff=False)
 
 
+def _has_joker_left(df: pd.DataFrame | None, col: str = "p_joker_left") -> bool:
+    """Whether a table holds the share of rounds that end with a joker in hand (studies whose
+    checkpoint predates that count have the column NaN, or no column)."""
+    return df is not None and col in df.columns and bool(df[col].notna().any())
+
+
+def _rates(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """The shares a paired row has: P(unopened), P(Hand), and P(joker left) where it was counted."""
+    return ("p_unopened", "p_hand") + (("p_joker_left",) if not _isnan(row.get("p_joker_left_diff")) else ())
+
+
 def _change_verb(a: Any, b: Any) -> str:
     if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
         return "Switching"
@@ -314,12 +325,16 @@ def _effect_section(st: _Study, option: str) -> Section:
         r2 = st.row({**st.config_of(last), option: last["to_value"]}, lu, pol)
         why = ""
         if r1 is not None and r2 is not None:
-            rate = max(("p_unopened", "p_hand"), key=lambda k: abs(float(last[f"{k}_diff"] or 0)))
-            de = _est(last, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
-            if de.significant:
-                move = "rises" if de.value > 0 else "falls"
-                why = (f" {plots.RATE_NAMES[rate]} {move} from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of "
-                       f"player-rounds at {value_text(last['to_value'])} ({de.text(inner=True)}).")
+            rates = _rates(last)
+            shown = [max(rates[:2], key=lambda k: abs(float(last[f"{k}_diff"] or 0)))]
+            if option == "joker_penalty" and "p_joker_left" in rates:
+                shown.append("p_joker_left")  # the share the joker penalty is paid on
+            for rate in shown:
+                de = _est(last, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
+                if de.significant:
+                    move = "rises" if de.value > 0 else "falls"
+                    why += (f" {plots.RATE_NAMES[rate]} {move} from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of "
+                            f"player-rounds at {value_text(last['to_value'])} ({de.text(inner=True)}).")
         who = f"`{pol}`" + ("" if alone or len(st.lineups) == 1 else f" in {lineup_text(lu)}")
         text = f"{who}, against {human(option)} {value_text(base)}: " + "; ".join(parts) + "." + why
         if alone and e_last.significant:
@@ -344,6 +359,7 @@ def _effect_section(st: _Study, option: str) -> Section:
     is_step = np.array([(value_text(a), value_text(b)) in steps for a, b in zip(p["from_value"], p["to_value"])],
                        dtype=bool)
     keep = p[is_base | is_step] if len(p) else p
+    jokers = _has_joker_left(keep, "p_joker_left_diff")
     rows = []
     for r in keep.to_dict("records"):
         s = _est(r, "mean_diff", "ci95_low", "ci95_high")
@@ -351,8 +367,10 @@ def _effect_section(st: _Study, option: str) -> Section:
                      f"{value_text(r['from_value'])} → {value_text(r['to_value'])}",
                      _config_text(r, others) or "–", f"{int(r['deals']):,}", s.cell,
                      _est(r, "p_unopened_diff", "p_unopened_diff_ci95_low", "p_unopened_diff_ci95_high", "pp").cell,
-                     _est(r, "p_hand_diff", "p_hand_diff_ci95_low", "p_hand_diff_ci95_high", "pp").cell,
-                     s.significance))
+                     _est(r, "p_hand_diff", "p_hand_diff_ci95_low", "p_hand_diff_ci95_high", "pp").cell)
+                    + ((_est(r, "p_joker_left_diff", "p_joker_left_diff_ci95_low", "p_joker_left_diff_ci95_high",
+                             "pp").cell,) if jokers else ())
+                    + (s.significance,))
     rows, note = _capped(rows, "comparisons", "paired.csv", st.max_rows)
     if len(keep) < len(p):
         note = (note + " " if note else "") + (f"Shown: comparisons with the baseline and between neighbouring "
@@ -360,8 +378,9 @@ def _effect_section(st: _Study, option: str) -> Section:
     if rows:
         sec.add(Table((Column("line-up"), Column("policy"), Column(f"{human(option)}"), Column("other options"),
                        Column("deals", numeric=True), Column("Δ mean score", "points, 95% CI", True),
-                       Column("Δ P(unopened)", "pp, 95% CI", True), Column("Δ P(Hand)", "pp, 95% CI", True),
-                       Column("difference?")), tuple(rows),
+                       Column("Δ P(unopened)", "pp, 95% CI", True), Column("Δ P(Hand)", "pp, 95% CI", True))
+                      + ((Column("Δ P(joker left)", "pp, 95% CI", True),) if jokers else ())
+                      + (Column("difference?"),), tuple(rows),
                       caption="Paired differences (new value minus old, same deals). pp = percentage points.",
                       note=note))
     return sec
@@ -819,7 +838,9 @@ def _how_to_read(st: _Study) -> Section:
         "whose interval includes 0 is called *not significant* and no direction is claimed for it; *no change* "
         "means it was 0 in every deal. **pp** = percentage points (a difference of two shares).",
         "**P(unopened)**: share of player-rounds in which the player never laid down an opening. **P(Hand)**: share "
-        "of player-rounds in which the player went out in a single turn. **Turns** count all players' turns together.",
+        "of player-rounds in which the player went out in a single turn. **P(joker left)**: share of player-rounds "
+        "that end with at least one joker in the player's hand (each costs `joker_penalty`; void rounds included; "
+        "a study run before handsim counted it shows no such column). **Turns** count all players' turns together.",
         "Figures: one colour per policy (and per team) throughout; the values of a rule option are drawn as points, "
         "not joined by lines; error bars are 95% CIs drawn over hollow markers.",
     ]
@@ -832,12 +853,14 @@ def _tables_section(st: _Study) -> Section | None:
         return None
     sec = Section("Tables", level=2, id="tables")
     df = s[s["seat"] == "all"]
+    jokers = _has_joker_left(df)
     rows = []
     for r in df.to_dict("records"):
         line = tuple(value_text(r[o]) for o in st.options) + (
             lineup_text(r["lineup"]), r["policy"], f"{int(r['deals']):,}",
             _est(r, "mean_score", "ci95_low", "ci95_high", diff=False).cell,
-            _share(r, "p_out").cell, _share(r, "p_hand").cell, _share(r, "p_unopened").cell,
+            _share(r, "p_out").cell, _share(r, "p_hand").cell, _share(r, "p_unopened").cell) + (
+            (_share(r, "p_joker_left").cell,) if jokers else ()) + (
             fmt_number(r["mean_turns"]), fmt_pct(r["void_rate"]))
         rows.append(line)
     rows, note = _capped(rows, "rows", "summary.csv", st.max_rows)
@@ -845,8 +868,9 @@ def _tables_section(st: _Study) -> Section | None:
     sub.add(Table(tuple(_opt_cols(st.options)) + (
         Column("line-up"), Column("policy"), Column("deals", numeric=True),
         Column("mean score", "points per round, 95% CI", True), Column("P(went out)", "%, 95% CI", True),
-        Column("P(Hand)", "%, 95% CI", True), Column("P(unopened)", "%, 95% CI", True),
-        Column("round length", "turns", True), Column("void rounds", "%", True)), tuple(rows), note=note))
+        Column("P(Hand)", "%, 95% CI", True), Column("P(unopened)", "%, 95% CI", True))
+        + ((Column("P(joker left)", "%, 95% CI", True),) if jokers else ())
+        + (Column("round length", "turns", True), Column("void rounds", "%", True)), tuple(rows), note=note))
     sec.add(sub)
     seats = sorted({x for x in s["seat"].tolist() if x != "all"}, key=int)
     body = []
@@ -915,11 +939,15 @@ def _summary_section(st: _Study) -> Section:
                     f"`{r['policy']}`'s mean score is {e.text()}")
         r1 = st.row({**first, option: base}, ref, r["policy"])
         r2 = st.row({**first, option: last}, ref, r["policy"])
-        rate = max(("p_unopened", "p_hand"), key=lambda k: abs(float(r[f"{k}_diff"] or 0)))
-        de = _est(r, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
-        if r1 is not None and r2 is not None and de.significant:
-            text += (f"; {plots.RATE_NAMES[rate]} goes from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of player-rounds "
-                     f"({de.text(inner=True)})")
+        rates = _rates(r)
+        shown = [max(rates[:2], key=lambda k: abs(float(r[f"{k}_diff"] or 0)))]
+        if option == "joker_penalty" and "p_joker_left" in rates:
+            shown.append("p_joker_left")
+        for rate in shown:
+            de = _est(r, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
+            if r1 is not None and r2 is not None and de.significant:
+                text += (f"; {plots.RATE_NAMES[rate]} goes from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of "
+                         f"player-rounds ({de.text(inner=True)})")
         items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref}, skip=(option,))))
     # 2. policy against policy (not for 2 v 2, where a policy pools partners and opponents)
     vs = st.versus

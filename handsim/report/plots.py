@@ -46,6 +46,7 @@ RATE_NAMES = {
     "p_out": "P(went out)",
     "p_hand": "P(Hand)",
     "p_unopened": "P(unopened)",
+    "p_joker_left": "P(joker left in hand)",
     "match_win_rate": "P(won match)",
 }
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
