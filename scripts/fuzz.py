@@ -37,7 +37,8 @@ LINEUPS = {
     2: ["random,random", "random,greedy", "hold-hand,random"],
     3: ["random,random,random", "greedy,random,hold-hand"],
     4: ["random,random,random,random", "greedy,greedy,greedy,greedy", "hold-hand,random,greedy,random",
-        "hold-hand:bail_turn=4,greedy,hold-hand,greedy"],
+        "hold-hand:bail_turn=4,greedy,hold-hand,greedy",
+        "hold-hand:distance_turn=2,max_distance=1,random,hold-hand:distance_turn=5,max_distance=0,greedy"],
 }
 
 

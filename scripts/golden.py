@@ -62,6 +62,14 @@ TEAM_LINEUPS = ["greedy,greedy,greedy,greedy",
                 "hold-hand:bail_turn=15,random,greedy:support_hand=1,hold-hand",
                 "random,random,random,random"]
 
+#: Line-ups of the players and options added since the files were first written: their cases
+#: come after all the others, so that every earlier case keeps its seed (a case's seed follows
+#: from its place in the list).  Single players by number of players, and 2 v 2.
+ADDED_SINGLE_LINEUPS = {
+    4: ["hold-hand:distance_turn=3,max_distance=2,greedy,hold-hand:distance_turn=6,max_distance=0,greedy"],
+}
+ADDED_TEAM_LINEUPS: list[str] = []
+
 DEALS = 120  # per case
 SEED = 20240
 MATCHES = 12  # per match case
@@ -70,13 +78,14 @@ MATCHES = 12  # per match case
 def cases() -> list[dict]:
     """Every golden case: ``name``, ``preset``, ``overrides``, ``players``, ``lineup``, ``deals``, ``seed``."""
     out = []
-    for vname, (preset, ov) in VARIANTS.items():
-        team = preset == "partnership" or ov.get("partnership")
-        groups = [(4, TEAM_LINEUPS)] if team else sorted(SINGLE_LINEUPS.items(), reverse=True)
-        for players, lineups in groups:
-            for i, lu in enumerate(lineups):
-                out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
-                            "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
+    for single, team_lineups in ((SINGLE_LINEUPS, TEAM_LINEUPS), (ADDED_SINGLE_LINEUPS, ADDED_TEAM_LINEUPS)):
+        for vname, (preset, ov) in VARIANTS.items():
+            team = preset == "partnership" or ov.get("partnership")
+            groups = [(4, team_lineups)] if team else sorted(single.items(), reverse=True)
+            for players, lineups in groups:
+                for lu in lineups:
+                    out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
+                                "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
     return out
 
 

@@ -28,7 +28,8 @@ The policies' rules that decide the moves (``handsim/policies/greedy.py``, ``han
   joker only when nothing else can go; never an illegal discard.
 * hold-hand: lays nothing down until it can go out in one turn (a Hand); takes the discard only
   when that makes the Hand; after ``bail_turn`` of its own turns (or once an opponent holds
-  ``bail_opponent_cards`` cards or fewer) it plays like greedy.
+  ``bail_opponent_cards`` cards or fewer) it plays like greedy (the bail-out on distance,
+  ``distance_turn``, is off by default; ``tests/test_players.py`` tests it).
 """
 
 from __future__ import annotations

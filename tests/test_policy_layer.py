@@ -35,7 +35,8 @@ def test_every_builtin_policy_is_one_declared_module():
         p.check()  # compiled functions of (g, seat), parameters within their ranges
         for q in p.params:
             assert q.unit and q.help
-    assert [q.name for q in POLICIES["hold-hand"].params] == ["bail_turn", "bail_opponent_cards"]
+    assert [q.name for q in POLICIES["hold-hand"].params] == ["bail_turn", "bail_opponent_cards", "distance_turn",
+                                                              "max_distance"]
     assert POLICIES["hold-hand"].slot("bail_opponent_cards") == 1
 
 
@@ -55,9 +56,11 @@ def test_no_policy_reads_the_state_or_another_policys_id():
 
 def test_parameters_are_set_by_name_into_the_declared_slots():
     spec = parse_policy("hold-hand:bail_opponent_cards=3")
-    assert spec.params == (("bail_turn", 10.0), ("bail_opponent_cards", 3.0))
+    assert spec.params == (("bail_turn", 10.0), ("bail_opponent_cards", 3.0), ("distance_turn", 0.0),
+                           ("max_distance", 3.0))
     v = spec.vector()
-    assert v[POLICIES["hold-hand"].slot("bail_turn")] == 10 and v[1] == 3 and not v[2:].any()
+    assert v[POLICIES["hold-hand"].slot("bail_turn")] == 10 and v[1] == 3 and v[2] == 0 and v[3] == 3
+    assert not v[4:].any()
     assert spec.label == "hold-hand:bail_opponent_cards=3"
 
 

@@ -1,5 +1,6 @@
 """``hold-hand``: lay nothing down until the whole hand can go out in one turn (a Hand), and give
-up the Hand (then play like ``greedy``) after some turns or when an opponent is close to going out.
+up the Hand (then play like ``greedy``) after some turns, when an opponent is close to going out,
+or (optionally) when the hand is still far from a Hand late in the round.
 
 Written through :mod:`handsim.policies.api` only.  It publishes that it plays for a Hand
 (``api.set_playing_for_hand``), which a ``greedy:support_hand=1`` partner reads.
@@ -31,9 +32,21 @@ def begin_round(g, seat):
 
 
 @njit(cache=True)
+def distance(g, seat):
+    """How many cards ``seat``'s hand is from going out at once: the cards that the arrangement
+    with the most cards melded leaves over, less the one card a player may discard (0 when the
+    hand could go out now, opening value and ``hand_min_new_meld_cards`` aside)."""
+    w, n = api.arrange(g, api.hand(g, seat), api.COUNT)
+    melded = w // api.COUNT_BONUS
+    return max(0, api.hand_count(g, seat) - melded - 1)
+
+
+@njit(cache=True)
 def begin_turn(g, seat):
-    """Give up the Hand after ``bail_turn`` own turns, or once an opponent (not the partner)
-    holds ``bail_opponent_cards`` cards or fewer."""
+    """Give up the Hand after ``bail_turn`` own turns, once an opponent (not the partner) holds
+    ``bail_opponent_cards`` cards or fewer, or - with ``distance_turn`` > 0 - from own turn
+    ``distance_turn`` on, while the hand is more than ``max_distance`` cards from going out at once
+    (before the draw)."""
     if bailed(g, seat):
         return
     if api.own_turns(g, seat) >= api.param(g, seat, BAIL_TURN):
@@ -43,6 +56,9 @@ def begin_turn(g, seat):
         if api.is_opponent(g, seat, s) and api.hand_count(g, s) <= api.param(g, seat, BAIL_OPPONENT_CARDS):
             bail(g, seat)
             return
+    t = api.param(g, seat, DISTANCE_TURN)
+    if t > 0 and api.own_turns(g, seat) >= t and distance(g, seat) > api.param(g, seat, MAX_DISTANCE):
+        bail(g, seat)
 
 
 @njit(cache=True)
@@ -79,13 +95,21 @@ def play(g, seat):
 POLICY = Policy(
     "hold-hand",
     help="Lays nothing down until it can go out in one turn (a Hand); takes the discard only when that "
-         "makes the Hand; after bail_turn of its own turns, or once an opponent holds bail_opponent_cards "
-         "cards or fewer, it plays like greedy.",
+         "makes the Hand; after bail_turn of its own turns, once an opponent holds bail_opponent_cards "
+         "cards or fewer, or (with distance_turn > 0) when from its own turn distance_turn on the hand is "
+         "still more than max_distance cards from going out at once, it plays like greedy.",
     params=(
         Param("bail_turn", 10, 1, 1000, unit="own turns",
               help="own turns after which it gives up the Hand and plays greedy"),
         Param("bail_opponent_cards", 5, 0, 30, unit="cards",
               help="gives up the Hand once an opponent holds this many cards or fewer (0: never)"),
+        Param("distance_turn", 0, 0, 1000, unit="own turns",
+              help="from this own turn on, gives up the Hand while the hand is more than max_distance cards "
+                   "from going out at once (cards the most-cards arrangement leaves over, less one discard, "
+                   "counted before the draw); 0: never"),
+        Param("max_distance", 3, 0, 30, unit="cards",
+              help="the distance from going out at once that it still plays for a Hand with, from own turn "
+                   "distance_turn on"),
     ),
     begin_round=begin_round,
     begin_turn=begin_turn,
@@ -94,3 +118,5 @@ POLICY = Policy(
 )
 BAIL_TURN = POLICY.slot("bail_turn")
 BAIL_OPPONENT_CARDS = POLICY.slot("bail_opponent_cards")
+DISTANCE_TURN = POLICY.slot("distance_turn")
+MAX_DISTANCE = POLICY.slot("max_distance")
