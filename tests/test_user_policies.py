@@ -63,7 +63,7 @@ def one_error_line(result, code):
 def test_greedy_copy_plays_every_golden_deal_like_greedy():
     load_policy_files([GREEDY_COPY])
     moves, _ = golden.load()
-    compared = 0
+    compared = cases = 0
     for case in golden.cases():
         items = split_lineup(case["lineup"])
         if not any(i.split(":")[0] == "greedy" for i in items):
@@ -73,7 +73,8 @@ def test_greedy_copy_plays_every_golden_deal_like_greedy():
         got = golden.play_case(case, lineup=lineup)
         assert golden.diff_moves(want, got) == [], case["name"]
         compared += len(got)
-    assert compared == 5040  # 42 of the 56 golden cases have a greedy seat
+        cases += 1
+    assert cases >= 42 and compared == cases * golden.DEALS  # 42 of the first 56 golden cases have a greedy seat
 
 
 def test_greedy_copy_matches_greedy_on_the_fast_path_and_in_matches():
