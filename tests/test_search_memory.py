@@ -116,3 +116,39 @@ def test_first_meld_a_card_fits_is_the_first_that_every_meld_asked_gives(preset)
         assert (firsts[:, 1] == firsts[:, 3]).all(), seed
         found += int((firsts[:, 0] >= 0).sum() + (firsts[:, 1] >= 0).sum())
     assert found > 200  # the tables take many cards, and some swaps
+
+
+@njit(cache=True)
+def _could_meld_vs_plans(arr, hand, out):
+    """For every card type held: ``out[t, 0]`` could_meld, ``out[t, 1..3]`` copies of it in the
+    best arrangement of each mode."""
+    g = arr[0]
+    for t in range(53):
+        out[t, 0] = 1 if hand[t] > 0 and api.could_meld(g, hand, t) else 0
+    for mode in range(3):
+        v, n = api.arrange(g, hand, mode)
+        for t in range(53):
+            out[t, 1 + mode] = api.path_uses(api.plan(g), n, t)
+    return arr.shape[0]
+
+
+@pytest.mark.parametrize("preset", ["classic", "qahwa"])
+def test_a_card_that_could_not_meld_is_in_no_best_arrangement(preset):
+    rules = Rules.preset(preset)
+    arr = S.new_game(4, rules.to_vector(), False)
+    rng = np.random.default_rng(11)
+    deck = np.array([t for t in range(52) for _ in range(2)] + [52] * rules.jokers)
+    out = np.zeros((53, 4), np.int64)
+    rejected = used = 0
+    for _ in range(300):
+        hand = np.zeros(53, np.int8)
+        for c in rng.choice(deck, int(rng.integers(8, 16)), replace=False):
+            hand[c] += 1
+        _could_meld_vs_plans(arr, hand, out)
+        held = hand > 0
+        assert (out[~held, 0] == 0).all()
+        no = held & (out[:, 0] == 0)
+        assert (out[no, 1:] == 0).all()  # never in a plan
+        rejected += int(no.sum())
+        used += int((out[held, 1:] > 0).any(axis=1).sum())
+    assert rejected > 1000 and used > 500  # it does reject cards, and the plans do use cards

@@ -154,7 +154,8 @@ def _copies(c1, c2, b):
 
 @njit(cache=True)
 def hand_bits(hand):
-    """The naturals of count vector ``hand int8[53]`` (0..2 copies each) as ``(c1, c2)``."""
+    """The naturals of count vector ``hand int8[53]`` as ``(c1, c2)`` (bitsets: at least one copy,
+    two copies; the deck has two of each natural, so a count above 2 counts as 2)."""
     c1 = np.int64(0)
     c2 = np.int64(0)
     for s in range(N_SUITS):
@@ -194,6 +195,18 @@ def isolated(c1, J, maxj_rule):
     cover = w | (w << 1) | (w << 2) | (sets * _LANES)
     cover |= (cover >> (ACE_HIGH - 1)) & _ACES  # an Ace that can play high
     return r & ~cover
+
+
+@njit(cache=True)
+def meldable(c1, J, maxj_rule):
+    """The naturals of ``c1`` that are not left over in every arrangement for want of melds:
+    :func:`isolated` cards are dropped, which may isolate others, until none is (a card of a
+    meld of the hand always stays, with the rest of its meld)."""
+    while True:
+        iso = isolated(c1, J, maxj_rule)
+        if iso == 0:
+            return c1
+        c1 &= ~iso
 
 
 @njit(cache=True, inline="always")
@@ -376,15 +389,11 @@ def search(hand, W, path, bestpath, best, floor):
 @njit(cache=True)
 def search_bits(c1, c2, J, W, path, bestpath, best, floor):
     """:func:`search` for the hand given as bitsets (:func:`hand_bits`) and ``J`` jokers."""
-    maxj_rule = W[_W_MISC, 2]
     if W[_W_MISC, 3] <= 1:
         # cards no meld can contain are left over in every arrangement: drop them first
-        while True:
-            iso = isolated(c1, J, maxj_rule)
-            if iso == 0:
-                break
-            c1 &= ~iso
-            c2 &= ~iso
+        kept = meldable(c1, J, W[_W_MISC, 2])
+        c1 &= kept
+        c2 &= kept
     rem = _weight_of(c1, c2, c1 & _RANKS, W) + J * W[_W_MISC, 0]
     best[0] = floor
     best[1] = 0

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ctz
-from .arrange import COUNT, DEAD, MAX_MELDS, OPEN, hand_bits, make_weights, search_bits
+from .arrange import COUNT, DEAD, MAX_MELDS, OPEN, hand_bits, make_weights, meldable, search_bits
 from .consts import JOKER, MAX_SEATS, N_NATURALS, N_RANKS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
 from .melds import (
     ACE_HIGH,
@@ -1050,6 +1050,18 @@ def hand_search_above(g, hand, mode, floor):
         for j in range(MELD_WIDTH):
             g.memo_path[e, i, j] = g.bestpath[i, j]
     return val, n
+
+
+@njit(cache=True)
+def could_meld(g, hand, t):
+    """False when no meld made of the cards ``hand`` (count vector) can contain card type ``t``
+    (held in ``hand``): then no arrangement of ``hand`` uses it.  True promises nothing.  A few
+    bit operations, no search (:func:`handsim._kernels.arrange.meldable`)."""
+    if t == JOKER:
+        return True
+    c1, c2 = hand_bits(hand)
+    kept = meldable(c1, np.int64(hand[JOKER]), g.rv[P_MAX_JOKERS])
+    return (kept >> (suit_of(t) * 16 + rank_of(t))) & 1 == 1
 
 
 @njit(cache=True)

@@ -19,7 +19,8 @@ Observations
 Legal queries
     :func:`may_discard` (the taken-card rule itself), :func:`discard_is_legal`,
     :func:`legal_discard_after`, :func:`legal_discard_after_card`, :func:`may_touch_table`,
-    :func:`layoff_target`, :func:`swap_target`, :func:`layoff_meld`, :func:`swap_meld`.
+    :func:`layoff_target`, :func:`swap_target`, :func:`layoff_meld`, :func:`swap_meld`,
+    :func:`could_meld`.
 Planners (results in :func:`plan`)
     :func:`arrange` (best arrangement of any count vector: ``OPEN`` most opening value,
     ``DEADWOOD`` least deadwood, ``COUNT`` most cards), :func:`plan_melds` (melds to lay now,
@@ -463,6 +464,14 @@ def layoff_target(g, k, t):
 
 
 @njit(cache=True, inline="always")
+def could_meld(g, cards, t):
+    """False when no meld made of the count vector ``cards`` can contain card ``t`` (one of
+    ``cards``), so that no arrangement of ``cards`` - no plan - uses it; True promises nothing.
+    A few bit operations: ask it before a search whose plan is only wanted if it uses ``t``."""
+    return _S.could_meld(g, cards, t)
+
+
+@njit(cache=True, inline="always")
 def layoff_meld(g, t):
     """The lowest-numbered table meld card ``t`` could be laid off on, or -1: the first ``k`` with
     a :func:`layoff_target`, found without asking every meld."""
@@ -497,11 +506,14 @@ def plan(g):
 
 @njit(cache=True, inline="always")
 def arrange(g, cards, mode):
-    """Best arrangement of the count vector ``cards`` (``int8[N_TYPES]``, any cards) into melds:
-    ``OPEN`` most opening value, ``DEADWOOD`` most hand value melded (least deadwood), ``COUNT``
-    most cards melded then most opening value (weight ``COUNT_BONUS`` per card + value).
+    """Best arrangement of the count vector ``cards`` (``int8[N_TYPES]``, any cards the deck
+    holds: 0..2 copies of each natural - a count above 2 counts as 2 - and any number of jokers)
+    into melds: ``OPEN`` most opening value, ``DEADWOOD`` most hand value melded (least
+    deadwood), ``COUNT`` most cards melded then most opening value (weight ``COUNT_BONUS`` per
+    card + value).
 
-    Returns ``(melded_weight, n_melds)``; the melds are in :func:`plan`.
+    Returns ``(melded_weight, n_melds)``; the melds are in :func:`plan`.  The table remembers its
+    last few searches: asking again for the same cards and mode costs nothing.
     """
     return _S.hand_search(g, cards, mode)
 

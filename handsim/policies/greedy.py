@@ -204,18 +204,19 @@ def choose_draw_greedy(g, seat, support_hand):
     top = api.top_discard(g)
     if top == api.NO_CARD:
         return api.DRAW_STOCK
-    if not api.has_opened(g, seat):
-        api.pretend_take(g, seat)
-        n = api.plan_melds(g, seat, api.OPEN, api.next_opening(g), keep_back(g, seat, support_hand), True)
-        ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
-        api.undo_take(g, seat)
-        return api.DRAW_DISCARD if ok else api.DRAW_STOCK
-    if api.pickup_must_open(g):
+    opened = api.has_opened(g, seat)
+    if opened and api.pickup_must_open(g):
         if api.layoff_meld(g, top) >= 0 or api.swap_meld(g, top) >= 0:
             return api.DRAW_DISCARD
     api.pretend_take(g, seat)
-    n = api.plan_melds(g, seat, api.DEADWOOD, 1, keep_back(g, seat, support_hand), True)
-    ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
+    ok = False
+    if api.could_meld(g, api.hand(g, seat), top):  # else no plan uses it: no search needed
+        keep = keep_back(g, seat, support_hand)
+        if opened:
+            n = api.plan_melds(g, seat, api.DEADWOOD, 1, keep, True)
+        else:
+            n = api.plan_melds(g, seat, api.OPEN, api.next_opening(g), keep, True)
+        ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
     api.undo_take(g, seat)
     return api.DRAW_DISCARD if ok else api.DRAW_STOCK
 

@@ -70,8 +70,10 @@ def choose_draw(g, seat):
     if top == api.NO_CARD:
         return api.DRAW_STOCK
     api.pretend_take(g, seat)
-    n, d = api.plan_hand(g, seat)
-    ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
+    ok = False
+    if api.could_meld(g, api.hand(g, seat), top):  # else no plan uses it: no search needed
+        n, d = api.plan_hand(g, seat)
+        ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
     api.undo_take(g, seat)
     return api.DRAW_DISCARD if ok else api.DRAW_STOCK
 
