@@ -2,7 +2,10 @@
 
 A *study* is every combination of the rule values that vary (configurations) with every
 policy line-up, each played on the same deals: deal ``i`` is shuffled from ``(seed, i)`` alone
-(common random numbers).  Work is split into chunks of deals; chunks run in worker processes
+(common random numbers).  The driver is shared by the games behind :mod:`handsim.games`: classic
+Hand (rules :class:`handsim.rules.Rules`) and Russian Hand (rules
+:class:`handsim.games.russian.rules.RussianRules`, whose deals are single games with a winner);
+the study's game is the game of its rules.  Work is split into chunks of deals; chunks run in worker processes
 (``jobs``), are merged into exact integer accumulators (:class:`handsim.stats.StudyAccumulator`)
 and checkpointed, so results are identical for any ``jobs`` or chunk size and an interrupted
 run keeps what it finished (``resume=True`` continues it).
@@ -51,14 +54,15 @@ class StudySpec:
 
     Attributes
     ----------
-    rules : Rules
-        Base rules; options in ``vary`` override them per configuration.
+    rules : Rules or RussianRules
+        Base rules; options in ``vary`` override them per configuration.  Their type is the
+        study's game (:func:`handsim.games.game_of`).
     vary : tuple of (str, tuple)
         Option name and the values it takes, in order; configurations are their product.
     lineups : tuple of tuple of PolicySpec
         Policy of each line-up position; every line-up has ``players`` positions.
     players : int
-        Seats, 2..4.
+        Seats: 2..4 (classic Hand), 2..5 (Russian Hand).
     deals : int
         Deals per configuration and line-up.
     seed : int
@@ -81,8 +85,17 @@ class StudySpec:
     matches: bool = False
     policy_files: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def game(self):
+        """The study's game (:mod:`handsim.games`): the game of its rules."""
+        from .games import game_of
+
+        return game_of(self.rules)
+
     def engine(self):
         """The engine that plays this study's line-ups (:mod:`handsim.policies.engines`)."""
+        if self.game.name != "hand":
+            return self.game.engine()
         from .policies.engines import engine_for
 
         return engine_for([s for lu in self.lineups for s in lu])
@@ -103,6 +116,8 @@ class StudySpec:
 
     def to_json(self) -> dict:
         return {
+            # only for another game than classic Hand: a classic study's spec stays as it was
+            **({"game": self.game.name} if self.game.name != "hand" else {}),
             "rules": self.rules.to_dict(),
             # a list of [name, values] pairs: JSON objects are written with sorted keys, which would
             # reorder the configurations (the first option varies slowest) on --resume / --from
@@ -133,9 +148,12 @@ class StudySpec:
             A policy file that is missing or whose content changed since.
         """
         _check_spec_types(d)
+        from .games import get_game
+
+        game = get_game(d.get("game", "hand"))
         files = load_saved_policy_files(d.get("policy_files"), "study spec")
         return make_spec(
-            rules=Rules.from_dict(d["rules"]),
+            rules=game.rules_from_dict(d["rules"]),
             vary=d.get("vary", {}),
             lineups=d["lineups"],
             players=d["players"],
@@ -204,6 +222,7 @@ _SPEC_FIELDS = (
     ("chunk", False, lambda v: _is_int(v), "an integer"),
     ("matches", False, lambda v: isinstance(v, bool), "true or false"),
     ("policy_files", False, lambda v: isinstance(v, list), "an array of {\"path\", \"sha256\"} objects"),
+    ("game", False, lambda v: isinstance(v, str) and v in ("hand", "russian"), "\"hand\" or \"russian\""),
 )
 
 
@@ -218,8 +237,11 @@ def _check_spec_types(d: Any) -> None:
             continue
         if not ok(d[name]):
             raise StudyError(f"the study spec's {name!r} must be {expected}, not {_json_kind(d[name])}")
+    from .games import get_game
+
+    params = get_game(d.get("game", "hand")).param_by_name()
     for k, v in d["rules"].items():
-        p = PARAM_BY_NAME.get(k)
+        p = params.get(k)
         if p is None:
             continue  # Rules.from_dict names unknown options
         ok = (_is_int(v) if p.kind == "int" else isinstance(v, bool) if p.kind == "bool" else isinstance(v, str))
@@ -269,6 +291,10 @@ def make_spec(
     files of user-written policies (``docs/policies.md``), loaded first so that their policies
     can be named in ``lineups``.
 
+    With Russian Hand rules (:class:`handsim.games.russian.rules.RussianRules`) the study is
+    one of Russian Hand: 2 to 5 players, its own policies (``greedy``, ``patient``, ``random``),
+    no matches and no policy files.
+
     Raises
     ------
     RulesError, handsim.policies.PolicyError, StudyError
@@ -278,14 +304,23 @@ def make_spec(
     handsim.errors.PolicyFileError
         A policy file that cannot be used (one line naming the file and what is wrong).
     """
+    from .games import game_of
     from .policies import load_policy_files
 
     if isinstance(policy_files, (str, os.PathLike)):
         policy_files = [policy_files]
+    game = game_of(rules)
+    if game.name != "hand" and policy_files:
+        raise StudyError(f"policy files hold classic Hand policies: {game.title} plays its built-in policies only")
+    if game.name != "hand" and matches:
+        raise StudyError(f"{game.title} is a single game, not a match of rounds: drop --matches / --rounds / --standings")
     loaded = load_policy_files(list(policy_files or ()))
     rules = rules or Rules.preset("classic")
-    if not _is_int(players) or not 2 <= players <= 4:
-        raise StudyError(f"invalid players {repr(players):.40}: allowed 2, 3 or 4")
+    param_by_name = game.param_by_name()
+    if not _is_int(players) or not game.min_players <= players <= game.max_players:
+        allowed = ", ".join(str(x) for x in range(game.min_players, game.max_players))
+        raise StudyError(f"invalid players {repr(players):.40}: allowed {allowed} or {game.max_players}"
+                         + (f" ({game.title})" if game.name != "hand" else ""))
     if not _is_int(deals) or not 1 <= deals <= MAX_DEALS:
         raise StudyError(f"invalid deals {repr(deals):.40}: allowed 1..10^12")
     if not _is_int(chunk) or not 1 <= chunk <= MAX_CHUNK:
@@ -316,11 +351,12 @@ def make_spec(
         if k == "rounds":
             raise StudyError("cannot vary 'rounds' (the match length): run one match study per length "
                              "(--rounds N)")
-        if k not in PARAM_BY_NAME:
-            raise RulesError(f"unknown rule {k!r}: allowed {', '.join(PARAM_BY_NAME)}")
+        if k not in param_by_name:
+            what = "rule" if game.name == "hand" else f"{game.title} rule"
+            raise RulesError(f"unknown {what} {k!r}: allowed {', '.join(param_by_name)}")
         vals = []
         for v in values:
-            cv = PARAM_BY_NAME[k].coerce(v)
+            cv = param_by_name[k].coerce(v)
             if cv not in vals:
                 vals.append(cv)
         if len(vals) > 1:
@@ -328,13 +364,17 @@ def make_spec(
         elif vals:
             rules = rules.replace(**{k: vals[0]})
     lu = []
+    pgame = game.name
     for item in lineups:
         if isinstance(item, PolicySpec):
             specs = [item] * players
         elif isinstance(item, str) and len(split_lineup(item)) == 1:
-            specs = [parse_policy(item)] * players  # one policy (maybe with k=v,k=v): every seat
+            specs = [parse_policy(item, pgame)] * players  # one policy (maybe with k=v,k=v): every seat
         else:
-            specs = parse_lineup(item)
+            specs = parse_lineup(item, pgame)
+        if any(x.game != pgame for x in specs):
+            bad = next(x for x in specs if x.game != pgame)
+            raise StudyError(f"{bad.label} is not a {game.title} policy")
         if len(specs) != players:
             raise StudyError(f"line-up {lineup_label(specs)!r} has {len(specs)} policies: {players} players need {players}")
         if tuple(specs) not in lu:
@@ -354,8 +394,9 @@ def make_spec(
                      tuple((f.path, f.sha256) for f in loaded))
     for r in spec.configs():
         r.validate(players)
-        for specs in lu:
-            check_lineup_rules(specs, r)
+        if game.name == "hand":
+            for specs in lu:
+                check_lineup_rules(specs, r)
     return spec
 
 
@@ -460,10 +501,16 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
 
 
 def _work(item):
-    key, rv, pol, pp, players, seed, start, n, matches, engine_ref = item
+    key, rv, pol, pp, players, seed, start, n, matches, engine_ref = item[:10]
+    game = item[10] if len(item) > 10 else "hand"
     t0 = time.perf_counter()
-    fn = run_match_chunk if matches else run_chunk
-    res = fn(rv, pol, pp, players, seed, start, n, engine_ref)
+    if game != "hand":
+        from .games import get_game
+
+        res = get_game(game).run_chunk(rv, pol, pp, players, seed, start, n)
+    else:
+        fn = run_match_chunk if matches else run_chunk
+        res = fn(rv, pol, pp, players, seed, start, n, engine_ref)
     return key, res, time.perf_counter() - t0
 
 
@@ -605,7 +652,9 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
         raise damaged("its round count or time is negative")
     configs = spec.configs()
     try:
-        if cls is None or cls is StudyAccumulator:
+        if (cls is None or cls is StudyAccumulator) and spec.game.name != "hand":
+            acc = spec.game.accumulator_from_state(state, spec)
+        elif cls is None or cls is StudyAccumulator:
             acc = StudyAccumulator.from_state(state, configs=spec.config_dicts(),
                                               lineups=[tuple(x.label for x in l) for l in spec.lineups],
                                               players=spec.players, varying=spec.varying(),
@@ -735,6 +784,7 @@ def run_study(
     """
     from .stats import DealBlock, StudyAccumulator
 
+    game = spec.game
     jobs = jobs or os.cpu_count() or 1
     if checkpoint_every is None:
         checkpoint_every = float(os.environ.get("HANDSIM_CHECKPOINT_EVERY", "10"))
@@ -756,6 +806,8 @@ def run_study(
             acc, done, rounds_before, seconds_before = loaded
     if acc is None and accumulator is not None:
         acc = accumulator
+    if acc is None and game.name != "hand":
+        acc = game.new_accumulator(spec)
     if acc is None:
         acc = StudyAccumulator(spec.config_dicts(), lineup_names, P, spec.varying(),
                                teams=[bool(getattr(r, "partnership", False)) for r in configs])
@@ -776,16 +828,20 @@ def run_study(
             for c in range(len(configs)):
                 for l in range(len(spec.lineups)):
                     yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches,
-                           engine.ref())
+                           engine.ref()) + ((game.name,) if game.name != "hand" else ())
 
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * per_item,
-                   unit="round", unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
+                   unit=game.unit, unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
 
-    _warm_up(spec.matches, engine)  # compile (or load) before the clock starts and before workers fork
+    # compile (or load) before the clock starts and before workers fork
+    if game.name != "hand":
+        game.warm_up()
+    else:
+        _warm_up(spec.matches, engine)
     t_start = time.perf_counter()
     last_ck = t_start
     rounds_now = 0
@@ -805,7 +861,15 @@ def run_study(
             bad = np.nonzero(res["err"])[0]
             if len(bad):
                 first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))
+                if game.name != "hand":
+                    raise game.deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
                 raise _deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
+            if game.name != "hand":
+                blocks[(c, l)] = game.block(deal_idx, policy, res)
+                if per_deal and out is not None:
+                    path = out / "per_deal" / f"part-{ri:06d}-{c:03d}-{l:03d}.parquet"
+                    _atomic_write(path, game.write_per_deal(path, c, l, spec, configs, lineup_names, blocks[(c, l)], res))
+                continue
             if spec.matches:
                 blocks[(c, l)] = DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"],
                                            res["void"], res["match_win"], res["tiebreaks"], res["match_lose"],
@@ -881,6 +945,8 @@ def run_study(
         "numba": _numba_version(),
         "machine": f"{platform.machine()} {os.cpu_count()} cores",
     }
+    if game.name != "hand":  # a Russian Hand deal is one game: the same figures, in games
+        run_info.update(game=game.name, games_played=rounds, games_per_s=run_info["rounds_per_s"])
     return StudyResult(spec, acc, run_info, out)
 
 
@@ -1121,6 +1187,9 @@ def _write_per_deal(out: Path, ri, c, l, spec, configs, lineup_names, block, res
 # ------------------------------------------------------------------------------ outputs
 
 
+#: Russian Hand's options (handsim.games.russian.rules.PARAMS), named here so that this table needs
+#: no import of the game (a test checks that they agree).
+_RUSSIAN_OPTIONS = ("hand_size", "first_round", "stock_out_end", "ace_value")
 #: Every file a handsim run writes into its output folder: a study's (``handsim simulate``), a
 #: tournament's and a tuning run's (``handsim tournament``, ``handsim tune``).  ``--force``
 #: deletes these and nothing else; a file added to any output must be added here.
@@ -1133,7 +1202,9 @@ OUTPUT_FILES = frozenset({
     # handsim tournament, handsim tune (their reports are report.md and report.html too)
     "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
     "tune.csv", "best.toml", "tune.png", "confirm.png",
-} | {f"effect_{p.name}.png" for p in PARAM_BY_NAME.values()})
+    # Russian Hand studies (handsim.games.russian.report)
+    "seats.csv", "game_length.csv", "win_rate.png", "seat_edge.png", "game_length.png",
+} | {f"effect_{p.name}.png" for p in PARAM_BY_NAME.values()} | {f"effect_{name}.png" for name in _RUSSIAN_OPTIONS})
 #: Subfolders of an output folder: ``per_deal/part-*.parquet`` (``simulate --per-deal``) and
 #: ``stages/NAME/checkpoint.npz`` (the stages of ``handsim tune``).
 PER_DEAL = "per_deal"
@@ -1366,13 +1437,19 @@ def write_outputs(result: StudyResult, out, command: str | None = None, title: s
 
     out = Path(out)
     acc = result.accumulator
-    summary = acc.summary()
-    paired = acc.paired()
     info = dict(result.run_info)
     if command:
         info["command"] = command
     if title:
         info["title"] = title
+    game = result.spec.game
+    if game.name != "hand":
+        info["policies"] = game.policy_descriptions(result.spec)
+        path = game.write_outputs(result, out, info)
+        _atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
+        return path
+    summary = acc.summary()
+    paired = acc.paired()
     info["policies"] = _policy_descriptions(result.spec)
     buf = io.BytesIO()
     summary.to_parquet(buf, index=False)
@@ -1436,7 +1513,8 @@ def simulate(
     Parameters
     ----------
     preset : str
-        Base rules (``classic``, ``saudi``, ``qahwa``) unless ``rules`` is given.
+        Base rules (``classic``, ``saudi``, ``qahwa``, ``partnership``; ``russian``: a study of
+        Russian Hand, RULES.md §8) unless ``rules`` is given.
     rules : Rules, optional
     vary : dict, optional
         Rule option -> values to compare, e.g. ``{"opening_threshold": [51, 71, 91]}``.
@@ -1465,7 +1543,9 @@ def simulate(
         A user-written policy made an illegal move (the message names it and the ``show-deal``
         command that replays it); the finished work stays in ``out``'s checkpoint.
     """
-    base = rules or Rules.preset(preset)
+    from .games import game_for_preset
+
+    base = rules or game_for_preset(preset).preset(preset)
     spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches, policy_files=policy_files)
     if out is None:
         return run_study(spec, jobs=jobs, progress=progress).summary

@@ -3,7 +3,8 @@
 Numba's own cache is keyed on each function's *own* source file, so a change in a kernel that
 another kernel calls would leave a stale compiled caller behind.  Before any kernel module is
 imported, this package points numba's cache at a folder named after a hash of *all* kernel
-sources and of ``handsim/policies/`` (the policy API and the built-in policies) (under ``$HANDSIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
+sources, of ``handsim/policies/`` (the policy API and the built-in policies) and of every game's
+kernels, policies and options under ``handsim/games/`` (under ``$HANDSIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/handsim`` or ``~/.cache/handsim``), so any change recompiles everything once.
 """
 
@@ -21,6 +22,11 @@ def _cache_dir() -> Path:
         h.update(f.parent.name.encode() + b"/" + f.name.encode())
         h.update(f.read_bytes())
     h.update((here.parent / "rules.py").read_bytes())  # the parameter indices come from it
+    # the other games' kernels, policies and options (their engines call each other's files)
+    games = here.parent / "games"
+    for f in sorted(games.glob("*/kernels/*.py")) + sorted(games.glob("*/policies/*.py")) + sorted(games.glob("*/rules.py")):
+        h.update(f.relative_to(games).as_posix().encode())
+        h.update(f.read_bytes())
     base = os.environ.get("HANDSIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
     if not base:
         xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")

@@ -33,22 +33,42 @@ PolicyParam = Param
 PolicyDef = Policy
 
 
+def registry_get(game: str = "hand"):
+    """The ``get(name)`` of a game's policy registry: classic Hand's (:mod:`.registry`) or
+    Russian Hand's (:mod:`handsim.games.russian.policies.registry`).
+
+    Raises
+    ------
+    PolicyError
+        An unknown game.
+    """
+    if game == "hand":
+        return get
+    if game == "russian":
+        from handsim.games.russian.policies.registry import get as russian_get
+
+        return russian_get
+    raise PolicyError(f"unknown game {game!r}: allowed hand, russian")
+
+
 @dataclass(frozen=True)
 class PolicySpec:
     """One parameterised policy: ``name`` and its parameter values by name (defaults filled in,
-    in the order the policy declares them)."""
+    in the order the policy declares them), and the game whose registry names it (``"hand"``:
+    classic Hand; ``"russian"``: Russian Hand, whose policies have their own names)."""
 
     name: str
     params: tuple[tuple[str, float], ...] = field(default_factory=tuple)
+    game: str = "hand"
 
     @property
     def policy(self) -> Policy:
-        return get(self.name)
+        return registry_get(self.game)(self.name)
 
     @property
     def label(self) -> str:
         """Canonical text: the name, plus the parameters that differ from their defaults."""
-        d = get(self.name)
+        d = self.policy
         diff = [(k, v) for (k, v), p in zip(self.params, d.params) if v != p.default]
         if not diff:
             return self.name
@@ -57,7 +77,7 @@ class PolicySpec:
     def vector(self) -> np.ndarray:
         """The kernel's parameter vector ``float64[N_POLICY_PARAMS]``: value of parameter ``k``
         at the slot the declaration gives it (:meth:`Policy.slot`)."""
-        d = get(self.name)
+        d = self.policy
         out = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
         for k, v in self.params:
             out[d.slot(k)] = v
@@ -68,9 +88,9 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else str(v)
 
 
-def parse_policy(text: str) -> PolicySpec:
+def parse_policy(text: str, game: str = "hand") -> PolicySpec:
     """Read ``name`` or ``name:key=value,...`` (user-written policies once their file is loaded,
-    :func:`load_policy_files`).
+    :func:`load_policy_files`); ``game="russian"`` reads a Russian Hand policy.
 
     Raises
     ------
@@ -81,7 +101,7 @@ def parse_policy(text: str) -> PolicySpec:
     text = text.strip()
     name, _, rest = text.partition(":")
     name = name.strip().lower().replace("_", "-")
-    d = get(name)
+    d = registry_get(game)(name)
     values = {p.name: float(p.default) for p in d.params}
     given: set[str] = set()
     if rest.strip():
@@ -105,7 +125,8 @@ def parse_policy(text: str) -> PolicySpec:
             if not p.lo <= x <= p.hi:
                 raise PolicyError(f"bad value {_cut(v)} for {name}:{k}: expected {kind} from {_num(p.lo)} to {_num(p.hi)}")
             values[k] = x
-    return PolicySpec(name, tuple((p.name, values[p.name]) for p in d.params))
+    params = tuple((p.name, values[p.name]) for p in d.params)
+    return PolicySpec(name, params) if game == "hand" else PolicySpec(name, params, game)
 
 
 #: A parameter value as typed: ASCII digits, an optional sign (and for a non-integer parameter
@@ -162,19 +183,39 @@ def split_lineup(text: str) -> list[str]:
     return parts
 
 
-def parse_lineup(lineup) -> list[PolicySpec]:
-    """A line-up from a string (``"hold-hand,greedy,greedy,greedy"``) or a sequence of names/specs."""
+def parse_lineup(lineup, game: str = "hand") -> list[PolicySpec]:
+    """A line-up from a string (``"hold-hand,greedy,greedy,greedy"``) or a sequence of names/specs
+    (``game="russian"``: Russian Hand policies).
+
+    Raises
+    ------
+    PolicyError
+        An unknown policy or parameter, or a policy of another game.
+    """
     if isinstance(lineup, str):
         items = split_lineup(lineup)
     else:
         items = list(lineup)
-    return [x if isinstance(x, PolicySpec) else parse_policy(x) for x in items]
+    out = [x if isinstance(x, PolicySpec) else parse_policy(x, game) for x in items]
+    for x in out:
+        if x.game != game:
+            raise PolicyError(f"{x.label} is a policy of {_GAME_TITLES.get(x.game, x.game)}, "
+                              f"not of {_GAME_TITLES.get(game, game)}")
+    return out
+
+
+_GAME_TITLES = {"hand": "classic Hand", "russian": "Russian Hand"}
 
 
 def lineup_arrays(specs: list[PolicySpec], engine=None) -> tuple[np.ndarray, np.ndarray]:
     """Kernel arrays of a line-up: policy ids ``int64[P]`` (as ``engine`` numbers them; default
-    :func:`~handsim.policies.engines.engine_for` the line-up) and parameters
-    ``float64[P, N_POLICY_PARAMS]``."""
+    :func:`~handsim.policies.engines.engine_for` the line-up; Russian Hand policies: their
+    registry's ids) and parameters ``float64[P, N_POLICY_PARAMS]``."""
+    if specs and specs[0].game == "russian":
+        from handsim.games.russian.policies.registry import policy_id
+
+        pol = np.array([policy_id(s.name) for s in specs], dtype=np.int64)
+        return pol, np.stack([s.vector() for s in specs]).astype(np.float64)
     if engine is None:
         from .engines import engine_for
 

@@ -52,6 +52,16 @@ RETURNS = {
     "play": "the card type to discard (0..52), or api.NO_DISCARD (-1) when the hand is empty",
 }
 
+#: The games a policy may be declared for (``Policy.game``): classic Hand, and Russian Hand
+#: (RULES.md §8), whose policies have one required decision function, ``play(g, seat)``, that
+#: stages a play through ``handsim.games.russian.policies.api`` and returns ``api.PLAY``, or
+#: returns ``api.DRAW``.
+GAMES = ("hand", "russian")
+#: The decision functions each game's engine calls, and those it requires.
+GAME_ENTRY_POINTS = {"hand": ENTRY_POINTS, "russian": ("begin_round", "begin_turn", "play")}
+GAME_REQUIRED = {"hand": REQUIRED_ENTRY_POINTS, "russian": ("play",)}
+GAME_RETURNS = {"hand": RETURNS, "russian": {**RETURNS, "play": "api.DRAW (0), or api.PLAY (1) after staging a play"}}
+
 
 def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
@@ -131,6 +141,8 @@ class Policy:
     begin_round: Any = None
     #: where it was declared (set by the registry): ``"builtin"`` or the policy file's path
     source: str = field(default="builtin", compare=False)
+    #: the game it plays (:data:`GAMES`): ``"hand"`` (classic Hand) or ``"russian"``
+    game: str = field(default="hand", compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "params", tuple(self.params))
@@ -148,7 +160,8 @@ class Policy:
 
     def entry_points(self) -> dict[str, Callable]:
         """The decision functions given, by name."""
-        return {k: getattr(self, k) for k in ENTRY_POINTS if getattr(self, k) is not None}
+        return {k: getattr(self, k) for k in GAME_ENTRY_POINTS.get(self.game, ENTRY_POINTS)
+                if getattr(self, k) is not None}
 
     def check(self) -> None:
         """Check the declaration: a name, parameters within their ranges, compiled decision
@@ -175,14 +188,20 @@ class Policy:
                 raise PolicyError(f"policy {self.name!r}: parameter {p.name} is declared twice")
             seen.add(p.name)
             p.check(self.name)
-        for k in REQUIRED_ENTRY_POINTS:
+        if self.game not in GAMES:
+            raise PolicyError(f"policy {self.name!r}: unknown game {self.game!r}: allowed {', '.join(GAMES)}")
+        for k in GAME_REQUIRED[self.game]:
             if getattr(self, k) is None:
                 raise PolicyError(f"policy {self.name!r} has no {k} function: give {k}=<an @njit function of (g, seat)>")
+        for k in ENTRY_POINTS:
+            if k not in GAME_ENTRY_POINTS[self.game] and getattr(self, k) is not None:
+                raise PolicyError(f"policy {self.name!r}: a {self.game} policy has no {k} function "
+                                  f"(allowed: {', '.join(GAME_ENTRY_POINTS[self.game])})")
         for k, fn in self.entry_points().items():
-            check_decision_function(self.name, k, fn)
+            check_decision_function(self.name, k, fn, GAME_RETURNS[self.game])
 
 
-def check_decision_function(policy: str, what: str, fn) -> None:
+def check_decision_function(policy: str, what: str, fn, returns=None) -> None:
     """A decision function must be numba-compiled (``@njit``) and take ``(g, seat)``.
 
     Raises
@@ -207,4 +226,4 @@ def check_decision_function(policy: str, what: str, fn) -> None:
     if len(positional) != 2 or extra or any(p.default is not p.empty for p in positional):
         got = ", ".join(p.name for p in params) or "no parameters"
         raise PolicyError(f"policy {policy!r}: {what} ({name}) must take exactly (g, seat) and return "
-                          f"{RETURNS[what]}; it takes ({got})")
+                          f"{(returns or RETURNS)[what]}; it takes ({got})")

@@ -40,28 +40,31 @@ DISPATCH_IMPORT = "from handsim._kernels.dispatch import begin_round, begin_turn
 DRIVERS = ("play_deals", "play_matches", "play_traced", "play_traced_match_round", "play_stacked")
 
 
-def dispatch_source(entries: Sequence[tuple[int, str, Policy]], preamble: Sequence[str], title: str) -> str:
+def dispatch_source(entries: Sequence[tuple[int, str, Policy]], preamble: Sequence[str], title: str,
+                    entry_points: Sequence[str] = ENTRY_POINTS, policy_id: str = "g.pol[seat]") -> str:
     """Python source of a dispatch module: for each decision function, one ``@njit`` function of
-    ``(g, seat)`` that calls the seat's policy by its kernel id (``g.pol[seat]``).
+    ``(g, seat)`` that calls the seat's policy by its kernel id (``policy_id``, an expression of
+    ``g`` and ``seat``: ``g.pol[seat]`` for classic Hand).
 
     ``entries`` are ``(kernel id, alias of the declaration in the module, declaration)``; the
     first entry's functions are the fall-back.  ``preamble`` are the lines that bind the aliases.
+    ``entry_points``: the decision functions of the game (``choose_draw`` and ``play`` return a value).
     """
     lines = [f'"""{title}"""', "", "from numba import njit", ""]
     lines += list(preamble)
     lines.append("")
     for i, alias, policy in entries:
-        for ep in ENTRY_POINTS:
+        for ep in entry_points:
             if getattr(policy, ep) is not None:
                 lines.append(f"_p{i}_{ep} = {alias}.{ep}")
-    for ep in ENTRY_POINTS:
+    for ep in entry_points:
         having = [(i, p) for i, _, p in entries if getattr(p, ep) is not None]
         lines += ["", "", "@njit(cache=True)", f"def {ep}(g, seat):"]
         returns = ep in ("choose_draw", "play")
         if not having:
             lines.append("    return")
             continue
-        lines.append("    p = g.pol[seat]")
+        lines.append(f"    p = {policy_id}")
         if returns:
             first, rest = having[0], having[1:]
             for i, _ in rest:

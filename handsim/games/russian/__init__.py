@@ -4,5 +4,9 @@ legal when the turn ends; the first to empty the hand wins.
 
 * :mod:`.rules` - the options and the ``russian`` preset;
 * :mod:`.rearrange` - the exact best play onto a table (the kernel in :mod:`.kernels.rearrange`);
-* :mod:`.checker` - the pure-Python check of a play.
+* :mod:`.kernels` - the engine (numba): the table's state, the moves, the turn loop, the drivers;
+* :mod:`.policies` - ``greedy``, ``patient``, ``random`` and their API;
+* :mod:`.trace` - move logs; :mod:`.checker` - the pure-Python twin that replays them;
+* :mod:`.stats`, :mod:`.report` - the statistics and the report of a study;
+* :mod:`.game` - the game behind the seam of :mod:`handsim.games`.
 """

@@ -4,7 +4,8 @@ A *play* is logged as the hand before it, the hand cards played, and the table b
 it (each table a list of melds of card types).  :func:`check_play` says whether that is a legal
 play, in one-line messages; it knows nothing of the numba search and uses only the meld
 definition in :mod:`handsim.melds`.  Phase 2's replay checker calls it for every play of a move
-log and adds the deal, turn and seat to each message.
+log and adds the deal, turn and seat to each message: :func:`check_deal` replays a whole game
+(:mod:`.replay`).
 
 A play is legal when
 
@@ -19,6 +20,7 @@ A play is legal when
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from types import SimpleNamespace
 from typing import Sequence
@@ -39,6 +41,12 @@ def _cards(counter: Counter) -> str:
 
 def _meld_problem(meld: Sequence[int]) -> str:
     """Why ``meld`` is not a legal Russian Hand meld, or ``""``."""
+    return _meld_problem_of(tuple(meld))
+
+
+@functools.lru_cache(maxsize=65536)
+def _meld_problem_of(meld: tuple[int, ...]) -> str:
+    # a replayed game names the same melds again and again (every play logs the whole table)
     if JOKER in meld:
         return "Russian Hand has no jokers"
     m = validate_meld([(c, c) for c in meld], _MELD_RULES)
@@ -112,3 +120,8 @@ def is_legal_play(table_before: Melds, hand: Sequence[int], played: Sequence[int
                   first_round: bool = False, rules: RussianRules | None = None) -> bool:
     """Whether :func:`check_play` finds no problem."""
     return not check_play(table_before, hand, played, table_after, first_round=first_round, rules=rules)
+
+
+from .replay import check_deal, check_file  # noqa: E402  (the whole-game replay, built on check_play)
+
+__all__ = ["check_deal", "check_file", "check_play", "is_legal_play"]

@@ -1,0 +1,725 @@
+"""Streaming statistics of a Russian Hand study: exact integer accumulators, tables with 95% CIs.
+
+A game of Russian Hand has a winner (or is a draw) instead of points (RULES.md §8), so its
+statistics are win and draw rates, what is left in the hands at the end, game length and how
+often the stock runs out.  As for classic Hand (:mod:`handsim.stats`), the accumulator keeps
+only integer sums whose size does not depend on the number of games: checkpoints are exact,
+chunks may be added or merged in any order with byte-identical results, and floats appear only
+in the DataFrames it returns.
+
+Seats are numbered in playing order: seat 0 plays first.  Line-up positions rotate over the
+seats from game to game (position ``j`` sits at seat ``(j + i) % P`` in game ``i``).
+
+Statistical units (as in :mod:`handsim.stats`)
+-----------------------------------------------
+* Per seat (``seat`` = ``"0"`` .. ``"P-1"``): one observation per game in which the policy sat
+  in that seat; proportions get Wilson 95% intervals, means Student-t intervals.
+* ``seat == "all"``: the unit is the game.  A policy holding ``k`` seats of a line-up
+  contributes the mean of its ``k`` outcomes per game (for ``k == 1`` a proportion gets the
+  Wilson interval; for ``k > 1`` a t interval over the per-game means, clipped to [0, 1]).
+* Paired differences (configurations that differ in one option), policy contrasts within a
+  line-up and line-up contrasts (line-ups that differ in one position) are per-game
+  differences on the same games (common random numbers), Student-t intervals.
+
+A *win* is a game the player won: by emptying the hand, or on a stock-out with the fewest
+cards (then the lowest card value).  A *draw* is a stock-out game that ended level: the players
+tied for first each count a draw (``draw_rate``); the share of games that ended so is
+``draw_game_rate``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from handsim.stats import _add_sums, _grow_last, _moments, _prop, _py, _t_pvalue, _wilson
+
+from .kernels.state import END_OUT, END_STOCK_DRAW, FLAG_DREW, FLAG_OUT, FLAG_WON
+
+__all__ = ["GameBlock", "RussianAccumulator", "METRICS"]
+
+_STATE_FORMAT = 1
+_KIND = "russian"
+
+# per (config, line-up, policy, seat): games, wins, draws, went out, cards, cards^2, value,
+# value^2, turns, stock-outs
+_S_GAMES, _S_WON, _S_DREW, _S_OUT, _S_CARDS, _S_CARDS2, _S_VALUE, _S_VALUE2, _S_TURNS, _S_STOCK = range(10)
+_NS = 10
+# per (config, line-up, policy), sums over games of the per-game sums over its k seats:
+# games, wins^2, draws^2, outs^2, cards, cards^2, value, value^2
+_P_GAMES, _P_WON2, _P_DREW2, _P_OUT2, _P_CARDS, _P_CARDS2, _P_VALUE, _P_VALUE2 = range(8)
+_NP = 8
+# per (config, line-up): games, turns, turns^2, stock-outs, drawn games
+_C_GAMES, _C_TURNS, _C_TURNS2, _C_STOCK, _C_DRAWN = range(5)
+_NC = 5
+# per (config, line-up, seat) over every policy: games, wins, draws, cards, cards^2
+_Z_GAMES, _Z_WON, _Z_DREW, _Z_CARDS, _Z_CARDS2 = range(5)
+_NZ = 5
+
+#: The per-game quantities compared in paired, policy and line-up contrasts: name, unit.
+METRICS = (("win", "share"), ("draw", "share"), ("cards_left", "cards"), ("value_left", "points"))
+_NM = len(METRICS)
+_NQ = 1 + 2 * _NM  # games, then (sum, sum of squares) per metric
+
+
+class GameBlock(NamedTuple):
+    """Per-game results of ``n`` games of one (configuration, line-up), by seat (seat 0 plays first).
+
+    Attributes
+    ----------
+    deal : ndarray(int64, shape=(n,))
+        Game indices (the same, in the same order, for every block of one chunk).
+    policy : ndarray(int8, shape=(n, P))
+        Line-up position of the policy in each seat; every row a permutation of ``0..P-1``.
+    flags : ndarray(uint8, shape=(n, P))
+        Bit 0 won, bit 1 drew (tied for first in a drawn game), bit 2 emptied the hand.
+    cards : ndarray(int8, shape=(n, P))
+        Cards left in each hand at the end.
+    value : ndarray(int16, shape=(n, P))
+        Their value in points (RULES.md §1, Ace ``ace_value``).
+    turns : ndarray(int16, shape=(n,))
+        Turns the game lasted.
+    end : ndarray(uint8, shape=(n,))
+        0: a player emptied the hand; 1: the stock ran out and one player won; 2: the stock ran
+        out and the game was drawn.
+    """
+
+    deal: np.ndarray
+    policy: np.ndarray
+    flags: np.ndarray
+    cards: np.ndarray
+    value: np.ndarray
+    turns: np.ndarray
+    end: np.ndarray
+
+
+class RussianAccumulator:
+    """Exact streaming statistics of a Russian Hand study (configurations x line-ups x policies x seats).
+
+    Parameters
+    ----------
+    configs : list of dict
+        ``configs[c]`` maps each varying option to its value in configuration ``c``.
+    lineups : list of tuple of str
+        Policy labels by line-up position (``P`` each); a label may appear several times.
+    players : int
+        Seats per game, ``P`` (2..5).
+    varying : list of str
+        Names of the options that vary, in the order of the output columns.
+
+    Raises
+    ------
+    ValueError
+        Empty lists, a line-up of the wrong length, a config lacking a varying option or two
+        configs alike.
+    """
+
+    def __init__(self, configs: Sequence[Mapping[str, Any]], lineups: Sequence[Sequence[str]], players: int,
+                 varying: Sequence[str]):
+        players = int(players)
+        if players < 1:
+            raise ValueError(f"players must be >= 1, got {players}")
+        varying = [str(v) for v in varying]
+        if not configs:
+            raise ValueError("configs is empty: give at least one configuration (an empty dict if nothing varies)")
+        if not lineups:
+            raise ValueError("lineups is empty")
+        norm = []
+        seen = set()
+        for c, cfg in enumerate(configs):
+            missing = [v for v in varying if v not in cfg]
+            if missing:
+                raise ValueError(f"configs[{c}] lacks the varying option(s) {', '.join(missing)}")
+            d = {v: _py(cfg[v]) for v in varying}
+            key = tuple(repr(d[v]) for v in varying)
+            if key in seen:
+                raise ValueError(f"two configs have the same values of {varying}")
+            seen.add(key)
+            norm.append(d)
+        lus = []
+        for l, lu in enumerate(lineups):
+            lu = tuple(str(x) for x in lu)
+            if len(lu) != players:
+                raise ValueError(f"lineups[{l}] has {len(lu)} policies for {players} players")
+            lus.append(lu)
+        self.configs: list[dict[str, Any]] = norm
+        self.lineups: list[tuple[str, ...]] = lus
+        self.players = players
+        self.varying = varying
+        #: Every policy label, in order of first appearance over the line-ups.
+        self.policies: list[str] = list(dict.fromkeys(n for lu in lus for n in lu))
+        gidx = {n: i for i, n in enumerate(self.policies)}
+        self._names, self._pos_local, self._k = [], [], []
+        for lu in lus:
+            local = list(dict.fromkeys(lu))
+            self._names.append(np.array([gidx[n] for n in local], dtype=np.intp))
+            self._pos_local.append(np.array([local.index(n) for n in lu], dtype=np.intp))
+            self._k.append(np.array([lu.count(n) for n in local], dtype=np.int64))
+        #: ``(c1, c2, option)``: configurations that differ in exactly one option.
+        self.pairs: list[tuple[int, int, str]] = []
+        for c1, c2 in itertools.combinations(range(len(norm)), 2):
+            diff = [v for v in varying if norm[c1][v] != norm[c2][v]]
+            if len(diff) == 1:
+                self.pairs.append((c1, c2, diff[0]))
+        self.pairs.sort(key=lambda q: (varying.index(q[2]), q[0], q[1]))
+        #: ``(l1, l2, position)``: line-ups that differ in exactly one position (0-based).
+        self.lineup_diffs: list[tuple[int, int, int]] = []
+        for l1, l2 in itertools.combinations(range(len(lus)), 2):
+            diff = [i for i in range(players) if lus[l1][i] != lus[l2][i]]
+            if len(diff) == 1:
+                self.lineup_diffs.append((l1, l2, diff[0]))
+        C, L, N, P = len(norm), len(lus), len(self.policies), players
+        self._seat = np.zeros((C, L, N, P, _NS), dtype=np.int64)
+        self._pool = np.zeros((C, L, N, _NP), dtype=np.int64)
+        self._cl = np.zeros((C, L, _NC), dtype=np.int64)
+        self._seatz = np.zeros((C, L, P, _NZ), dtype=np.int64)
+        self._pair = np.zeros((len(self.pairs), L, N, _NQ), dtype=np.int64)
+        self._versus = np.zeros((C, L, N, N, _NQ), dtype=np.int64)
+        self._lpair = np.zeros((C, len(self.lineup_diffs), _NQ), dtype=np.int64)
+        self._turns_hist = np.zeros((C, L, 0), dtype=np.int64)
+        self._stock_hist = np.zeros((C, L, 0), dtype=np.int64)
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _meta(self) -> dict[str, Any]:
+        return {"format": _STATE_FORMAT, "kind": _KIND, "configs": self.configs,
+                "lineups": [list(lu) for lu in self.lineups], "players": self.players, "varying": self.varying}
+
+    def __repr__(self) -> str:
+        return (f"RussianAccumulator({len(self.configs)} configs x {len(self.lineups)} line-ups, "
+                f"{self.players} players, varying={self.varying}, games={self.deals().tolist()})")
+
+    def deals(self) -> np.ndarray:
+        """Games added so far per configuration and line-up, ``ndarray(int64, shape=(C, L))``."""
+        return self._cl[:, :, _C_GAMES].copy()
+
+    def config_label(self, c: int) -> str:
+        return ", ".join(f"{v}={self.configs[c][v]}" for v in self.varying) or "-"
+
+    # ------------------------------------------------------------------ adding results
+
+    def _prepare(self, c: int, l: int, b: GameBlock) -> dict[str, Any]:
+        C, L, P = len(self.configs), len(self.lineups), self.players
+        if not (0 <= int(c) < C) or not (0 <= int(l) < L):
+            raise ValueError(f"block ({c}, {l}) out of range: {C} configs, {L} line-ups")
+        c, l = int(c), int(l)
+        where = f"block (config {c}, line-up {l})"
+        deal = np.asarray(b.deal)
+        n = deal.shape[0]
+        arrs = {}
+        for name in ("policy", "flags", "cards", "value"):
+            x = np.asarray(getattr(b, name))
+            if x.shape != (n, P) or not np.issubdtype(x.dtype, np.integer):
+                raise ValueError(f"{where}: field {name} must be integers of shape ({n}, {P}), got {x.dtype} {x.shape}")
+            arrs[name] = x.astype(np.int64)
+        for name in ("turns", "end"):
+            x = np.asarray(getattr(b, name))
+            if x.shape != (n,) or not np.issubdtype(x.dtype, np.integer):
+                raise ValueError(f"{where}: field {name} must be integers of shape ({n},), got {x.dtype} {x.shape}")
+            arrs[name] = x.astype(np.int64)
+        policy = arrs["policy"].astype(np.intp)
+        if n and not np.array_equal(np.sort(policy, axis=1), np.broadcast_to(np.arange(P), (n, P))):
+            raise ValueError(f"{where}: every row of policy must be a permutation of the line-up positions 0..{P - 1}")
+        if n and (arrs["turns"].min() < 0 or not np.isin(arrs["end"], (0, 1, 2)).all()):
+            raise ValueError(f"{where}: negative turns or an end code other than 0, 1, 2")
+        flags = arrs["flags"]
+        won = (flags & FLAG_WON) != 0
+        drew = (flags & FLAG_DREW) != 0
+        out = (flags & FLAG_OUT) != 0
+        cards, value = arrs["cards"], arrs["value"]
+        local = self._pos_local[l][policy]
+        nl = len(self._names[l])
+        # per-game sums over each policy's seats: win, draw, cards left, value left; went out
+        sums = np.zeros((_NM + 1, n, nl), dtype=np.int64)
+        for j in range(nl):
+            m = local == j
+            sums[0, :, j] = (m & won).sum(axis=1)
+            sums[1, :, j] = (m & drew).sum(axis=1)
+            sums[2, :, j] = np.where(m, cards, 0).sum(axis=1)
+            sums[3, :, j] = np.where(m, value, 0).sum(axis=1)
+            sums[4, :, j] = (m & out).sum(axis=1)
+        seat_of_pos = np.argsort(policy, axis=1, kind="stable")
+        per_pos = np.stack([np.take_along_axis(x, seat_of_pos, axis=1) for x in (won, drew, cards, value)])
+        return {"c": c, "l": l, "n": n, "deal": deal, "local": local, "won": won, "drew": drew, "out": out,
+                "cards": cards, "value": value, "turns": arrs["turns"], "end": arrs["end"], "sums": sums,
+                "per_pos": per_pos.astype(np.int64)}
+
+    def _apply(self, b: dict[str, Any]) -> None:
+        c, l, n, P = b["c"], b["l"], b["n"], self.players
+        if n == 0:
+            return
+        names = self._names[l]
+        local, turns, end = b["local"], b["turns"], b["end"]
+        stock = end != END_OUT
+        for j, g in enumerate(names):
+            for s in range(P):
+                m = local[:, s] == j
+                acc = self._seat[c, l, g, s]
+                acc[_S_GAMES] += int(m.sum())
+                acc[_S_WON] += int(b["won"][m, s].sum())
+                acc[_S_DREW] += int(b["drew"][m, s].sum())
+                acc[_S_OUT] += int(b["out"][m, s].sum())
+                _add_sums(acc, _S_CARDS, _S_CARDS2, b["cards"][m, s])
+                _add_sums(acc, _S_VALUE, _S_VALUE2, b["value"][m, s])
+                acc[_S_TURNS] += int(turns[m].sum())
+                acc[_S_STOCK] += int(stock[m].sum())
+            pool = self._pool[c, l, g]
+            pool[_P_GAMES] += n
+            for mi, idx in ((0, _P_WON2), (1, _P_DREW2), (4, _P_OUT2)):
+                x = b["sums"][mi, :, j]
+                pool[idx] += int((x * x).sum())
+            _add_sums(pool, _P_CARDS, _P_CARDS2, b["sums"][2, :, j])
+            _add_sums(pool, _P_VALUE, _P_VALUE2, b["sums"][3, :, j])
+        k = self._k[l]
+        for ja, jb in itertools.combinations(range(len(names)), 2):
+            v = self._versus[c, l, names[ja], names[jb]]
+            v[0] += n
+            for mi in range(_NM):
+                d = k[jb] * b["sums"][mi, :, ja] - k[ja] * b["sums"][mi, :, jb]
+                _add_sums(v, 1 + 2 * mi, 2 + 2 * mi, d)
+        cl = self._cl[c, l]
+        cl[_C_GAMES] += n
+        _add_sums(cl, _C_TURNS, _C_TURNS2, turns)
+        cl[_C_STOCK] += int(stock.sum())
+        cl[_C_DRAWN] += int((end == END_STOCK_DRAW).sum())
+        for s in range(P):
+            z = self._seatz[c, l, s]
+            z[_Z_GAMES] += n
+            z[_Z_WON] += int(b["won"][:, s].sum())
+            z[_Z_DREW] += int(b["drew"][:, s].sum())
+            _add_sums(z, _Z_CARDS, _Z_CARDS2, b["cards"][:, s])
+        width = int(turns.max()) + 1
+        self._grow_turns(width)
+        width = self._turns_hist.shape[2]
+        self._turns_hist[c, l] += np.bincount(turns, minlength=width)
+        self._stock_hist[c, l] += np.bincount(turns[stock], minlength=width)
+
+    def _grow_turns(self, width: int) -> None:
+        cur = self._turns_hist.shape[2]
+        if width > cur:
+            pad = ((0, 0), (0, 0), (0, width - cur))
+            self._turns_hist = np.pad(self._turns_hist, pad)
+            self._stock_hist = np.pad(self._stock_hist, pad)
+
+    def add_block(self, c: int, l: int, block: GameBlock) -> None:
+        """Add one (configuration, line-up) block (no paired comparisons; see :meth:`add_chunk`).
+
+        Raises
+        ------
+        ValueError
+            Bad indices, shapes or dtypes, or a ``policy`` row that is not a permutation.
+        """
+        self._apply(self._prepare(c, l, block))
+
+    def add_chunk(self, blocks: Mapping[tuple[int, int], GameBlock]) -> None:
+        """Add every block of one chunk, and the paired comparisons between its configurations
+        and between its line-ups (every block must hold the same games in the same order).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`add_block`, or blocks of different games.  Nothing is added then.
+        """
+        prepared = {}
+        ref = None
+        for key in sorted(blocks):
+            b = self._prepare(*key, blocks[key])
+            if ref is None:
+                ref = (key, b["deal"])
+            elif not np.array_equal(b["deal"], ref[1]):
+                raise ValueError(f"blocks {ref[0]} and {key} of one chunk hold different games")
+            prepared[(b["c"], b["l"])] = b
+        for key in sorted(prepared):
+            self._apply(prepared[key])
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for l in range(len(self.lineups)):
+                b1, b2 = prepared.get((c1, l)), prepared.get((c2, l))
+                if b1 is None or b2 is None or b1["n"] == 0:
+                    continue
+                d = b2["sums"] - b1["sums"]
+                for j, g in enumerate(self._names[l]):
+                    acc = self._pair[q, l, g]
+                    acc[0] += b1["n"]
+                    for mi in range(_NM):
+                        _add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, d[mi, :, j])
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                ba, bb = prepared.get((c, l1)), prepared.get((c, l2))
+                if ba is None or bb is None or ba["n"] == 0:
+                    continue
+                acc = self._lpair[c, q]
+                acc[0] += ba["n"]
+                for mi in range(_NM):
+                    _add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, ba["per_pos"][mi][:, j] - bb["per_pos"][mi][:, j])
+
+    # ------------------------------------------------------------------ checkpoint / merge
+
+    _ARRAYS = ("seat", "pool", "cl", "seatz", "pair", "versus", "lpair")
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Everything needed to resume, as numpy arrays (``meta``: UTF-8 JSON; the ``int64``
+        counters; histograms spanning exactly the observed game lengths, so the state is canonical)."""
+        meta = json.dumps(self._meta(), sort_keys=True).encode("utf-8")
+        out = {"meta": np.frombuffer(meta, dtype=np.uint8).copy()}
+        for name in self._ARRAYS:
+            out[name] = getattr(self, "_" + name).copy()
+        out["turns_hist"] = self._turns_hist.copy()
+        out["stock_hist"] = self._stock_hist.copy()
+        return out
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, np.ndarray], **expected: Any) -> "RussianAccumulator":
+        """Rebuild an accumulator from :meth:`state`; ``expected`` (``configs``, ``lineups``,
+        ``players``, ``varying``) are checked against the saved ones.
+
+        Raises
+        ------
+        ValueError
+            Missing or malformed arrays, another format or kind of statistics, or a mismatch.
+        """
+        try:
+            meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
+        except (KeyError, ValueError) as e:
+            raise ValueError(f"not a RussianAccumulator state: {e}") from None
+        if not isinstance(meta, dict) or meta.get("kind") != _KIND:
+            raise ValueError("the statistics are not a Russian Hand study's")
+        if meta.get("format") != _STATE_FORMAT:
+            raise ValueError(f"unsupported state format {meta.get('format')!r}: this version reads format "
+                             f"{_STATE_FORMAT}; run the study again")
+        acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"])
+        if expected:
+            other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
+                        expected.get("players", acc.players), expected.get("varying", acc.varying))
+            if other._meta() != acc._meta():
+                raise ValueError("saved state was made for a different study (configs, line-ups, players or varying differ)")
+        try:
+            for name in cls._ARRAYS:
+                x = np.asarray(state[name])
+                want = getattr(acc, "_" + name)
+                if x.shape != want.shape:
+                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
+                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+            th = np.asarray(state["turns_hist"]).astype(np.int64, copy=True)
+            sh = np.asarray(state["stock_hist"]).astype(np.int64, copy=True)
+            if th.ndim != 3 or th.shape[:2] != acc._turns_hist.shape[:2] or sh.shape != th.shape:
+                raise ValueError("state histograms do not match the study shape")
+            acc._turns_hist, acc._stock_hist = th, sh
+        except KeyError as e:
+            raise ValueError(f"state array {e.args[0]!r} is missing") from None
+        return acc
+
+    def merge(self, other: "RussianAccumulator") -> "RussianAccumulator":
+        """Add another accumulator of the same study (disjoint games) into this one; returns ``self``.
+
+        Raises
+        ------
+        ValueError
+            The studies differ.
+        """
+        if other._meta() != self._meta():
+            raise ValueError("cannot merge accumulators of different studies")
+        for name in self._ARRAYS:
+            getattr(self, "_" + name)[...] += getattr(other, "_" + name)
+        w = other._turns_hist.shape[2]
+        if w:
+            self._grow_turns(w)
+            self._turns_hist[:, :, :w] += other._turns_hist
+            self._stock_hist[:, :, :w] += other._stock_hist
+        return self
+
+    # ------------------------------------------------------------------ tables
+
+    def _config_cols(self, c: int) -> dict[str, Any]:
+        return {v: self.configs[c][v] for v in self.varying}
+
+    @staticmethod
+    def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+        if not rows:
+            return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
+        return pd.DataFrame.from_records(rows, columns=columns)
+
+    #: Columns of :meth:`summary` after the varying options.
+    SUMMARY_COLUMNS = (
+        "lineup", "policy", "seat", "games", "deals", "fair_share",
+        "win_rate", "win_rate_ci95_low", "win_rate_ci95_high",
+        "draw_rate", "draw_rate_ci95_low", "draw_rate_ci95_high",
+        "out_rate", "out_rate_ci95_low", "out_rate_ci95_high",
+        "mean_cards_left", "cards_left_ci95_low", "cards_left_ci95_high",
+        "mean_card_value_left", "card_value_left_ci95_low", "card_value_left_ci95_high",
+        "mean_turns", "stock_out_rate", "stock_out_rate_ci95_low", "stock_out_rate_ci95_high",
+        "draw_game_rate", "draw_game_rate_ci95_low", "draw_game_rate_ci95_high",
+    )
+
+    def summary(self) -> pd.DataFrame:
+        """One row per configuration x line-up x policy x seat (``"all"`` first, then ``"0"`` ..
+        ``"P-1"``; seat 0 plays first).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: every varying option; ``lineup``; ``policy``; ``seat``; ``games``
+            (player-games observed: for ``"all"`` ``k`` times the games of a policy holding ``k``
+            seats); ``deals`` (games); ``fair_share`` (1 / players: the win rate of a seat if
+            every seat were equal); ``win_rate``, ``draw_rate`` (tied for first in a drawn
+            game), ``out_rate`` (emptied the hand), each with ``*_ci95_low/high``;
+            ``mean_cards_left`` (cards in hand at the end) and ``mean_card_value_left`` (their
+            points) with t intervals; ``mean_turns`` (game length in turns); per configuration
+            and line-up: ``stock_out_rate`` (games ended by the stock running out) and
+            ``draw_game_rate`` (games drawn), Wilson intervals over games (per seat: over the
+            games the policy sat there).
+        """
+        P = self.players
+        rows: list[dict] = []
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                cl = [int(x) for x in self._cl[c, l]]
+                G = cl[_C_GAMES]
+                if G == 0:
+                    continue
+                drawn = (cl[_C_DRAWN] / G, *_wilson(cl[_C_DRAWN], G))
+                for j, g in enumerate(self._names[l]):
+                    k = int(self._k[l][j])
+                    seat_acc = self._seat[c, l, g]
+                    tot = [int(x) for x in seat_acc.sum(axis=0)]
+                    pool = [int(x) for x in self._pool[c, l, g]]
+                    D = pool[_P_GAMES]
+                    row = self._row(c, lu, self.policies[g], "all", tot[_S_GAMES], D)
+                    row.update(self._rates(
+                        _prop(k, D, tot[_S_WON], pool[_P_WON2]), _prop(k, D, tot[_S_DREW], pool[_P_DREW2]),
+                        _prop(k, D, tot[_S_OUT], pool[_P_OUT2]),
+                        _moments(D, pool[_P_CARDS], pool[_P_CARDS2], scale=k),
+                        _moments(D, pool[_P_VALUE], pool[_P_VALUE2], scale=k),
+                        cl[_C_TURNS] / G, (cl[_C_STOCK] / G, *_wilson(cl[_C_STOCK], G)), drawn))
+                    rows.append(row)
+                    for s in range(P):
+                        a = [int(x) for x in seat_acc[s]]
+                        n = a[_S_GAMES]
+                        row = self._row(c, lu, self.policies[g], str(s), n, n)
+                        row.update(self._rates(
+                            _prop(1, n, a[_S_WON], 0), _prop(1, n, a[_S_DREW], 0), _prop(1, n, a[_S_OUT], 0),
+                            _moments(n, a[_S_CARDS], a[_S_CARDS2]), _moments(n, a[_S_VALUE], a[_S_VALUE2]),
+                            a[_S_TURNS] / n if n else math.nan,
+                            (a[_S_STOCK] / n if n else math.nan, *_wilson(a[_S_STOCK], n)), drawn))
+                        rows.append(row)
+        return self._frame(rows, list(self.varying) + list(self.SUMMARY_COLUMNS))
+
+    def _row(self, c, lu, policy, seat, games, deals) -> dict:
+        row = self._config_cols(c)
+        row.update(lineup=",".join(lu), policy=policy, seat=seat, games=games, deals=deals,
+                   fair_share=1.0 / self.players)
+        return row
+
+    @staticmethod
+    def _rates(win, draw, out, cards, value, turns, stock, drawn) -> dict:
+        row = {}
+        for name, x in (("win_rate", win), ("draw_rate", draw), ("out_rate", out)):
+            row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = x
+        row["mean_cards_left"], row["cards_left_ci95_low"], row["cards_left_ci95_high"] = cards[0], cards[3], cards[4]
+        row["mean_card_value_left"], row["card_value_left_ci95_low"], row["card_value_left_ci95_high"] = (
+            value[0], value[3], value[4])
+        row["mean_turns"] = turns
+        row["stock_out_rate"], row["stock_out_rate_ci95_low"], row["stock_out_rate_ci95_high"] = stock
+        row["draw_game_rate"], row["draw_game_rate_ci95_low"], row["draw_game_rate_ci95_high"] = drawn
+        return row
+
+    def seats(self) -> pd.DataFrame:
+        """The seats, whatever policy sat there: one row per configuration x line-up x seat.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: every varying option, ``lineup``, ``seat`` (0 plays first), ``games``,
+            ``fair_share`` (1 / players), ``win_rate`` with Wilson ``win_rate_ci95_low/high``,
+            ``edge`` (``win_rate - fair_share``, with ``edge_ci95_low/high``: the seat's
+            advantage in the chance to win), ``draw_rate`` with CI, ``mean_cards_left`` with a
+            t interval.  In a line-up of one policy this is the seat's own effect; in a mixed
+            line-up the positions rotate over the seats, so every policy sits at every seat
+            equally often.
+        """
+        cols = list(self.varying) + ["lineup", "seat", "games", "fair_share", "win_rate", "win_rate_ci95_low",
+                                     "win_rate_ci95_high", "edge", "edge_ci95_low", "edge_ci95_high", "draw_rate",
+                                     "draw_rate_ci95_low", "draw_rate_ci95_high", "mean_cards_left",
+                                     "cards_left_ci95_low", "cards_left_ci95_high"]
+        rows = []
+        fair = 1.0 / self.players
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                for s in range(self.players):
+                    z = [int(x) for x in self._seatz[c, l, s]]
+                    n = z[_Z_GAMES]
+                    if n == 0:
+                        continue
+                    lo, hi = _wilson(z[_Z_WON], n)
+                    dlo, dhi = _wilson(z[_Z_DREW], n)
+                    m = _moments(n, z[_Z_CARDS], z[_Z_CARDS2])
+                    row = self._config_cols(c)
+                    row.update(lineup=",".join(lu), seat=s, games=n, fair_share=fair, win_rate=z[_Z_WON] / n,
+                               win_rate_ci95_low=lo, win_rate_ci95_high=hi, edge=z[_Z_WON] / n - fair,
+                               edge_ci95_low=lo - fair, edge_ci95_high=hi - fair, draw_rate=z[_Z_DREW] / n,
+                               draw_rate_ci95_low=dlo, draw_rate_ci95_high=dhi, mean_cards_left=m[0],
+                               cards_left_ci95_low=m[3], cards_left_ci95_high=m[4])
+                    rows.append(row)
+        return self._frame(rows, cols)
+
+    @staticmethod
+    def _metric_cols(prefix: str = "") -> list[str]:
+        out = []
+        for name, _ in METRICS:
+            out += [f"{name}_diff", f"{name}_diff_ci95_low", f"{name}_diff_ci95_high", f"{name}_p_value"]
+        return out
+
+    @staticmethod
+    def _metric_values(acc: Sequence[int], scale: int = 1) -> dict:
+        D = acc[0]
+        row = {}
+        for mi, (name, _) in enumerate(METRICS):
+            mean, _, se, lo, hi = _moments(D, acc[1 + 2 * mi], acc[2 + 2 * mi], scale=scale)
+            row.update({f"{name}_diff": mean, f"{name}_diff_ci95_low": lo, f"{name}_diff_ci95_high": hi,
+                        f"{name}_p_value": _t_pvalue(mean, se, D)})
+        return row
+
+    def paired(self) -> pd.DataFrame:
+        """Configurations that differ in one option, compared on the same games: per line-up and
+        policy, the per-game difference (second value minus first) of the policy's win share,
+        draw share, cards left and their value (mean over its seats).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``lineup``, ``policy``, ``parameter``, ``from_value``, ``to_value``, every
+            varying option (missing for ``parameter``), ``deals`` (games), then for each of
+            ``win``, ``draw`` (differences of probabilities), ``cards_left`` (cards) and
+            ``value_left`` (points): ``<name>_diff`` with ``_ci95_low/high`` (Student-t over
+            games) and ``<name>_p_value``.
+        """
+        cols = ["lineup", "policy", "parameter", "from_value", "to_value"] + list(self.varying) + ["deals"] \
+            + self._metric_cols()
+        rows = []
+        for l, lu in enumerate(self.lineups):
+            for q, (c1, c2, opt) in enumerate(self.pairs):
+                for j, g in enumerate(self._names[l]):
+                    acc = [int(x) for x in self._pair[q, l, g]]
+                    if acc[0] == 0:
+                        continue
+                    row = {"lineup": ",".join(lu), "policy": self.policies[g], "parameter": opt,
+                           "from_value": self.configs[c1][opt], "to_value": self.configs[c2][opt]}
+                    for v in self.varying:
+                        row[v] = None if v == opt else self.configs[c1][v]
+                    row["deals"] = acc[0]
+                    row.update(self._metric_values(acc, int(self._k[l][j])))
+                    rows.append(row)
+        df = self._frame(rows, cols)
+        for col in ("from_value", "to_value") + tuple(self.varying):
+            if col in df and len(df):
+                df[col] = df[col].astype(object)
+        return df
+
+    def versus(self) -> pd.DataFrame:
+        """Within one configuration and line-up, the per-game difference between two of its
+        policies (``policy_a`` minus ``policy_b``, each the mean over its seats).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: every varying option, ``lineup``, ``policy_a``, ``policy_b``, ``deals``,
+            ``win_a``, ``win_b`` (win shares), then ``win_diff``, ``draw_diff``,
+            ``cards_left_diff``, ``value_left_diff``, each with ``_ci95_low/high`` and
+            ``_p_value``.
+        """
+        cols = list(self.varying) + ["lineup", "policy_a", "policy_b", "deals", "win_a", "win_b"] + self._metric_cols()
+        rows = []
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                names, k = self._names[l], self._k[l]
+                for ja, jb in itertools.combinations(range(len(names)), 2):
+                    ga, gb = names[ja], names[jb]
+                    acc = [int(x) for x in self._versus[c, l, ga, gb]]
+                    if acc[0] == 0:
+                        continue
+                    ka, kb = int(k[ja]), int(k[jb])
+                    row = self._config_cols(c)
+                    sa, sb = self._seat[c, l, ga].sum(axis=0), self._seat[c, l, gb].sum(axis=0)
+                    row.update(lineup=",".join(lu), policy_a=self.policies[ga], policy_b=self.policies[gb],
+                               deals=acc[0], win_a=int(sa[_S_WON]) / int(sa[_S_GAMES]),
+                               win_b=int(sb[_S_WON]) / int(sb[_S_GAMES]))
+                    row.update(self._metric_values(acc, ka * kb))
+                    rows.append(row)
+        return self._frame(rows, cols)
+
+    def lineup_pairs(self) -> pd.DataFrame:
+        """Line-ups that differ in one position, compared on the same games: the per-game
+        difference (line-up ``a`` minus ``b``) of that position's win, draw, cards left and value
+        left - e.g. ``patient,greedy,greedy,greedy`` against ``greedy,greedy,greedy,greedy`` is
+        what patience is worth against greedy players.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: every varying option, ``lineup_a``, ``lineup_b``, ``position`` (1-based),
+            ``policy_a``, ``policy_b``, ``deals``, then ``win_diff``, ``draw_diff``,
+            ``cards_left_diff``, ``value_left_diff`` with ``_ci95_low/high`` and ``_p_value``.
+        """
+        cols = list(self.varying) + ["lineup_a", "lineup_b", "position", "policy_a", "policy_b", "deals"] \
+            + self._metric_cols()
+        rows = []
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                acc = [int(x) for x in self._lpair[c, q]]
+                if acc[0] == 0:
+                    continue
+                row = self._config_cols(c)
+                row.update(lineup_a=",".join(self.lineups[l1]), lineup_b=",".join(self.lineups[l2]), position=j + 1,
+                           policy_a=self.lineups[l1][j], policy_b=self.lineups[l2][j], deals=acc[0])
+                row.update(self._metric_values(acc))
+                rows.append(row)
+        return self._frame(rows, cols)
+
+    def histograms(self) -> dict[str, pd.DataFrame]:
+        """``{"turns": ...}``: game length per configuration and line-up - columns every varying
+        option, ``lineup``, ``turns``, ``games`` (games of that length), ``stock_out_games`` (of
+        which ended by the stock running out); one row per length with games."""
+        rows = []
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                h, sh = self._turns_hist[c, l], self._stock_hist[c, l]
+                for t in np.flatnonzero(h):
+                    row = self._config_cols(c)
+                    row.update(lineup=",".join(lu), turns=int(t), games=int(h[t]), stock_out_games=int(sh[t]))
+                    rows.append(row)
+        return {"turns": self._frame(rows, list(self.varying) + ["lineup", "turns", "games", "stock_out_games"])}
+
+    def turn_quantiles(self, qs: Sequence[float] = (0.1, 0.5, 0.9)) -> pd.DataFrame:
+        """Game length per configuration and line-up: ``games``, ``mean_turns`` with a t interval,
+        and the quantiles ``qs`` (turns)."""
+        from handsim.stats import _hist_quantiles
+
+        cols = list(self.varying) + ["lineup", "games", "mean_turns", "turns_ci95_low", "turns_ci95_high"] \
+            + [f"p{round(100 * q)}" for q in qs]
+        rows = []
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                cl = [int(x) for x in self._cl[c, l]]
+                if not cl[_C_GAMES]:
+                    continue
+                m = _moments(cl[_C_GAMES], cl[_C_TURNS], cl[_C_TURNS2])
+                h = self._turns_hist[c, l]
+                row = self._config_cols(c)
+                row.update(lineup=",".join(lu), games=cl[_C_GAMES], mean_turns=m[0], turns_ci95_low=m[3],
+                           turns_ci95_high=m[4])
+                for q, v in zip(qs, _hist_quantiles(np.arange(len(h)), h, qs)):
+                    row[f"p{round(100 * q)}"] = v
+                rows.append(row)
+        return self._frame(rows, cols)
+
+    def write_report(self, out_dir, run_info: Mapping[str, Any] | None = None, **kwargs):
+        """Write the tables, figures and report of the current results
+        (:func:`handsim.games.russian.report.write_report`)."""
+        from .report import write_report
+
+        return write_report(out_dir, self, dict(run_info or {}), **kwargs)

@@ -1,0 +1,210 @@
+"""The Russian Hand engine against its pure-Python twin (RULES.md §8): 2,000 games per player
+count (2-5) replayed through :func:`handsim.games.russian.checker.check_deal`, over every rule
+variant and every policy; and the checker catches every kind of wrong move log."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections import Counter
+
+import pytest
+
+from handsim.games.russian.checker import check_deal
+from handsim.games.russian.rules import RussianRules
+from handsim.games.russian.trace import play_stacked_deal, trace_deal
+
+#: Every value of every option that changes play (and two hand sizes).
+VARIANTS = [
+    {},
+    {"stock_out_end": "last_card"},
+    {"first_round": "one_meld"},
+    {"first_round": "free"},
+    {"ace_value": 1},
+    {"hand_size": 11, "stock_out_end": "last_card"},
+    {"first_round": "one_meld", "stock_out_end": "last_card", "ace_value": 1},
+]
+
+#: Line-ups by players: every policy, patient at settings that hold back much, and players who
+#: never play unless they can go out.
+LINEUPS = {
+    2: ["greedy,greedy", "random,greedy", "patient,random", "patient:hold_max=20,patient:hold_max=20",
+        "random,patient:hold_max=3,stock_min=10"],
+    3: ["greedy,greedy,greedy", "random,random,patient", "patient:hold_max=20,random,patient:hold_max=20",
+        "greedy,patient:wary_at=3,random"],
+    4: ["greedy,greedy,greedy,greedy", "random,greedy,patient,random",
+        "patient:hold_max=20,patient:hold_max=20,patient:hold_max=20,random", "patient,patient,greedy,greedy"],
+    5: ["greedy,greedy,greedy,greedy,greedy", "random,patient,greedy,random,patient:hold_max=2",
+        "patient:hold_max=20,patient:hold_max=20,random,patient:hold_max=20,patient:hold_max=20"],
+}
+
+#: Games that end on an empty stock: big hands, ``last_card``, players who never play unless
+#: they can go out - with 4 players the stock is drawn out in 24 turns, the counts are equal and
+#: the value decides, or the game is drawn; with 5 the stock holds 4 cards and the last seat wins.
+STOCK_OUT = {4: [({"hand_size": 20, "stock_out_end": "last_card"}, ",".join(["patient:hold_max=20"] * 4))],
+             5: [({"hand_size": 20, "stock_out_end": "last_card"}, ",".join(["patient:hold_max=20"] * 5))]}
+
+GAMES = 2000
+
+
+def replay(players: int, games: int, seed: int):
+    cases = list(itertools.product(VARIANTS, LINEUPS[players])) + STOCK_OUT.get(players, [])
+    counts = Counter()
+    problems = []
+    rules = {}
+    for d in range(games):
+        ov, lineup = cases[d % len(cases)]
+        key = tuple(sorted(ov.items()))
+        r = rules.get(key) or rules.setdefault(key, RussianRules.preset(**ov))
+        tr = trace_deal(r, lineup, d, seed)
+        p = check_deal(tr)
+        if p:
+            problems.append((d, ov, lineup, p[:3]))
+        res = tr["result"]
+        counts[res["end"]] += 1
+        counts["draw"] += res["draw"]
+        for e in tr["events"]:
+            if e["type"] == "play":
+                counts["plays"] += 1
+                counts["rearranged"] += rearranged(e["table_before"], e["table_after"])
+    return counts, problems
+
+
+def rearranged(before, after) -> bool:
+    """Whether a play moved table cards between melds: some meld before is in no meld after."""
+    after = [Counter(m) for m in after]
+    return any(not any(not (Counter(m) - n) for n in after) for m in before)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_games_replay_through_the_checker(players):
+    counts, problems = replay(players, GAMES, seed=100 + players)
+    assert problems == []
+    assert counts["out"] + counts["stock_out"] == GAMES
+    # the corners occur: plays that move table cards between melds; games ended by an empty
+    # stock (which greedy and patient players almost never let happen with 2 or 3 players), drawn
+    assert counts["out"] > 500 and counts["rearranged"] > 200
+    if players >= 4:
+        assert counts["stock_out"] > 20
+    if players == 4:
+        assert counts["draw"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_more_games_replay_through_the_checker(players):
+    counts, problems = replay(players, 25_000, seed=900 + players)
+    assert problems == []
+    assert counts["stock_out"] > 0
+
+
+# ------------------------------------------------------------------------------ the checker catches
+
+
+@pytest.fixture(scope="module")
+def game():
+    """A 3-player game with draws, plays and a rearranged table, ending with a player going out."""
+    for d in range(50):
+        tr = trace_deal(RussianRules.preset(), "greedy,greedy,greedy", d, 8)
+        if tr["result"]["end"] == "out" and any(
+                e["type"] == "play" and any(m not in e["table_after"] for m in e["table_before"]) for e in tr["events"]):
+            assert check_deal(tr) == []
+            return tr
+    raise AssertionError("no suitable game")
+
+
+def _first(tr, kind, pred=lambda e: True):
+    return next(i for i, e in enumerate(tr["events"]) if e["type"] == kind and pred(e))
+
+
+def test_a_wrong_draw_is_named(game):
+    tr = copy.deepcopy(game)
+    i = _first(tr, "draw")
+    real = tr["events"][i]["card"]
+    other = "KS" if real != "KS" else "QS"
+    tr["events"][i]["card"] = other
+    turn = sum(1 for e in tr["events"][:i] if e["type"] == "turn")
+    assert check_deal(tr)[0].startswith(f"deal {tr['deal']}, turn {turn}, seat {tr['events'][i]['seat']}: "
+                                        f"draws {other}, but the top stock card is {real}")
+
+
+def test_a_card_lost_from_the_table_is_named(game):
+    tr = copy.deepcopy(game)
+    i = _first(tr, "play", lambda e: any(len(m) > 3 for m in e["table_after"]))
+    meld = next(m for m in tr["events"][i]["table_after"] if len(m) > 3)
+    lost = meld.pop()
+    msgs = check_deal(tr)
+    assert any(f"the table after is not the table before plus the played cards: {lost} is missing" in m for m in msgs)
+
+
+def test_a_card_played_from_nowhere_is_named(game):
+    tr = copy.deepcopy(game)
+    i = _first(tr, "play")
+    ev = tr["events"][i]
+    held = Counter(c for h in tr["hands"] for c in h)
+    card = next(c for c in ("KS", "QS", "JS", "KH", "QH") if c not in ev["cards"] and held[c] == 0)
+    ev["cards"].append(card)
+    assert any(f"play: {card} is played but not in the hand" in m for m in check_deal(tr))
+
+
+def test_an_illegal_meld_is_named(game):
+    tr = copy.deepcopy(game)
+    i = _first(tr, "play", lambda e: any(len(m) >= 4 for m in e["table_after"]))
+    meld = next(m for m in tr["events"][i]["table_after"] if len(m) >= 4)
+    meld[1], meld[-1] = meld[-1], meld[1]  # order does not matter ...
+    assert check_deal(tr) == [] or all("illegal meld" not in m for m in check_deal(tr))
+    tr["events"][i]["table_after"].append(meld[:2])  # ... but a meld of two cards does
+    msgs = check_deal(tr)
+    assert any("the table after holds an illegal meld" in m for m in msgs)
+
+
+def test_a_wrong_winner_and_a_missing_end_are_named(game):
+    tr = copy.deepcopy(game)
+    winner = tr["result"]["winner"]
+    tr["result"]["winner"] = (winner + 1) % 3
+    assert any(f"result: winner is {(winner + 1) % 3}, but the rules give {winner}" in m for m in check_deal(tr))
+    tr = copy.deepcopy(game)
+    assert tr["events"].pop()["type"] == "out"
+    msgs = check_deal(tr)
+    assert any("the hand is empty: the game must end there" in m for m in msgs)
+    assert any("the log ends but the game has not ended" in m for m in msgs)
+
+
+def test_turn_order_and_one_move_per_turn(game):
+    tr = copy.deepcopy(game)
+    i = _first(tr, "turn", lambda e: e["turn"] == 2)
+    tr["events"][i]["seat"] = 2
+    assert any("turn 2 is seat 1's" in m for m in check_deal(tr))
+    tr = copy.deepcopy(game)
+    i = _first(tr, "draw")
+    tr["events"].insert(i + 1, dict(tr["events"][i]))
+    assert any("a second move (draw) in one turn" in m for m in check_deal(tr))
+
+
+def test_a_first_round_lay_off_is_named():
+    from test_russian_engine import FIRST_ROUND
+
+    free = play_stacked_deal(RussianRules.preset(first_round="free"), FIRST_ROUND, ["greedy", "greedy"])
+    assert check_deal(free) == []
+    free["rules"]["first_round"] = "new_melds"  # the same moves under the rule that forbids the lay-off
+    msgs = check_deal(free)
+    assert any("turn 2, seat 1: play: first round: only new melds of hand cards may be laid, but the table's "
+               "5H 6H 7H was changed" in m for m in msgs)
+
+
+def test_the_stock_out_rules_are_checked():
+    rules = RussianRules.preset(hand_size=20, stock_out_end="last_card")
+    lineup = ",".join(["patient:hold_max=20"] * 5)
+    tr = next(t for d in range(20) if (t := trace_deal(rules, lineup, d, 1))["result"]["end"] == "stock_out")
+    assert check_deal(tr) == []
+    # the stock holds 4 cards: the fourth draw ends the game; the seat that did not draw wins
+    assert tr["result"]["turns"] == 4 and tr["result"]["cards_left"] == [21, 21, 21, 21, 20]
+    assert tr["result"]["winner"] == 4
+    wrong = copy.deepcopy(tr)
+    wrong["rules"]["stock_out_end"] = "must_draw"
+    assert any("must_draw: the game ends at a turn that is not a play while the stock is empty" in m
+               for m in check_deal(wrong))
+    early = copy.deepcopy(tr)
+    i = max(i for i, e in enumerate(early["events"]) if e["type"] == "draw")
+    del early["events"][i - 1:i + 1]  # the last turn gone: the stock still holds a card
+    assert any("the game ends on an empty stock, but it holds 1 cards" in m for m in check_deal(early))
