@@ -27,6 +27,14 @@ Usage::
     python scripts/bench.py --lineup greedy --lineup hold-hand,greedy,greedy,greedy --set opening_threshold=91
     python scripts/bench.py --preset qahwa --deals 5000
     python scripts/bench.py --policy-file examples/policies/greedy_copy.py --policy my-greedy --skip-cold
+    python scripts/bench.py --preset russian --jobs 2 --skip-cold   # Russian Hand: games/s, 4 x greedy,
+                                                                    # and the rearrangement searches
+
+With ``--preset russian`` (RULES.md section 8) a deal is one game (``one_core_games_per_s``,
+``all_cores_games_per_s``) and ``rearrangement`` gives the table-rearrangement searches:
+``solves_per_s`` (calls per second of play, one core), ``dp_searches_per_s`` (those that ran the
+dynamic programme), per game, and ``search_turn_share`` (the share of turns that call it).
+``load_average`` is the machine's load when the figures were taken.
 """
 
 from __future__ import annotations
@@ -69,6 +77,42 @@ rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage
 print(json.dumps({"rounds_per_s": rps, "wall_s": wall, "peak_rss_mb": rss / 1024.0}))
 """
 
+#: Russian Hand (RULES.md section 8): the same study figures, then the same games again by the
+#: engine's chunk driver to count the rearrangement searches: calls per game, calls that ran the
+#: dynamic programme (the rest are answered by the pruning before it), the share of turns that
+#: call it, and calls per second of play (one core).
+_RUSSIAN_PROBE = r"""
+import json, resource, sys, time
+args = json.loads(sys.argv[1])
+from handsim.games.russian.game import GAME
+from handsim.games.russian.rules import RussianRules
+from handsim.policies import lineup_arrays
+from handsim.simulate import make_spec, run_study
+rules = RussianRules.preset().with_settings([f"{k}={v}" for k, v in args["set"].items()])
+spec = make_spec(rules, None, args["lineups"], args["players"], args["deals"], seed=args["seed"], chunk=args["chunk"])
+t = time.perf_counter()
+res = run_study(spec, jobs=args["jobs"])
+wall = time.perf_counter() - t
+rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+out = {"rounds_per_s": res.run_info.get("rounds_per_s"), "wall_s": wall, "peak_rss_mb": rss / 1024.0}
+if args.get("count_solves"):
+    games = turns = solves = dp = sturns = 0
+    t = time.perf_counter()
+    for lu in spec.lineups:
+        pol, pp = lineup_arrays(list(lu))
+        r = GAME.run_chunk(rules.to_vector(), pol, pp, spec.players, spec.seed, 0, spec.deals)
+        games += spec.deals
+        turns += int(r["turns"].sum())
+        solves += int(r["solves"].sum())
+        dp += int(r["searches"].sum())
+        sturns += int(r["search_turns"].sum())
+    sec = time.perf_counter() - t
+    out.update(games_per_s_chunk=games / sec, solves_per_game=solves / games, dp_searches_per_game=dp / games,
+               turns_per_game=turns / games, search_turn_share=sturns / turns, solves_per_s=solves / sec,
+               dp_searches_per_s=dp / sec)
+print(json.dumps(out))
+"""
+
 #: One deal in a fresh interpreter (compilation included): the time to a first result.
 _FIRST = r"""
 import json, sys, time
@@ -77,7 +121,12 @@ args = json.loads(sys.argv[1])
 from handsim.rules import Rules
 from handsim.simulate import make_spec, run_study
 kw = {"policy_files": args["policy_files"]} if args.get("policy_files") else {}
-spec = make_spec(Rules.preset(args["preset"]), None, args["lineups"], args["players"], 1, seed=0, chunk=1, **kw)
+if args["preset"] == "russian":
+    from handsim.games.russian.rules import RussianRules
+    rules = RussianRules.preset()
+else:
+    rules = Rules.preset(args["preset"])
+spec = make_spec(rules, None, args["lineups"], args["players"], 1, seed=0, chunk=1, **kw)
 run_study(spec, jobs=1)
 print(json.dumps({"seconds": time.perf_counter() - t}))
 """
@@ -177,6 +226,10 @@ def main() -> None:
              "deals": args.deals, "seed": args.seed, "chunk": args.chunk,
              "policy_files": [str(Path(p).resolve()) for p in args.policy_file]}
 
+    russian = args.preset.lower() == "russian"
+    probe_code = _RUSSIAN_PROBE if russian else _PROBE
+    if russian and (args.baseline or args.policy_file):
+        ap.error("--preset russian: no --baseline or --policy-file (Russian Hand plays its built-in policies)")
     current = Tree("current", ROOT, None)
     trees = [current]
     if args.baseline:
@@ -205,12 +258,12 @@ def main() -> None:
     allc = {t.label: [] for t in trees}
     for _ in range(args.repeat):
         for t in trees:  # alternately: A B A B ...
-            r = t.run(_PROBE, {**probe, "jobs": 1})
+            r = t.run(probe_code, {**probe, "jobs": 1})
             one[t.label].append(r["rounds_per_s"])
             rss[t.label].append(r["peak_rss_mb"])
         if not args.skip_all_cores:
             for t in trees:
-                r = t.run(_PROBE, {**probe, "jobs": args.jobs, "deals": args.deals * args.jobs})
+                r = t.run(probe_code, {**probe, "jobs": args.jobs, "deals": args.deals * args.jobs})
                 allc[t.label].append(r["rounds_per_s"])
     for t in trees:
         f = figures[t.label]
@@ -222,6 +275,16 @@ def main() -> None:
             f["all_cores_rounds_per_s"] = median(allc[t.label])
             f["scaling"] = round(f["all_cores_rounds_per_s"] / f["one_core_rounds_per_s"], 2)
     result.update(figures[current.label])
+    if russian:  # a deal of Russian Hand is one game
+        result["unit"] = "games"
+        result["one_core_games_per_s"] = result["one_core_rounds_per_s"]
+        if "all_cores_rounds_per_s" in result:
+            result["all_cores_games_per_s"] = result["all_cores_rounds_per_s"]
+        c = current.run(probe_code, {**probe, "jobs": 1, "count_solves": True})
+        result["rearrangement"] = {k: round(c[k], 4 if k == "search_turn_share" else 1) for k in
+                                   ("solves_per_s", "dp_searches_per_s", "solves_per_game", "dp_searches_per_game",
+                                    "turns_per_game", "search_turn_share", "games_per_s_chunk")}
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     if args.baseline:
         b = figures[trees[1].label]
         result["baseline"] = {"rev": args.baseline, "label": trees[1].label, **b}

@@ -13,6 +13,14 @@ Usage::
     python scripts/fuzz.py --deals 1000000 --jobs 2          # the long run
     python scripts/fuzz.py --deals 2000 --seed 3              # a quick one
     python scripts/fuzz.py --deals 20000 --only partnership   # only the cases naming "partnership"
+    python scripts/fuzz.py --game russian --deals 1000000 --jobs 2   # Russian Hand (RULES.md section 8)
+
+With ``--game russian`` (or ``--preset russian``) it plays Russian Hand games instead: every
+value of every Russian Hand option, 2 to 5 players, greedy / patient (also at settings that
+hold back much) / random, each game's move log replayed by
+:func:`handsim.games.russian.checker.check_deal` (every play: the table after is the table
+before plus exactly the cards played, every meld legal, the first-round rule; card
+conservation, turn order, the end and the winner).
 """
 
 from __future__ import annotations
@@ -116,6 +124,63 @@ def _check(args):
     return counts, failures
 
 
+#: Russian Hand: every value of every option (RULES.md section 8) and line-ups of 2 to 5 players.
+RUSSIAN_VARIANTS = [
+    {}, {"stock_out_end": "last_card"}, {"first_round": "one_meld"}, {"first_round": "free"}, {"ace_value": 1},
+    {"hand_size": 3}, {"hand_size": 12, "stock_out_end": "last_card"},
+    {"first_round": "one_meld", "stock_out_end": "last_card", "ace_value": 1},
+]
+RUSSIAN_LINEUPS = {
+    2: ["random,random", "greedy,random", "patient,greedy", "patient:hold_max=20,random"],
+    3: ["random,random,random", "greedy,patient,random", "patient:hold_max=3,stock_min=10,greedy,greedy"],
+    4: ["random,random,random,random", "greedy,greedy,greedy,greedy", "patient,random,greedy,patient:wary_at=3"],
+    5: ["random,random,random,random,random", "greedy,patient,random,greedy,patient:hold_max=20"],
+}
+
+
+def russian_cases():
+    """The (overrides, players, line-up) combinations of Russian Hand, cycled game by game."""
+    return [(ov, players, lu) for ov in RUSSIAN_VARIANTS for players, lus in sorted(RUSSIAN_LINEUPS.items())
+            for lu in lus]
+
+
+def _russian_describe(case) -> str:
+    ov, players, lu = case
+    return f"russian {','.join(f'{k}={v}' for k, v in ov.items()) or 'preset'} {players}p {lu}"
+
+
+def _check_russian(args):
+    from handsim.games.russian.checker import check_deal
+    from handsim.games.russian.rules import RussianRules
+    from handsim.games.russian.trace import trace_deal
+
+    seed, first, n = args[:3]
+    only = args[3] if len(args) > 3 else None
+    cs = [c for c in russian_cases() if not only or only in _russian_describe(c)]
+    failures = []
+    counts = {"deals": 0, "stock_out": 0, "draws": 0, "plays": 0}
+    rules_of = {}
+    for d in range(first, first + n):
+        key = d % len(cs)
+        ov, players, lu = case = cs[key]
+        try:
+            rules = rules_of.get(key) or rules_of.setdefault(key, RussianRules.preset(**ov))
+            tr = trace_deal(rules, lu, d, seed, players=players)
+        except Exception as e:  # an engine error is a discrepancy too
+            failures.append({"deal": d, "seed": seed, "case": _russian_describe(case), "preset": "russian",
+                             "overrides": ov, "lineup": lu, "problems": [repr(e)]})
+            continue
+        problems = check_deal(tr)
+        counts["deals"] += 1
+        counts["stock_out"] += tr["result"]["end"] == "stock_out"
+        counts["draws"] += bool(tr["result"]["draw"])
+        counts["plays"] += sum(1 for e in tr["events"] if e["type"] == "play")
+        if problems:
+            failures.append({"deal": d, "seed": seed, "case": _russian_describe(case), "preset": "russian",
+                             "overrides": ov, "lineup": lu, "problems": problems, "trace": tr})
+    return counts, failures
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=10000)
@@ -125,18 +190,25 @@ def main() -> int:
     ap.add_argument("--failures", default="fuzz-failures.jsonl")
     ap.add_argument("--only", default=None, metavar="TEXT",
                     help="Play only the cases whose description contains TEXT, e.g. 'partnership' or 'support_hand'.")
+    ap.add_argument("--game", choices=("hand", "russian"), default="hand",
+                    help="classic Hand (default) or Russian Hand (RULES.md section 8)")
+    ap.add_argument("--preset", default=None, help="--preset russian is --game russian")
     args = ap.parse_args()
+    russian = args.game == "russian" or (args.preset or "").lower() == "russian"
+    all_cases = [_russian_describe(c) for c in russian_cases()] if russian else [describe(c) for c in cases()]
+    check = _check_russian if russian else _check
 
-    if args.only and not any(args.only in describe(c) for c in cases()):
+    if args.only and not any(args.only in c for c in all_cases):
         ap.error(f"--only {args.only!r} matches no case")
     t0 = time.perf_counter()
     batches = [(args.seed, s, min(args.batch, args.deals - s), args.only) for s in range(0, args.deals, args.batch)]
-    total = {"deals": 0, "void": 0, "hand": 0, "reshuffles": 0, "swaps": 0, "layoffs": 0}
+    total = ({"deals": 0, "stock_out": 0, "draws": 0, "plays": 0} if russian else
+             {"deals": 0, "void": 0, "hand": 0, "reshuffles": 0, "swaps": 0, "layoffs": 0})
     failures = []
-    _check((args.seed, 0, 1, args.only))  # compile before forking
+    check((args.seed, 0, 1, args.only))  # compile before forking
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
     with cf.ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as ex:
-        for i, (counts, fails) in enumerate(ex.map(_check, batches)):
+        for i, (counts, fails) in enumerate(ex.map(check, batches)):
             for k, v in counts.items():
                 total[k] += v
             failures.extend(fails)
@@ -148,7 +220,8 @@ def main() -> int:
                 f.write(json.dumps(x) + "\n")
     total.update({
         "discrepancies": len(failures),
-        "cases": sum(1 for c in cases() if not args.only or args.only in describe(c)),
+        "cases": sum(1 for c in all_cases if not args.only or args.only in c),
+        "game": "russian" if russian else "hand",
         "seconds": round(time.perf_counter() - t0, 1),
         "seed": args.seed,
     })

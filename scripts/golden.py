@@ -15,7 +15,9 @@ Any change of play shows up as a difference.  An intended change is reviewed wit
     python scripts/golden.py --write     # regenerate the files (say so in the commit message)
 
 ``--check`` exits 1 when anything differs.  ``--only TEXT`` limits either to the cases whose name
-contains TEXT.
+contains TEXT.  ``--game russian`` (or ``--preset russian``) does the same for Russian Hand
+(RULES.md section 8; ``tests/golden/russian_*.gz``, ``tests/test_russian_golden.py``): each of
+its options' variants with 2 to 5 players and every built-in policy.
 """
 
 from __future__ import annotations
@@ -69,6 +71,31 @@ ADDED_SINGLE_LINEUPS = {
     4: ["hold-hand:distance_turn=3,max_distance=2,greedy,hold-hand:distance_turn=6,max_distance=0,greedy"],
 }
 ADDED_TEAM_LINEUPS: list[str] = []
+
+#: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
+#: built-in policy, 2 to 5 players), in files of their own.
+RUSSIAN_MOVES = GOLDEN / "russian_moves.jsonl.gz"
+RUSSIAN_CHUNKS = GOLDEN / "russian_chunks.json.gz"
+RUSSIAN_VARIANTS = {
+    "russian": {},
+    "last-card": {"stock_out_end": "last_card"},
+    "one-meld": {"first_round": "one_meld"},
+    "free": {"first_round": "free"},
+    "ace1-hand9": {"ace_value": 1, "hand_size": 9},
+}
+RUSSIAN_LINEUPS = {
+    5: ["greedy,patient,random,greedy,patient:hold_max=2,stock_min=30"],
+    4: ["greedy,greedy,greedy,greedy", "patient,greedy,random,patient:hold_max=3,wary_at=3"],
+    3: ["random,random,random"],
+    2: ["greedy,patient", "random,greedy"],
+}
+#: Games that end on an empty stock (players who never play unless they go out), both readings.
+RUSSIAN_STOCK_OUT = [
+    ("stock-out-last-card", {"hand_size": 20, "stock_out_end": "last_card"}, ",".join(["patient:hold_max=20"] * 4)),
+    ("stock-out-must-draw", {"hand_size": 12}, ",".join(["patient:hold_max=20"] * 5)),
+]
+RUSSIAN_DEALS = 20  # per case
+RUSSIAN_SEED = 80
 
 DEALS = 120  # per case
 SEED = 20240
@@ -176,35 +203,110 @@ def chunk_case(case) -> dict:
     return {k: v.tolist() for k, v in sorted(out.items())}
 
 
-def compute(only: str | None = None) -> tuple[list[dict], dict]:
+def compute(only: str | None = None, game: str = "hand") -> tuple[list[dict], dict]:
+    """The golden rows and chunks of every case of ``game`` whose name contains ``only``."""
     moves, chunks = [], {}
-    for case in cases():
+    play, chunk = (play_case, chunk_case) if game == "hand" else (russian_play_case, russian_chunk_case)
+    for case in cases() if game == "hand" else russian_cases():
         if only and only not in case["name"]:
             continue
-        moves += play_case(case)
-        chunks[case["name"]] = chunk_case(case)
-    for case in match_cases():
+        moves += play(case)
+        chunks[case["name"]] = chunk(case)
+    for case in match_cases() if game == "hand" else ():
         if only and only not in case["name"]:
             continue
         chunks[case["name"]] = chunk_case(case)
     return moves, chunks
 
 
-def load() -> tuple[list[dict], dict]:
-    with gzip.open(MOVES, "rt", encoding="utf-8") as f:
+def russian_cases() -> list[dict]:
+    """Every Russian Hand golden case: ``name``, ``overrides``, ``players``, ``lineup``, ``deals``, ``seed``."""
+    out = []
+    for vname, ov in RUSSIAN_VARIANTS.items():
+        for players, lineups in sorted(RUSSIAN_LINEUPS.items(), reverse=True):
+            for lu in lineups:
+                out.append({"name": f"russian/{vname}/{players}p/{lu}", "overrides": ov, "players": players,
+                            "lineup": lu, "deals": RUSSIAN_DEALS, "seed": RUSSIAN_SEED + 13 * len(out)})
+    for vname, ov, lu in RUSSIAN_STOCK_OUT:
+        players = len(lu.split(","))
+        out.append({"name": f"russian/{vname}/{players}p/{lu}", "overrides": ov, "players": players,
+                    "lineup": lu, "deals": RUSSIAN_DEALS, "seed": RUSSIAN_SEED + 13 * len(out)})
+    return out
+
+
+def russian_compact(events: list[dict]) -> str:
+    """A Russian Hand move log as one line of tokens: ``T<seat>`` turn, ``d<card>`` draw,
+    ``P<card>,...=<meld>/<meld>/...`` a play (the cards played, then the whole table after it,
+    each meld's cards run together), ``E`` the stock is empty and the game ends, ``O`` out."""
+    toks = []
+    for e in events:
+        t = e["type"]
+        if t == "turn":
+            toks.append(f"T{e['seat']}")
+        elif t == "draw":
+            toks.append("d" + e["card"])
+        elif t == "play":
+            toks.append("P" + ",".join(e["cards"]) + "=" + "/".join("".join(m) for m in e["table_after"]))
+        elif t == "stock_out":
+            toks.append("E")
+        elif t == "out":
+            toks.append("O")
+        else:
+            raise ValueError(f"unknown event {e!r}")
+    return " ".join(toks)
+
+
+def russian_result_text(res: dict) -> str:
+    return (f"end={res['end']} winner={res['winner']} draw={int(res['draw'])} turns={res['turns']} "
+            f"cards={','.join(map(str, res['cards_left']))} value={','.join(map(str, res['value_left']))}")
+
+
+def _russian_rules(case):
+    from handsim.games.russian.rules import RussianRules
+
+    return RussianRules.preset(**case["overrides"])
+
+
+def russian_play_case(case) -> list[dict]:
+    """The golden rows of one Russian Hand case: one dict per game."""
+    from handsim.games.russian.trace import trace_deal
+
+    rules = _russian_rules(case)
+    rows = []
+    for d in range(case["deals"]):
+        tr = trace_deal(rules, case["lineup"], d, case["seed"], players=case["players"])
+        rows.append({"case": case["name"], "deal": d, "dealer": None, "log": russian_compact(tr["events"]),
+                     "result": russian_result_text(tr["result"])})
+    return rows
+
+
+def russian_chunk_case(case) -> dict:
+    """Per-game fast-path outputs of one Russian Hand case (lists, by game)."""
+    from handsim.games.russian.game import GAME
+    from handsim.policies import lineup_arrays, parse_lineup
+
+    pol, pp = lineup_arrays(parse_lineup(case["lineup"], game="russian"))
+    out = GAME.run_chunk(_russian_rules(case).to_vector(), pol, pp, case["players"], case["seed"], 0, case["deals"])
+    return {k: v.tolist() for k, v in sorted(out.items())}
+
+
+def load(game: str = "hand") -> tuple[list[dict], dict]:
+    moves_path, chunks_path = (MOVES, CHUNKS) if game == "hand" else (RUSSIAN_MOVES, RUSSIAN_CHUNKS)
+    with gzip.open(moves_path, "rt", encoding="utf-8") as f:
         moves = [json.loads(line) for line in f if line.strip()]
-    with gzip.open(CHUNKS, "rt", encoding="utf-8") as f:
+    with gzip.open(chunks_path, "rt", encoding="utf-8") as f:
         chunks = json.load(f)
     return moves, chunks
 
 
-def write(moves: list[dict], chunks: dict) -> None:
+def write(moves: list[dict], chunks: dict, game: str = "hand") -> None:
+    moves_path, chunks_path = (MOVES, CHUNKS) if game == "hand" else (RUSSIAN_MOVES, RUSSIAN_CHUNKS)
     GOLDEN.mkdir(parents=True, exist_ok=True)
     # mtime=0: the same content gives the same bytes
-    with open(MOVES, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+    with open(moves_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
         for row in moves:
             f.write((json.dumps(row, sort_keys=True) + "\n").encode("utf-8"))
-    with open(CHUNKS, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
+    with open(chunks_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
         f.write(json.dumps(chunks, sort_keys=True, separators=(",", ":")).encode("utf-8"))
 
 
@@ -272,20 +374,24 @@ def main() -> int:
     g.add_argument("--check", action="store_true", help="compare the engine with the golden files (exit 1 if they differ)")
     g.add_argument("--write", action="store_true", help="regenerate the golden files")
     ap.add_argument("--only", metavar="TEXT", help="only the cases whose name contains TEXT")
+    ap.add_argument("--game", choices=("hand", "russian"), default="hand",
+                    help="classic Hand (moves.jsonl.gz, chunks.json.gz) or Russian Hand (russian_*.gz)  [default: hand]")
+    ap.add_argument("--preset", default=None, help="--preset russian is --game russian")
     args = ap.parse_args()
+    game = "russian" if args.preset == "russian" else args.game
 
-    moves, chunks = compute(args.only)
+    moves, chunks = compute(args.only, game)
     if args.write:
-        if args.only and MOVES.exists():  # rewrite only those cases
-            old_moves, old_chunks = load()
+        if args.only and (MOVES if game == "hand" else RUSSIAN_MOVES).exists():  # rewrite only those cases
+            old_moves, old_chunks = load(game)
             moves = [r for r in old_moves if args.only not in r["case"]] + moves
             old_chunks.update(chunks)
             chunks = old_chunks
-        write(moves, chunks)
+        write(moves, chunks, game)
         print(f"wrote {len(moves)} deals of {len({r['case'] for r in moves})} cases and "
               f"{len(chunks)} chunk cases to {os.path.relpath(GOLDEN)}")
         return 0
-    old_moves, old_chunks = load()
+    old_moves, old_chunks = load(game)
     if args.only:
         old_moves = [r for r in old_moves if args.only in r["case"]]
         old_chunks = {k: v for k, v in old_chunks.items() if args.only in k}

@@ -238,7 +238,7 @@ BAD_INPUTS = [
     (["report", "{empty}"], ["not a study folder", "checkpoint.npz"]),
     (["report", "{missing}"], ["does not exist"]),
     (["check", "{missing}"], ["does not exist"]),
-    (["rules", "--preset", "russian"], ["--preset", "'russian'"]),
+    (["rules", "--preset", "russia"], ["--preset", "'russia'"]),  # russian is the second game (test_russian_cli)
     (["simulate", "--nope"], ["No such option", "--nope"]),
     # sizes: --deals has an upper bound (10^12), so does --chunk, and so does the number of chunks
     (["simulate", "--deals", str(10**30)], ["--deals", "is out of range: allowed 1..10^12"]),
@@ -323,7 +323,9 @@ def test_cli_constants_match_the_library():
     from handsim.rules import PARAM_BY_NAME, PRESETS
     from handsim.simulate import DEFAULT_CHUNK as LIB_CHUNK
 
-    assert PRESET_NAMES == tuple(PRESETS)
+    from handsim.games.russian.rules import PRESETS as RUSSIAN_PRESETS
+
+    assert PRESET_NAMES == tuple(PRESETS) + tuple(RUSSIAN_PRESETS)
     assert STANDINGS == PARAM_BY_NAME["standings"].choices
     assert DEFAULT_CHUNK == LIB_CHUNK
 

@@ -56,3 +56,31 @@ def test_longer_fuzz_has_no_discrepancy():
     counts, failures = fuzz._check((11, 0, 5000))
     assert counts["deals"] == 5000
     assert failures == [], failures[0]["problems"][:3]
+
+
+def test_russian_fuzz_cases_cover_every_option_value_and_player_count():
+    from handsim.games.russian.rules import PARAMS, RussianRules
+
+    seen = {p.name: set() for p in PARAMS}
+    for ov, players, lineup in fuzz.russian_cases():
+        r = RussianRules.preset(**ov)
+        r.validate(players)
+        for p in PARAMS:
+            seen[p.name].add(getattr(r, p.name))
+    for p in PARAMS:
+        if p.kind == "choice":
+            assert seen[p.name] == set(p.choices), p.name
+    assert seen["ace_value"] == {1, 11}
+    assert {players for _, players, _ in fuzz.russian_cases()} == {2, 3, 4, 5}
+    from handsim.policies import split_lineup
+
+    assert {x.split(":")[0] for _, _, lu in fuzz.russian_cases() for x in split_lineup(lu)} == {"greedy", "patient",
+                                                                                                  "random"}
+
+
+def test_short_russian_fuzz_has_no_discrepancy():
+    n = 2 * len(fuzz.russian_cases())  # two games of every case
+    counts, failures = fuzz._check_russian((7, 0, n))
+    assert counts["deals"] == n
+    assert counts["plays"] > n  # games with plays, not only draws
+    assert failures == [], failures[0]["problems"][:3]

@@ -104,3 +104,106 @@ def test_readme_lists_the_command_and_its_options():
     for param in cli.commands["rearrange"].params:
         if isinstance(param, click.Option):
             assert any(f"`{o}" in row for o in param.opts if o.startswith("--")), param.opts
+
+
+# ------------------------------------------------------------------------------ --preset russian
+
+
+def test_rules_and_policies_list_russian_hand(runner):
+    from handsim.games.russian.policies.registry import POLICIES
+    from handsim.games.russian.rules import PARAMS
+
+    result = run(runner, "rules", "--preset", "russian")
+    assert_ok(result)
+    for p in PARAMS:
+        assert f"  {p.name}" in result.stdout
+    assert "stock_out_end  must_draw" in result.stdout
+    assert "Players: 2 to 5" in result.stdout
+    result = run(runner, "rules", "--preset", "russian", "--markdown")
+    assert result.stdout.splitlines()[0] == "| option | default | allowed | RULES.md | meaning |"
+    assert "rules --preset russian" in run(runner, "rules").stdout  # the classic listing points to it
+    result = run(runner, "policies", "--preset", "russian")
+    assert_ok(result)
+    assert [line.split()[0] for line in result.stdout.splitlines() if line and not line.startswith(" ")][:3] == \
+        list(POLICIES)
+    assert "hold_max" in result.stdout and "hold-hand" not in result.stdout
+    assert "policies --preset russian" in run(runner, "policies").stdout
+
+
+def test_show_deal_and_check_a_russian_game(runner, tmp_path):
+    from handsim.games.russian.rules import RussianRules
+    from handsim.games.russian.trace import trace_deal
+
+    result = run(runner, "show-deal", "--preset", "russian", "--players", "5", "--deal", "4",
+                 "--lineup", "patient,greedy,random,greedy,greedy", "--json")
+    assert_ok(result)
+    trace = json.loads(result.stdout)
+    want = trace_deal(RussianRules.preset(), "patient,greedy,random,greedy,greedy", 4, 0)
+    assert trace == json.loads(json.dumps(want))
+    # line-up position j sits at seat (j + deal) % 5: patient (position 0) at seat 4
+    assert trace["players"] == 5 and trace["policies"] == ["greedy", "random", "greedy", "greedy", "patient"]
+    path = tmp_path / "g.jsonl"
+    path.write_text(result.stdout)
+    result = run(runner, "check", str(path))
+    assert_ok(result)
+    assert result.stdout.splitlines()[-1] == "1 deal checked, 0 discrepancies"
+    # a card taken off the table is found
+    bad = json.loads(path.read_text())
+    play = next(e for e in bad["events"] if e["type"] == "play" and e["table_after"])
+    play["table_after"] = play["table_after"][1:]
+    path.write_text(json.dumps(bad) + "\n")
+    result = run(runner, "check", str(path))
+    assert result.exit_code == 1 and "0 discrepancies" not in result.stdout
+    # the text view
+    result = run(runner, "show-deal", "--preset", "russian", "--players", "3", "--deal", "2")
+    assert_ok(result)
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Deal 2, seed 0: Russian Hand, 3 players, rules russian; seat 0 plays first"
+    want3 = trace_deal(RussianRules.preset(), "greedy,greedy,greedy", 2, 0)["result"]
+    assert f"after {want3['turns']} turns" in result.stdout
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["simulate", "--preset", "russian", "--threshold", "51"], ["--threshold does not apply to Russian Hand"]),
+    (["simulate", "--preset", "russian", "--rounds", "5"], ["--rounds does not apply to Russian Hand"]),
+    (["simulate", "--preset", "russian", "--players", "2v2"], ["2 to 5 single players"]),
+    (["simulate", "--preset", "russian", "--policy", "hold-hand"], ["unknown Russian Hand policy 'hold-hand'"]),
+    (["simulate", "--preset", "russian", "--lineup", "greedy,greedy,greedy,greedy,greedy,greedy"],
+     ["has 6 policies: allowed 2 to 5"]),
+    (["simulate", "--preset", "russian", "--set", "jokers=2"], ["unknown Russian Hand rule 'jokers'"]),
+    (["simulate", "--preset", "russian", "--vary", "first_round=new_melds,sometimes"], ["sometimes"]),
+    (["simulate", "--players", "5"], ["5 players: classic Hand is for 2, 3 or 4"]),
+    (["show-deal", "--preset", "russian", "--round", "2"], ["a Russian Hand game is one game"]),
+    (["meld", "--preset", "russian", "5H", "6H", "7H"], ["'handsim meld' is for classic Hand"]),
+    (["tournament", "--preset", "russian", "--policy", "greedy", "--policy", "random"], ["is for classic Hand"]),
+])
+def test_russian_bad_input_is_one_line(runner, args, fragments, tmp_path):
+    assert_usage_error(run(runner, *args, *(["--out", str(tmp_path / "o")] if args[0] == "simulate" else [])),
+                       *fragments)
+
+
+def test_simulate_a_russian_study(runner, tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "r"
+    result = run(runner, "simulate", "--preset", "russian", "--players", "3", "--policy", "greedy",
+                 "--lineup", "patient,greedy,random", "--deals", "60", "--jobs", "1", "--out", str(out),
+                 "--trace", "2", "--no-progress")
+    assert_ok(result)
+    assert "× 60 games = 120 games; rules russian; 3 players" in result.stdout
+    s = pd.read_csv(out / "summary.csv")
+    mixed = s[(s["lineup"] == "patient,greedy,random") & (s["seat"] == "all")]
+    assert list(mixed["policy"]) == ["patient", "greedy", "random"]
+    # one winner or a draw per game: the win rates of the three add up to 1 - the drawn share
+    won = (mixed["win_rate"] * mixed["games"]).sum()
+    assert won + (mixed["draw_rate"] * mixed["games"]).sum() >= 60 - 1e-9 and won <= 60 + 1e-9
+    for col in ("win_rate", "draw_rate", "mean_cards_left", "mean_card_value_left", "mean_turns", "stock_out_rate"):
+        assert col in s.columns
+    run_json = json.loads((out / "run.json").read_text())
+    assert run_json["game"] == "russian" and run_json["games_played"] == 120
+    assert (out / "report.md").read_text().startswith("# Russian Hand")
+    result = run(runner, "check", str(out / "traces.jsonl"))
+    assert_ok(result)
+    assert result.stdout.splitlines()[-1] == "4 deals checked, 0 discrepancies"
+    result = run(runner, "report", str(out), "--format", "md")
+    assert_ok(result)

@@ -17,7 +17,9 @@ from handsim.errors import EngineError, InputError, RunError, StudyEngineError
 
 #: Presets of :data:`handsim.rules.PRESETS`, spelled out so that ``--help`` needs no numpy import
 #: (``tests/test_cli.py`` checks that the two agree).
-PRESET_NAMES = ("classic", "saudi", "qahwa", "partnership")  # handsim.rules.PRESETS, without importing numpy at startup
+PRESET_NAMES = ("classic", "saudi", "qahwa", "partnership", "russian")  # handsim.rules.PRESETS + Russian Hand's
+#: The preset of Russian Hand (RULES.md §8: the second game, :mod:`handsim.games.russian`).
+RUSSIAN = "russian"
 
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -263,7 +265,8 @@ def rules_options(f):
     )(f)
     f = click.option(
         "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False), default=None,
-        help="Base rules (RULES.md section 9).  [default: classic]",
+        help="Base rules (RULES.md section 9); russian plays Russian Hand (section 8), the second game.  "
+             "[default: classic]",
     )(f)
     return f
 
@@ -290,8 +293,10 @@ def spelling(word: str) -> str:
     return str(word).strip().lower().replace("-", "_")
 
 
-#: ``--players`` of ``simulate`` and ``show-deal``: single players, or ``2v2`` (partnership).
+#: ``--players`` of ``tournament`` and ``tune``: single players, or ``2v2`` (partnership).
 PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"], case_sensitive=False)
+#: ``--players`` of ``simulate`` and ``show-deal``: also 5, which only Russian Hand allows.
+GAME_PLAYERS_CHOICE = click.Choice(["2", "3", "4", "5", "2v2"], case_sensitive=False)
 
 #: The values of the rule option ``standings`` (handsim.rules), spelled out so that ``--help``
 #: needs no numpy import (``tests/test_cli.py`` checks that the two agree).
@@ -305,14 +310,31 @@ def parse_players(value: str | None) -> tuple[int | None, bool]:
     return (4, True) if value == "2v2" else (int(value), False)
 
 
-def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False):
+def check_classic_players(players: int | None) -> None:
+    """Refuse ``--players 5`` for classic Hand (2 to 4 players, or 2v2), naming Russian Hand.
+
+    Raises
+    ------
+    click.BadParameter
+    """
+    if players is not None and players > 4:
+        raise click.BadParameter(f"{players} players: classic Hand is for 2, 3 or 4 players (or 2v2); "
+                                 "5 play Russian Hand (--preset russian)", param_hint="'--players'")
+
+
+def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False,
+               russian: bool = False):
     """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides (with ``partnership``,
     ``--players 2v2``: ``partnership=true`` first, checked together with the overrides).
+
+    ``russian``: the command plays Russian Hand too (``--preset russian`` or a rules file of that
+    preset gives :class:`handsim.games.russian.rules.RussianRules`); otherwise such rules are refused.
 
     Raises
     ------
     click.UsageError
-        Both --preset and --rules; ``partnership`` with rules that set partnership=false.
+        Both --preset and --rules; ``partnership`` with rules that set partnership=false; Russian
+        Hand rules for a command of classic Hand only.
     handsim.rules.RulesError
         Unknown options or bad values (turned into a usage error by :class:`Command`).
     """
@@ -320,6 +342,13 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
 
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
+    if is_russian(preset, rules_file):
+        if not russian:
+            cmd = click.get_current_context(silent=True)
+            name = f"'handsim {cmd.info_name}'" if cmd is not None else "this command"
+            raise click.UsageError(f"{name} is for classic Hand: Russian Hand (--preset russian) is played by "
+                                   "simulate, show-deal, check, rules, policies and rearrange")
+        return _russian_rules(rules_file, settings, partnership)
     rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
     settings = list(settings)
     if partnership and not any(s.partition("=")[0].strip().replace("-", "_") == "partnership" for s in settings):
@@ -331,10 +360,51 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     return rules
 
 
+def is_russian(preset: str | None, rules_file: str | None = None) -> bool:
+    """Whether ``--preset`` / ``--rules FILE`` (its ``preset = "russian"``) names Russian Hand."""
+    if preset is not None:
+        return preset.strip().lower() == RUSSIAN
+    if rules_file is None:
+        return False
+    from handsim._io import InputFileError, read_toml
+
+    try:
+        data = read_toml(rules_file, "rules file")
+    except InputFileError:
+        return False  # Rules.from_toml names the problem
+    name = data.get("preset", (data.get("rules") or {}).get("preset") if isinstance(data.get("rules"), dict) else None)
+    return isinstance(name, str) and name.strip().lower() == RUSSIAN
+
+
+def _russian_rules(rules_file, settings, partnership: bool):
+    """Russian Hand rules from the preset or a rules file (``preset = "russian"`` plus its options,
+    at top level or under ``[rules]``), then ``--set`` overrides."""
+    from handsim._io import read_toml
+    from handsim.games.russian.rules import RussianRules
+
+    if partnership:
+        raise click.UsageError("Russian Hand is for 2 to 5 single players: --players 2v2 is classic Hand's partnership")
+    rules = RussianRules.preset()
+    if rules_file:
+        data = read_toml(rules_file, "rules file")
+        body = dict(data["rules"]) if isinstance(data.get("rules"), dict) else dict(data)
+        body.pop("preset", None)
+        rules = RussianRules.from_dict({k.strip().replace("-", "_"): v for k, v in body.items()})
+    if settings:
+        rules = rules.with_settings(list(settings))
+    return rules
+
+
 def rules_note(rules, base: str = "classic") -> str:
-    """``classic`` or ``classic + joker_penalty=30, jokers=4``."""
+    """``classic`` or ``classic + joker_penalty=30, jokers=4`` (``russian + ...`` for Russian Hand rules)."""
     from handsim.rules import Rules
 
+    if type(rules).__name__ == "RussianRules":
+        from handsim.games.russian.rules import RussianRules
+
+        ref = RussianRules.preset()
+        diff = [k for k, v in rules.to_dict().items() if v != getattr(ref, k)]
+        return RUSSIAN + ("" if not diff else " + " + ", ".join(f"{k}={fmt_value(getattr(rules, k))}" for k in diff))
     ref = Rules.preset(base)
     diff = rules.differs_from(ref)
     if not diff:

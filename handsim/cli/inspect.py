@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, announce_compile, cards_text, dump_json, load_rules, parse_players,
-                      rules_note, rules_options, sorted_cards, table)
+from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, IntIn, announce_compile, cards_text, dump_json, is_russian, load_rules,
+                      parse_players, rules_note, rules_options, sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
 
@@ -384,6 +384,68 @@ def render_deal(trace: dict) -> str:
     return "\n".join(lines)
 
 
+def render_russian_game(trace: dict, symbols: bool = True) -> str:
+    """A move log (this module's layout) as readable text, turn by turn: the hands dealt, every
+    draw and play (the cards played and the table after it), the end and the result.
+
+    Parameters
+    ----------
+    trace : dict
+        A Russian Hand move log.
+    symbols : bool
+        Suits as symbols (``7♥``) rather than letters (``7H``).
+
+    Returns
+    -------
+    str
+    """
+    from handsim.games.russian.rules import RussianRules
+
+    P = trace["players"]
+    rules = RussianRules.from_dict(trace["rules"])
+    pol = trace.get("policies") or [""] * P
+    what = "Stacked deal" if trace.get("stacked") else f"Deal {trace.get('deal')}, seed {trace.get('seed')}"
+    lines = [f"{what}: Russian Hand, {P} players, rules {rules_note(rules)}; seat 0 plays first", "", "Dealt:"]
+    for s, hand in enumerate(trace["hands"]):
+        lines.append(f"  seat {s} ({pol[s]}), {len(hand)} cards: {cards_text(sorted_cards(hand), symbols)}")
+    lines.append("")
+    hands = [list(h) for h in trace["hands"]]
+    for ev in trace["events"]:
+        t = ev.get("type")
+        if t == "turn":
+            lines.append(f"Turn {ev['turn']}, seat {ev['seat']}:")
+        elif t == "draw":
+            hands[ev["seat"]].append(ev["card"])
+            lines.append(f"  draws {cards_text([ev['card']], symbols)}; holds {len(hands[ev['seat']])}")
+        elif t == "play":
+            for c in ev["cards"]:
+                hands[ev["seat"]].remove(c)
+            lines.append(f"  plays {cards_text(sorted_cards(ev['cards']), symbols)}; holds {len(hands[ev['seat']])}")
+            lines.append("  table: " + " | ".join(cards_text(m, symbols) for m in ev["table_after"]))
+        elif t == "stock_out":
+            lines.append(f"  the stock is empty: the game ends at seat {ev['seat']}'s turn")
+        elif t == "out":
+            lines.append(f"  seat {ev['seat']} has emptied the hand")
+    res = trace["result"]
+    lines.append("")
+    if res["end"] == "out":
+        lines.append(f"Seat {res['winner']} went out and wins after {res['turns']} turns.")
+    elif res["draw"]:
+        lines.append(f"The stock ran out after {res['turns']} turns: a draw (fewest cards, then lowest value, tied).")
+    else:
+        lines.append(f"The stock ran out after {res['turns']} turns: seat {res['winner']} wins with the fewest cards "
+                     "(then the lowest value).")
+    rows = []
+    for s in range(P):
+        how = "won" if res["won"][s] else "drew" if res["drew"][s] else ""
+        rows.append([s, pol[s], res["cards_left"][s], res["value_left"][s], how,
+                     cards_text(sorted_cards(hands[s]), symbols) if hands[s] else "-"])
+    lines.append("")
+    lines.append(table(["seat", "policy", "cards", "value", "result", "hand"], rows,
+                       right=[True, False, True, True, False, False]))
+    return "\n".join(lines)
+
+
 SHOW_DEAL_HELP = """Replay one deal of a study with the move log on, and print it turn by turn.
 
 Deal I of a study with seed S is the same deal in every study (common random numbers), so
@@ -398,6 +460,7 @@ Examples:
     $ handsim show-deal --deal 3 --lineup hold-hand,greedy,greedy,greedy --preset qahwa
     $ handsim show-deal --deal 3 --players 2 --json > deal3.jsonl && handsim check deal3.jsonl
     $ handsim show-deal --players 2v2 --deal 12 --round 3 --lineup hold-hand,greedy,greedy,greedy
+    $ handsim show-deal --preset russian --players 5 --deal 4 --lineup patient,greedy,random,greedy,greedy
 """
 
 
@@ -409,8 +472,9 @@ Examples:
 @click.option("--policy-file", "policy_files", multiple=True, type=click.Path(), metavar="FILE",
               help="A Python file of user-written policies, as in the study (repeatable).")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
-@click.option("--players", type=PLAYERS_CHOICE, default=None,
-              help="Players: 2, 3, 4 or 2v2 (partnership), as in the study.  [default: 4, or the line-up's length]")
+@click.option("--players", type=GAME_PLAYERS_CHOICE, default=None,
+              help="Players: 2, 3, 4 or 2v2 (partnership), as in the study; Russian Hand: 2 to 5.  "
+                   "[default: 4, or the line-up's length]")
 @click.option("--round", "match_round", type=IntIn(1, 10**6, "1..10^6"), default=None, metavar="R",
               help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
                    "--deal of a match study (--rounds N or --matches).")
@@ -423,6 +487,11 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     from handsim.trace import EngineError, trace_deal
 
     players, two_v_two = parse_players(players)
+    if is_russian(preset, rules_file):
+        _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,
+                           match_round, as_json)
+        return
+    check_classic_players(players)
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
     if match_round is not None and match_round > rules.rounds + MAX_TIEBREAKS:
         raise click.BadParameter(f"{match_round} is beyond the last possible round of a {rules.rounds}-round match "
@@ -467,6 +536,37 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     click.echo(dump_json(trace) if as_json else render_deal(trace))
 
 
+def _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,
+                       match_round, as_json) -> None:
+    """``show-deal`` of a Russian Hand game (RULES.md §8)."""
+    from handsim.policies import parse_lineup, parse_policy
+
+    from handsim.games.russian.trace import RussianEngineError, trace_deal
+
+    if match_round is not None:
+        raise click.UsageError("--round replays a round of a classic Hand match: a Russian Hand game is one game")
+    if policy_files:
+        raise click.UsageError("policy files hold classic Hand policies: Russian Hand plays its built-in policies only")
+    rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
+    if policy is not None and lineup is not None:
+        raise click.UsageError("use either --policy or --lineup")
+    if lineup is not None:
+        specs = parse_lineup(lineup, game="russian")
+        if players is not None and players != len(specs):
+            raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies but --players is {players}",
+                                     param_hint="'--lineup'")
+    else:
+        specs = [parse_policy("greedy" if policy is None else policy, "russian")] * (players or 4)
+    rules.validate(len(specs))
+    announce_compile("the Russian Hand deal tracer", "about a minute", "handsim.games.russian.kernels.engine",
+                     "play_traced")
+    try:
+        trace = trace_deal(rules, specs, deal, seed)
+    except RussianEngineError as e:  # a bug, not bad input: exit 1, one line
+        raise click.ClickException(f"internal engine error: {e} (please report it)") from None
+    click.echo(dump_json(trace) if as_json else render_russian_game(trace))
+
+
 def _check_tiebreak_round(rules, specs, match: int, seed: int, match_round: int) -> None:
     """Refuse ``--round`` beyond the last round match ``match`` had: its regular rounds and the
     tie-break rounds it needed, counted by the engine that plays match studies.
@@ -503,6 +603,9 @@ CHECK_HELP = """Replay recorded deals (JSON lines, e.g. OUT/traces.jsonl of 'han
 through the pure-Python rules and list every discrepancy.
 
 Exit code 1 when a discrepancy is found; 2 when FILE is not JSON lines of deal traces.
+
+Russian Hand move logs ('handsim show-deal --preset russian --json', 'simulate --preset russian
+--trace N') are replayed by the Russian Hand checker (RULES.md section 8).
 
 \b
 Example:
@@ -562,6 +665,22 @@ def _check_traces_file(path) -> None:
         raise click.UsageError(f"{path} holds no deal: {expected}")
 
 
+def _first_trace_game(path) -> str | None:
+    """The ``game`` field of the first JSON line of ``path`` (``"russian"`` for Russian Hand move
+    logs; ``None`` for classic Hand traces, which have none, or a line that is not JSON)."""
+    from handsim._io import InputFileError, parse_json
+
+    with open(path, encoding="utf-8-sig") as f:
+        for line in f:
+            if line.strip():
+                try:
+                    obj = parse_json(line, str(path))
+                except InputFileError:
+                    return None  # _check_traces_file names the problem
+                return obj.get("game") if isinstance(obj, dict) else None
+    return None
+
+
 @click.command(cls=Command, name="check", help=CHECK_HELP, short_help="Check recorded deals against the rules.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
 @click.pass_context
@@ -569,7 +688,10 @@ def check(ctx, file):
     from handsim.checker import check_file
 
     try:
-        _check_traces_file(file)
+        if _first_trace_game(file) == "russian":  # Russian Hand move logs (RULES.md §8)
+            from handsim.games.russian.checker import check_file
+        else:
+            _check_traces_file(file)
         n, problems = check_file(file)
     except OSError as e:
         raise click.UsageError(f"cannot read {file}: {e.strerror}") from None

@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from ._common import Command, IntIn
+from ._common import PRESET_NAMES, Command, IntIn
 
 POLICIES_HELP = """List the policies and their parameters: the built-in ones, and with --policy-file
 the user-written policies of that file (see docs/policies.md).
@@ -19,17 +19,29 @@ Examples:
     $ handsim policies
     $ handsim policies --policy-file examples/policies/joker_keeper.py
     $ handsim simulate --policy hold-hand:bail_turn=8,bail_opponent_cards=3 --policy greedy
+    $ handsim policies --preset russian     # Russian Hand's policies (RULES.md section 8)
 """
 
 
 @click.command(cls=Command, name="policies", help=POLICIES_HELP, short_help="List policies and their parameters.")
 @click.option("--policy-file", "policy_files", multiple=True, type=click.Path(), metavar="FILE",
               help="Also list the policies of this Python file (repeatable).")
-def policies(policy_files):
+@click.option("--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False), default=None,
+              help="russian: list Russian Hand's policies (RULES.md section 8); the other presets play classic "
+                   "Hand's.  [default: classic]")
+def policies(policy_files, preset):
     from handsim.policies import POLICIES, _num, load_policy_files
 
-    loaded = load_policy_files(policy_files)
-    shown = [p for p in POLICIES.values() if p.builtin] + [p for f in loaded for p in f.policies]
+    russian = preset is not None and preset.lower() == "russian"
+    if russian and policy_files:
+        raise click.UsageError("policy files hold classic Hand policies: Russian Hand plays its built-in policies only")
+    if russian:
+        from handsim.games.russian.policies.registry import POLICIES as RUSSIAN_POLICIES
+
+        shown = list(RUSSIAN_POLICIES.values())
+    else:
+        loaded = load_policy_files(policy_files)
+        shown = [p for p in POLICIES.values() if p.builtin] + [p for f in loaded for p in f.policies]
     for d in shown:
         origin = "built-in" if d.builtin else f"from {d.source}"
         click.echo(f"{d.name}  ({origin})")
@@ -46,6 +58,8 @@ def policies(policy_files):
     example = next((f"{d.name}:{d.params[0].name}={_num(d.params[0].default)}" for d in shown if d.params), None)
     if example:
         click.echo(f"Syntax: NAME or NAME:KEY=VALUE,...  e.g. {example}")
+    if not russian:
+        click.echo("Russian Hand's policies (RULES.md section 8): handsim policies --preset russian")
 
 
 CHECK_POLICY_HELP = """Play a policy under every preset and rule variant and replay every deal through the rules checker.

@@ -17,6 +17,7 @@ Examples:
     $ handsim rules
     $ handsim rules --preset qahwa
     $ handsim rules --markdown > docs/rules-table.md
+    $ handsim rules --preset russian        # Russian Hand's options (RULES.md section 8)
 """
 
 
@@ -27,6 +28,11 @@ Examples:
 def rules(preset, markdown):
     from handsim.rules import PARAMS, PRESETS, Rules
 
+    if preset.lower() == "russian":  # the second game: its own options (RULES.md §8)
+        from handsim.games.russian.rules import options_text, rules_table_markdown
+
+        click.echo(rules_table_markdown() if markdown else options_text())
+        return
     r = Rules.preset(preset)
     if markdown:
         click.echo(f"| option | {preset} | default | allowed | RULES.md | meaning |")
@@ -54,4 +60,5 @@ def rules(preset, markdown):
         diff = ", ".join(f"{k}={fmt_value(v)}" for k, v in values.items()) or "the defaults"
         for i, line in enumerate(textwrap.wrap(diff, 86 - pw)):
             click.echo(f"  {name if i == 0 else '':<{pw}}  {line}")
+    click.echo(f"  {'russian':<{pw}}  Russian Hand, the second game (RULES.md section 8): 'handsim rules --preset russian'")
     click.echo("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")

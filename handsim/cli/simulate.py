@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from ._common import (PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, command_line, dump_json,
+from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, command_line, dump_json, is_russian,
+                      check_classic_players,
                       fmt_value, load_rules, parse_players, rules_note, rules_options, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK and DEFAULT_DEALS (kept here so that --help
@@ -107,6 +108,56 @@ def _check_lineup_lengths(texts, lineups, players: int | None, two_v_two: bool =
                                      f"{len(lineups[0])}: every line-up has one policy per seat", param_hint="'--lineup'")
 
 
+#: Options of classic Hand that Russian Hand (RULES.md §8) has no use for, and why.
+_NOT_RUSSIAN = {
+    "thresholds": "Russian Hand has no opening minimum",
+    "joker_penalties": "Russian Hand has no jokers",
+    "matches": "a Russian Hand game is not a match of rounds",
+    "rounds": "a Russian Hand game is not a match of rounds",
+    "standings": "a Russian Hand game is not a match of rounds",
+    "policy_files": "policy files hold classic Hand policies; Russian Hand plays its built-in policies",
+}
+
+
+def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, players, two_v_two, deals, seed, chunk):
+    """The study of Russian Hand (``--preset russian`` or a rules file of that preset):
+    its options, 2 to 5 players, its policies (``handsim policies --preset russian``).
+
+    Raises
+    ------
+    click.UsageError
+        A classic Hand option (naming it and why), or an option both fixed and varied.
+    """
+    from handsim.policies import parse_lineup, parse_policy
+    from handsim.simulate import make_spec
+
+    for name in _given(ctx, list(_NOT_RUSSIAN)):
+        raise click.UsageError(f"{_FLAG[name]} does not apply to Russian Hand: {_NOT_RUSSIAN[name]}")
+    rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
+    vary_map = _parse_vary(vary)
+    set_keys = {k.strip().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
+    for k in vary_map:
+        if k in set_keys:
+            raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied (--vary): drop one")
+    seat_lineups = [parse_lineup(text, game="russian") for text in lineups]
+    given_players = bool(_given(ctx, ["players"]))
+    for text, lu in zip(lineups, seat_lineups):
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        if not 2 <= len(lu) <= 5:
+            raise click.BadParameter(f"line-up {shown!r} has {len(lu)} polic{'y' if len(lu) == 1 else 'ies'}: "
+                                     "allowed 2 to 5, one per seat (Russian Hand)", param_hint="'--lineup'")
+        want = players if given_players else len(seat_lineups[0])
+        if len(lu) != want:
+            what = f"--players is {players}" if given_players else f"the first --lineup has {want}"
+            raise click.BadParameter(f"line-up {shown!r} has {len(lu)} policies but {what}", param_hint="'--lineup'")
+    if seat_lineups and not given_players:
+        players = len(seat_lineups[0])
+    lineup_list = [[parse_policy(p, "russian")] * players for p in policies] + seat_lineups
+    if not lineup_list:
+        lineup_list = [[parse_policy("greedy", "russian")] * players]
+    return make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk)
+
+
 def _saved_spec(folder: Path):
     """The StudySpec saved in a study folder: run.json's "spec", else the checkpoint's."""
     from handsim.simulate import CHECKPOINT, read_checkpoint
@@ -159,6 +210,8 @@ def _describe(spec, base: str, jobs: int, out: Path) -> str:
     matches = getattr(spec, "matches", False)
     total = spec.deals * ncfg * nl * (spec.rules.rounds if matches else 1)
     unit = f"matches of {spec.rules.rounds} rounds" if matches else "deals"
+    if spec.game.name == "russian":
+        unit = "games"
     if spec.vary:
         varying = " × ".join(f"{k} {'/'.join(fmt_value(v) for v in vals)}" for k, vals in spec.vary)
         cfg = f"{ncfg} configurations ({varying})"
@@ -166,7 +219,8 @@ def _describe(spec, base: str, jobs: int, out: Path) -> str:
         cfg = "1 configuration"
     lineups = " | ".join(_short_lineup([s.label for s in lu]) for lu in spec.lineups)
     return (f"Simulating {cfg} × {nl} line-up{'s' if nl != 1 else ''} ({lineups}) × {spec.deals:,} {unit} "
-            f"= {total:,} rounds; rules {rules_note(spec.rules, base)}; {spec.players} players, seed {spec.seed}, "
+            f"= {total:,} {'games' if spec.game.name == 'russian' else 'rounds'}; rules {rules_note(spec.rules, base)}; "
+            f"{spec.players} players, seed {spec.seed}, "
             f"{jobs} job{'s' if jobs != 1 else ''} -> {out}")
 
 
@@ -191,7 +245,11 @@ def _trace_deals(seed: int, deals: int, n: int) -> list[int]:
 def _write_traces(spec, out: Path, n: int) -> tuple[Path, int]:
     """``n`` sampled deals per configuration × line-up, as JSON lines in ``out/traces.jsonl``."""
     from handsim.simulate import _atomic_write
-    from handsim.trace import trace_deal
+
+    if spec.game.name == "russian":
+        from handsim.games.russian.trace import trace_deal
+    else:
+        from handsim.trace import trace_deal
 
     deals = _trace_deals(spec.seed, spec.deals, n)
     lines = []
@@ -260,6 +318,7 @@ Examples:
     $ handsim simulate --threshold 51 --threshold 71 --policy greedy --policy hold-hand:bail_turn=8 --deals 50000
     $ handsim simulate --preset qahwa --vary max_reshuffles=1,3 --lineup hold-hand,greedy,greedy,greedy --out q1
     $ handsim simulate --resume q1
+    $ handsim simulate --preset russian --players 3 --policy greedy --policy patient:hold_max=2 --deals 50000
 
 \b
 Ctrl-C or 'kill PID' stops a study within a chunk; every finished chunk is kept in checkpoint.npz
@@ -282,8 +341,8 @@ terminated (kill).
 @POLICY_FILE_OPTION
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
-@click.option("--players", type=PLAYERS_CHOICE, default="4",
-              help="Players (seats): 2, 3 or 4 single players, or 2v2 - partnership, four players, partners "
+@click.option("--players", type=GAME_PLAYERS_CHOICE, default="4",
+              help="Players (seats): 2, 3 or 4 single players (Russian Hand: 2 to 5), or 2v2 - partnership, four players, partners "
                    "opposite (line-up positions 1 & 3 against 2 & 4; the same as --set partnership=true).  "
                    "[default: the length of the first --lineup, else 4]")
 @click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=DEFAULT_DEALS, show_default=True,
@@ -350,9 +409,13 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             if not src.exists():
                 raise click.UsageError(f"--from {from_run}: no run.json in that folder")
         spec = _spec_from_run(_read_run_json(src), src)
+    elif is_russian(preset, rules_file):
+        spec = _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, players, two_v_two, deals,
+                             seed, chunk)
     else:
         from handsim.policies import load_policy_files, parse_lineup, parse_policy
 
+        check_classic_players(players)
         load_policy_files(policy_files)  # before the line-ups name their policies
         if not _given(ctx, _STUDY_OPTIONS):
             rules = load_rules(None, None, (), partnership=two_v_two)
@@ -431,6 +494,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             engine = spec.engine()
             if quiet:
                 pass
+            elif spec.game.name == "russian":
+                announce_compile("the Russian Hand engine", "about a minute", "handsim.games.russian.kernels.engine",
+                                 "play_games")
             elif engine.files:
                 if not engine.is_compiled(driver):
                     names = ", ".join(Path(f.path).name for f in engine.files)
@@ -444,7 +510,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             traces = None
             if trace:
                 if not quiet:
-                    announce_compile("the deal tracer for --trace", "about half a minute", "engine", "play_traced")
+                    announce_compile("the deal tracer for --trace", "about half a minute",
+                                     "handsim.games.russian.kernels.engine" if spec.game.name == "russian" else "engine",
+                                     "play_traced")
                 traces = _write_traces(spec, out, trace)
             if not quiet:
                 _print_results(result, spec, out, traces, n_jobs)
@@ -500,17 +568,41 @@ def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
     return 143 if isinstance(e, Terminated) else 130
 
 
+def russian_summary_table(summary, varying) -> str:
+    """The seat "all" rows of a Russian Hand summary, compactly."""
+    from handsim.policies import split_lineup
+
+    rows = summary[summary["seat"].astype(str) == "all"]
+    headers = list(varying) + ["lineup", "policy", "games", "win_rate", "95% CI", "draw_rate", "cards_left",
+                               "value_left", "mean_turns", "stock_out"]
+    body = []
+    for _, r in rows.iterrows():
+        body.append([fmt_value(r[k]) for k in varying] + [
+            _short_lineup(split_lineup(str(r["lineup"]))), r["policy"], f"{int(r['games']):,}",
+            _fmt(r["win_rate"], 3), f"[{_fmt(r['win_rate_ci95_low'], 3)}, {_fmt(r['win_rate_ci95_high'], 3)}]",
+            _fmt(r["draw_rate"], 3), _fmt(r["mean_cards_left"], 2), _fmt(r["mean_card_value_left"], 1),
+            _fmt(r["mean_turns"], 1), _fmt(r["stock_out_rate"], 3),
+        ])
+    return table(headers, body)
+
+
 def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
-    click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
+    russian = spec.game.name == "russian"
+    if russian:
+        click.echo(russian_summary_table(result.summary, spec.varying()))
+    else:
+        click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
     info = result.run_info
-    files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
-                         "totals.csv", "run.json") if (Path(out) / f).exists()]
+    files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
+                         "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "run.json")
+             if (Path(out) / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:
         click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")
     rps = info.get("rounds_per_s")
-    speed = (f"{rps:,.0f} rounds/s" if rps >= 100 else f"{rps:.1f} rounds/s") if rps else "no rounds played now"
-    click.echo(f"Speed: {speed} ({info.get('rounds_played', 0):,} rounds, {info.get('seconds', 0):.1f} s, "
+    u = "games" if russian else "rounds"
+    speed = (f"{rps:,.0f} {u}/s" if rps >= 100 else f"{rps:.1f} {u}/s") if rps else f"no {u} played now"
+    click.echo(f"Speed: {speed} ({info.get('rounds_played', 0):,} {u}, {info.get('seconds', 0):.1f} s, "
                f"{n_jobs} job{'s' if n_jobs != 1 else ''})")
 
 

@@ -238,3 +238,4 @@ def play_stacked_deal(rules: RussianRules, deck, policies, key: int = 0) -> dict
     if fail is not None:
         raise fail
     return _assemble(rules, P, out, [s.label for s in specs], deal=None, seed=None, stacked=True)
+

@@ -1,0 +1,131 @@
+#!/usr/bin/env python
+"""The committed Russian Hand study (``results/russian/``, RULES.md section 8): 2, 3, 4 and 5
+players, the three policies.
+
+For each number of players P it runs one ``handsim simulate --preset russian`` study into
+``OUT/pP/`` with four line-ups on the same games (common random numbers): greedy at every seat,
+patient at every seat, one patient among greedy players and one random among greedy players.
+Then it gathers the headline figures of the four studies, each with its 95% confidence
+interval, into ``OUT/headline.csv``:
+
+* ``first_seat_edge``: the win rate of the first player (seat 0) minus the fair share 1/P, all
+  greedy (``seats.csv``);
+* ``stock_out_rate``: the share of games ended by an empty stock, all greedy and all patient;
+* ``mean_turns``: game length in turns, all greedy and all patient;
+* ``patience_pays``: the win rate of line-up position 1 when it plays patient instead of greedy
+  against greedy players, paired on the same games (``lineups.csv``); the same for random.
+
+A study folder that holds a finished study is kept; an interrupted one is resumed.  Usage::
+
+    python scripts/russian_study.py --deals 10000 --jobs 1 --out results/russian
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+PLAYERS = (2, 3, 4, 5)
+SEED = 2026
+
+
+def lineups(P: int) -> list[str]:
+    return ["greedy," * (P - 1) + "greedy", "patient," * (P - 1) + "patient",
+            "patient" + ",greedy" * (P - 1), "random" + ",greedy" * (P - 1)]
+
+
+def run(P: int, out: Path, deals: int, jobs: int) -> None:
+    """Play (or resume, or keep) the study of ``P`` players in ``out``."""
+    if (out / "run.json").exists():
+        print(f"{out}: finished, kept", file=sys.stderr)
+        return
+    cmd = ["handsim", "simulate", "--jobs", str(jobs), "--no-progress"]
+    if (out / "checkpoint.npz").exists():
+        cmd += ["--resume", str(out)]
+    else:
+        cmd += ["--preset", "russian", "--players", str(P), "--deals", str(deals), "--seed", str(SEED),
+                "--out", str(out)]
+        greedy, patient, one_patient, one_random = lineups(P)
+        cmd += ["--lineup", greedy, "--lineup", patient, "--lineup", one_patient, "--lineup", one_random]
+    print(" ".join(cmd), file=sys.stderr, flush=True)
+    subprocess.run(cmd, check=True)
+
+
+def headline(out: Path) -> pd.DataFrame:
+    rows = []
+
+    def add(P, quantity, lineup, unit, v, lo, hi, games):
+        rows.append({"players": P, "quantity": quantity, "lineup": lineup, "unit": unit, "value": v,
+                     "ci95_low": lo, "ci95_high": hi, "games": games})
+
+    for P in PLAYERS:
+        d = out / f"p{P}"
+        if not (d / "run.json").exists():
+            continue
+        greedy, patient, one_patient, one_random = lineups(P)
+        seats = pd.read_csv(d / "seats.csv")
+        s0 = seats[(seats["lineup"] == greedy) & (seats["seat"] == 0)].iloc[0]
+        add(P, "first_seat_win_rate", greedy, "share of games", s0["win_rate"], s0["win_rate_ci95_low"],
+            s0["win_rate_ci95_high"], s0["games"])
+        add(P, "first_seat_edge", greedy, "share of games", s0["edge"], s0["edge_ci95_low"], s0["edge_ci95_high"],
+            s0["games"])
+        summary = pd.read_csv(d / "summary.csv")
+        length = pd.read_csv(d / "game_length.csv")
+        for lu in (greedy, patient):
+            r = summary[(summary["lineup"] == lu) & (summary["seat"].astype(str) == "all")].iloc[0]
+            add(P, "stock_out_rate", lu, "share of games", r["stock_out_rate"], r["stock_out_rate_ci95_low"],
+                r["stock_out_rate_ci95_high"], r["deals"])
+            add(P, "draw_game_rate", lu, "share of games", r["draw_game_rate"], r["draw_game_rate_ci95_low"],
+                r["draw_game_rate_ci95_high"], r["deals"])
+            g = length[length["lineup"] == lu].iloc[0]
+            add(P, "mean_turns", lu, "turns", g["mean_turns"], g["turns_ci95_low"], g["turns_ci95_high"], g["games"])
+            add(P, "median_turns", lu, "turns", g["p50"], float("nan"), float("nan"), g["games"])
+        pairs = pd.read_csv(d / "lineups.csv")
+        for other, name in ((one_patient, "patience_pays"), (one_random, "random_instead_of_greedy")):
+            m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
+            flip = 1.0
+            if m.empty:
+                m = pairs[(pairs["lineup_a"] == other) & (pairs["lineup_b"] == greedy)]
+                flip = -1.0
+            r = m.iloc[0]
+            lo, hi = sorted((flip * r["win_diff_ci95_low"], flip * r["win_diff_ci95_high"]))
+            add(P, name, f"{other} vs {greedy}", "win rate difference (share of games)", flip * r["win_diff"], lo, hi,
+                r["deals"])
+    return pd.DataFrame(rows)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(__doc__.splitlines()[1:]))
+    ap.add_argument("--deals", type=int, default=10000, help="games per line-up and number of players")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default="results/russian")
+    ap.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
+    ap.add_argument("--headline-only", action="store_true", help="only gather headline.csv from finished studies")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if not args.headline_only:
+        for P in args.players:
+            run(P, out / f"p{P}", args.deals, args.jobs)
+    h = headline(out)
+    h.to_csv(out / "headline.csv", index=False)
+    games = 0
+    for P in PLAYERS:
+        f = out / f"p{P}" / "run.json"
+        if f.exists():
+            spec = json.loads(f.read_text())["spec"]
+            games += int(spec["deals"]) * len(spec["lineups"])
+    print(h.to_string(index=False))
+    print(f"{games:,} games in all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
