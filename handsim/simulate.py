@@ -1173,6 +1173,23 @@ def _write_per_deal(out: Path, ri, c, l, spec, configs, lineup_names, block, res
         "void": np.repeat(block.void, P) > 0,
         "reshuffles": np.repeat(res["reshuffles"], P),
     }
+    cols["position"] = block.policy.ravel().astype(np.int8)
+    if block.match_win is not None:
+        # match studies: deal = match * rounds + round; the match result sits on each match's
+        # last regular round (tie-break rounds have no rows of their own), missing elsewhere
+        R = spec.rules.rounds
+        from .stats import MATCH_NONE
+
+        has = np.repeat(block.match_win[:, 0] != MATCH_NONE, P)
+        cols["match"] = np.repeat(block.deal // R, P)
+        cols["round"] = np.repeat((block.deal % R).astype(np.int16), P)
+        cols["match_win"] = pd.array(np.where(has, block.match_win.ravel() == 1, False), dtype="boolean")
+        cols["match_lose"] = pd.array(np.where(has, block.match_lose.ravel() == 1, False), dtype="boolean")
+        cols["total"] = pd.array(block.total.ravel(), dtype="Int32")
+        cols["tiebreaks"] = pd.array(np.repeat(block.tiebreaks, P), dtype="Int16")
+        cols["hand_decided"] = pd.array(np.repeat(block.hand_decided == 1, P), dtype="boolean")
+        for name in ("match_win", "match_lose", "total", "tiebreaks", "hand_decided"):
+            cols[name][~has] = pd.NA
     for k in spec.varying():
         cols[k] = np.repeat(getattr(configs[c], k), n * P)
     df = pd.DataFrame(cols)

@@ -884,6 +884,36 @@ def test_study_outputs(study):
     assert "--trace 2" in info["command"]
 
 
+def test_match_study_per_deal_rows_carry_the_match(runner, tmp_path):
+    """Per-deal rows of a match study: line-up position, match, round, and on each match's last
+    regular round its result, equal to the summary's rates; a position keeps its seat order."""
+    out = tmp_path / "m"
+    assert_ok(run(runner, "simulate", "--players", 3, "--rounds", 3, "--standings", "last_loses",
+                  "--lineup", "hold-hand,greedy,greedy", "--deals", 12, "--chunk", 5, "--jobs", 1,
+                  "--per-deal", "--seed", 3, "--out", out))
+    df = pd.concat([pd.read_parquet(p) for p in sorted((out / "per_deal").glob("part-*.parquet"))])
+    assert len(df) == 12 * 3 * 3
+    assert sorted(df["match"].unique()) == list(range(12))
+    assert (df.groupby("match")["round"].nunique() == 3).all()
+    assert (df["deal"] == df["match"] * 3 + df["round"]).all()
+    # every deal seats each line-up position once; hold-hand is position 0
+    assert (df.groupby("deal")["position"].apply(sorted).map(list) == [[0, 1, 2]] * 36).all()
+    assert (df.loc[df["position"] == 0, "policy"] == "hold-hand").all()
+    last = df[df["round"] == 2]
+    assert last["match_win"].notna().all() and df.loc[df["round"] < 2, "match_win"].isna().all()
+    assert (last.groupby("match")["match_win"].sum() == 1).all()  # one winner per match
+    assert (last.groupby("match")["match_lose"].sum() >= 1).all()
+    # without tie-break rounds the final total is the sum of the regular rounds
+    plain = last[last["tiebreaks"] == 0]
+    sums = df.groupby(["match", "position"])["score"].sum()
+    for _, r in plain.iterrows():
+        assert r["total"] == sums[(r["match"], r["position"])]
+    summary = pd.read_csv(out / "summary.csv")
+    hh = summary[(summary["policy"] == "hold-hand") & (summary["seat"].astype(str) == "all")].iloc[0]
+    assert hh["match_win_rate"] == pytest.approx(last.loc[last["position"] == 0, "match_win"].mean())
+    assert hh["match_lose_rate"] == pytest.approx(last.loc[last["position"] == 0, "match_lose"].mean())
+
+
 def test_study_traces_are_the_sampled_deals(runner, study):
     out, _ = study
     lines = (out / "traces.jsonl").read_text().splitlines()

@@ -310,7 +310,8 @@ every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-H
     run.json         the rules, the study, versions, the command, rounds per second
     checkpoint.npz   the exact accumulators (--resume continues from it, 'handsim report' redraws)
     traces.jsonl     with --trace: sampled deals as move logs (check them with 'handsim check')
-    per_deal/        with --per-deal: every deal's rows (Parquet)
+    per_deal/        with --per-deal: every deal's rows (Parquet; with the line-up position, and in
+                     match studies the match, the round and, on its last round, the result)
 
 \b
 Examples:
