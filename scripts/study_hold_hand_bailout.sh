@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The committed study results/hold-hand-bailout/: hold-hand's bail-out (bail_turn x
+# bail_opponent_cards) tuned per opening threshold 51/71/91 against a FIELD of three players
+# (run once with FIELD=greedy and once with FIELD=card-reader), each winner confirmed on fresh
+# deals (handsim tune); then, with the tuned hold-hand (best.toml):
+#   9-round matches, tuned hold-hand + 3 FIELD  - its match win rate and the opponents' cost
+#   (line-ups against FIELD x 4, same deals: lineups.csv);
+#   the table with 0, 1, 2, 3 tuned hold-hand players among FIELD players.
+# DEALS tuning deals per candidate, MATCHES matches (power calculation in the README).
+#   FIELD=greedy DEALS=20000 MATCHES=20000 scripts/study_hold_hand_bailout.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FIELD="${FIELD:-greedy}"
+DEALS="${DEALS:-20000}"
+MATCHES="${MATCHES:-20000}"
+OUT="${OUT:-results/hold-hand-bailout}/vs-$FIELD"
+for T in 51 71 91; do
+    handsim tune hold-hand --param bail_turn=4:20:2 --param bail_opponent_cards=0:8:2 \
+        --against "$FIELD,$FIELD,$FIELD" --threshold "$T" --deals "$DEALS" --seed 20261204 \
+        --jobs "${JOBS:-1}" --no-progress --out "$OUT/tune-$T"
+    H="@$OUT/tune-$T/best.toml"
+    handsim simulate --threshold "$T" --rounds 9 --standings last_loses \
+        --policy "$FIELD" --lineup "$H,$FIELD,$FIELD,$FIELD" --lineup "$H,$H,$FIELD,$FIELD" \
+        --lineup "$H,$H,$H,$FIELD" \
+        --deals "$MATCHES" --seed 20261205 --jobs "${JOBS:-1}" --no-progress --out "$OUT/matches-$T"
+done
