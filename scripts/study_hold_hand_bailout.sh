@@ -2,7 +2,8 @@
 # The committed study results/hold-hand-bailout/: hold-hand's bail-out (bail_turn x
 # bail_opponent_cards) tuned per opening threshold 51/71/91 against a FIELD of three players
 # (run once with FIELD=greedy and once with FIELD=card-reader), each winner confirmed on fresh
-# deals (handsim tune); then, with the tuned hold-hand (best.toml):
+# deals (handsim tune), and the grid beyond its edge; then, with the tuned hold-hand (best.toml
+# of the first grid):
 #   9-round matches, tuned hold-hand + 3 FIELD  - its match win rate and the opponents' cost
 #   (line-ups against FIELD x 4, same deals: lineups.csv);
 #   the table with 0, 1, 2, 3 tuned hold-hand players among FIELD players.
@@ -18,6 +19,10 @@ for T in 51 71 91; do
     handsim tune hold-hand --param bail_turn=4:20:2 --param bail_opponent_cards=0:8:2 \
         --against "$FIELD,$FIELD,$FIELD" --threshold "$T" --deals "$DEALS" --seed 20261204 \
         --jobs "${JOBS:-1}" --no-progress --out "$OUT/tune-$T"
+    # the winner lay on the edge of that grid (bail_turn 4): the grid beyond it, same deals
+    handsim tune hold-hand --param bail_turn=1:4 --param bail_opponent_cards=8:14:2 \
+        --against "$FIELD,$FIELD,$FIELD" --threshold "$T" --deals "$DEALS" --seed 20261204 \
+        --jobs "${JOBS:-1}" --no-progress --out "$OUT/edge-$T"
     H="@$OUT/tune-$T/best.toml"
     handsim simulate --threshold "$T" --rounds 9 --standings last_loses \
         --policy "$FIELD" --lineup "$H,$FIELD,$FIELD,$FIELD" --lineup "$H,$H,$FIELD,$FIELD" \
