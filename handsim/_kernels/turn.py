@@ -140,22 +140,41 @@ def play_turn_with(g, seat, first, begin_turn, choose_draw, play):
         src = choose_draw(g, seat)
         if not _checked(g, seat, AFTER_CHOOSE_DRAW):
             return
-        if src == DRAW_DISCARD:
-            if top_discard(g) == NO_CARD:
-                fail_move(g, E_BAD_DRAW, src, WHY_EMPTY_PILE, 0)
-                return
-            take_discard(g, seat)
-        elif src == DRAW_STOCK:
-            if draw_stock(g, seat) == NO_CARD:
-                return
-        else:
-            fail_move(g, E_BAD_DRAW, src, WHY_NOT_A_SOURCE, 0)
+        if not draw_from(g, seat, src):
             return
     d = play(g, seat)
     if g.sc[S_STATUS] != STATUS_PLAYING:
         return
     if not _checked(g, seat, AFTER_PLAY):
         return
+    end_turn(g, seat, d)
+
+
+@njit(cache=True, inline="always")
+def draw_from(g, seat, src):
+    """The draw of ``seat``'s turn (RULES.md section 3) from ``src`` (``DRAW_STOCK`` or
+    ``DRAW_DISCARD``), checked; returns False when the round stopped instead (a source other than
+    those, the discard from an empty pile, an empty stock with no reshuffle left: a void round)."""
+    if src == DRAW_DISCARD:
+        if top_discard(g) == NO_CARD:
+            fail_move(g, E_BAD_DRAW, src, WHY_EMPTY_PILE, 0)
+            return False
+        take_discard(g, seat)
+    elif src == DRAW_STOCK:
+        if draw_stock(g, seat) == NO_CARD:
+            return False
+    else:
+        fail_move(g, E_BAD_DRAW, src, WHY_NOT_A_SOURCE, 0)
+        return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def end_turn(g, seat, d):
+    """The end of ``seat``'s turn after its moves, with ``d`` the discard its policy chose (RULES.md
+    sections 3 and 6): a card taken from the pile must have been used as ``discard_pickup``
+    demands; an empty hand goes out (not under ``go_out_requires_discard``); else ``d`` is
+    discarded (checked) and the hand goes out if that was its last card."""
     taken = g.sc[S_TAKEN]
     if taken != NO_CARD:
         if g.seat[seat, Q_OPENED] == 0:

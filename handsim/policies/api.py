@@ -31,10 +31,12 @@ Moves
     ``choose_draw`` and ``play`` return.  An illegal move stops the round with an error that
     names the policy, the move and the rule (RULES.md section).
 Simulation (for players that look ahead)
-    :func:`new_table`, :func:`copy_table`, :func:`deal_unseen`, :func:`rand_below`, then
-    ``finish_round(sim, seat, first, begin_turn, choose_draw, play)`` plays the copy to the end
-    with a fixed policy's decision functions (``play_turn`` one turn), and :func:`round_status`
-    / :func:`round_score` read the outcome.
+    :func:`new_table`, :func:`copy_table`, :func:`deal_unseen`, :func:`rand_below`,
+    :func:`set_param`, then ``finish_round(sim, seat, first, begin_turn, choose_draw, play)``
+    plays the copy to the end with a fixed policy's decision functions (``play_turn`` one turn;
+    ``draw(sim, seat, source)`` and ``end_turn(sim, seat, discard)`` the draw and the end of a
+    turn begun in ``g``, to try a decision on the copy), and :func:`round_status` /
+    :func:`round_score` read the outcome.
 """
 
 import numpy as np
@@ -110,6 +112,8 @@ from handsim._kernels.params import (  # noqa: F401  (rules vector indices: api.
 from handsim._kernels.rng import randbelow as _randbelow
 from handsim._kernels.turn import finish_round_with as finish_round  # noqa: F401  (for look-ahead players)
 from handsim._kernels.turn import play_turn_with as play_turn  # noqa: F401
+from handsim._kernels.turn import draw_from as draw  # noqa: F401  (on a table copy: a turn's draw)
+from handsim._kernels.turn import end_turn  # noqa: F401  (on a table copy: the rest of a turn after its moves)
 from handsim._kernels.state import (  # noqa: F401  (moves and legal queries, re-exported)
     MEMORY_SLOTS,
     STATUS_ERROR,
@@ -254,10 +258,10 @@ def seen_cards(g, seat, out):
     """Every card whose place ``seat`` knows, as counts in ``out int8[N_TYPES]``: its own hand, the
     table melds, the discard pile and the cards others are known to hold (:func:`known_cards`).
     Returns ``out``."""
-    out[:] = g.hands[seat]
-    for k in range(g.sc[_S.S_N_MELDS]):
-        for t in range(N_TYPES):
-            out[t] += meld_uses(g.melds[k], t)
+    melded = np.empty(N_TYPES, dtype=np.int8)
+    path_counts(g.melds, g.sc[_S.S_N_MELDS], melded)
+    for t in range(N_TYPES):
+        out[t] = g.hands[seat, t] + melded[t]
     for i in range(g.sc[_S.S_PILE_N]):
         out[g.pile[i]] += 1
     for s in range(g.sc[_S.S_PLAYERS]):
@@ -413,6 +417,14 @@ def memory(g, seat):
     """The seat's policy memory: ``int64[MEMORY_SLOTS]``, zeroed when a round is dealt, kept
     from turn to turn (a view: write to it freely)."""
     return g.mem[seat]
+
+
+@njit(cache=True, inline="always")
+def set_param(sim, seat, slot, value):
+    """Set parameter ``slot`` of ``seat`` on a simulated table (a :func:`copy_table`): a look-ahead
+    player gives every seat of its copy the parameters of the policy it plays the copy with.
+    Never on the table a decision function was called with."""
+    sim.pp[seat, slot] = value
 
 
 @njit(cache=True, inline="always")
