@@ -42,11 +42,17 @@ sys.path.insert(0, ROOT)
 from handsim.policies.check import PARTNERSHIP_VARIANTS, VARIANTS, describe  # noqa: E402
 
 LINEUPS = {
-    2: ["random,random", "random,greedy", "hold-hand,random"],
-    3: ["random,random,random", "greedy,random,hold-hand"],
+    2: ["random,random", "random,greedy", "hold-hand,random", "card-reader,random",
+        "sampler:samples=2,rollout=1,card-reader:joker_play=2,joker_turn=4"],
+    3: ["random,random,random", "greedy,random,hold-hand", "card-reader:joker_play=0,sampler:samples=2,random"],
     4: ["random,random,random,random", "greedy,greedy,greedy,greedy", "hold-hand,random,greedy,random",
         "hold-hand:bail_turn=4,greedy,hold-hand,greedy",
-        "hold-hand:distance_turn=2,max_distance=1,random,hold-hand:distance_turn=5,max_distance=0,greedy"],
+        "hold-hand:distance_turn=2,max_distance=1,random,hold-hand:distance_turn=5,max_distance=0,greedy",
+        "card-reader,greedy,greedy,greedy",
+        "card-reader:joker_play=2,joker_turn=3,random,card-reader:joker_play=0,hold-hand",
+        "card-reader:joker_hold=0,card-reader:joker_hold=100,card-reader:take_margin=0,feed_weight=0,random",
+        "sampler:samples=3,candidates=2,card-reader,random,greedy",
+        "sampler:samples=2,rollout=1,hold-hand,card-reader,random"],
 }
 
 
@@ -56,14 +62,18 @@ GO_OUT_DISCARD_MUST_OPEN = [
     (preset, {"go_out_requires_discard": True, "discard_pickup": "must_open", **ov}, lu)
     for preset, ov in [("classic", {}), ("saudi", {"opening_threshold": 71}), ("qahwa", {})]
     for lu in ["greedy,greedy", "hold-hand,greedy", "random,random", "hold-hand,random,greedy",
-               "greedy,greedy,greedy,greedy", "hold-hand,hold-hand,random,greedy", "random,hold-hand,random,hold-hand"]
+               "greedy,greedy,greedy,greedy", "hold-hand,hold-hand,random,greedy", "random,hold-hand,random,hold-hand",
+               "card-reader,random", "card-reader:joker_play=0,card-reader:joker_play=2,joker_turn=2,random",
+               "sampler:samples=2,card-reader,random,greedy"]
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
 #: are partners; PARTNERSHIP_VARIANTS: opening_scope player and team, with the fixed and the
 #: ascending opening rule, new_meld_only, go_out_requires_discard and layoff_on_opening_turn=false.
 PARTNERSHIP_LINEUPS = ["greedy,greedy,greedy,greedy", "random,random,random,random", "hold-hand,greedy,greedy,greedy",
-                       "hold-hand,greedy,greedy:support_hand=1,greedy"]
+                       "hold-hand,greedy,greedy:support_hand=1,greedy", "card-reader,greedy,card-reader,random",
+                       "sampler:samples=2,rollout=1,card-reader:joker_play=0,hold-hand,card-reader",
+                       "sampler:samples=2,candidates=2,card-reader:joker_play=2,joker_turn=3,greedy:support_hand=1,random"]
 
 
 def cases():

@@ -6,8 +6,8 @@ For every case below (a preset or a rule variant, a number of players and a line
 in a compact text form (one token per event, see :func:`compact`) to
 ``tests/golden/moves.jsonl.gz``; the same deals played by the fast path (``run_chunk``: per-deal
 scores, flags, turns, void, reshuffles) and a few match chunks (``run_match_chunk``) go to
-``tests/golden/chunks.json.gz``.  Every built-in policy plays in them, ``hold-hand`` also at
-non-default settings and ``greedy:support_hand=1`` in 2 v 2, with 2, 3 and 4 players.
+``tests/golden/chunks.json.gz``.  Every built-in policy plays in them (``sampler`` with few
+samples), ``hold-hand`` and ``card-reader`` also at non-default settings and ``greedy:support_hand=1`` in 2 v 2, with 2, 3 and 4 players.
 
 Any change of play shows up as a difference.  An intended change is reviewed with::
 
@@ -71,6 +71,16 @@ ADDED_SINGLE_LINEUPS = {
     4: ["hold-hand:distance_turn=3,max_distance=2,greedy,hold-hand:distance_turn=6,max_distance=0,greedy"],
 }
 ADDED_TEAM_LINEUPS: list[str] = []
+#: The card-counting and the sampling player (issue 8), after the cases above for the same reason.
+PLAYERS_SINGLE_LINEUPS = {
+    4: ["card-reader,greedy,greedy,greedy",
+        "card-reader:joker_play=0,card-reader:joker_play=2,joker_turn=3,hold-hand,random",
+        "sampler:samples=2,candidates=2,card-reader,greedy,card-reader"],
+    3: ["card-reader,greedy,random"],
+    2: ["card-reader,card-reader:joker_play=0,feed_weight=0", "sampler:samples=2,rollout=1,card-reader"],
+}
+PLAYERS_TEAM_LINEUPS = ["card-reader,greedy,card-reader,greedy",
+                        "sampler:samples=2,candidates=2,card-reader,card-reader,card-reader"]
 
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
 #: built-in policy, 2 to 5 players), in files of their own.
@@ -105,7 +115,8 @@ MATCHES = 12  # per match case
 def cases() -> list[dict]:
     """Every golden case: ``name``, ``preset``, ``overrides``, ``players``, ``lineup``, ``deals``, ``seed``."""
     out = []
-    for single, team_lineups in ((SINGLE_LINEUPS, TEAM_LINEUPS), (ADDED_SINGLE_LINEUPS, ADDED_TEAM_LINEUPS)):
+    for single, team_lineups in ((SINGLE_LINEUPS, TEAM_LINEUPS), (ADDED_SINGLE_LINEUPS, ADDED_TEAM_LINEUPS),
+                                 (PLAYERS_SINGLE_LINEUPS, PLAYERS_TEAM_LINEUPS)):
         for vname, (preset, ov) in VARIANTS.items():
             team = preset == "partnership" or ov.get("partnership")
             groups = [(4, team_lineups)] if team else sorted(single.items(), reverse=True)

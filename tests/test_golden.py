@@ -36,7 +36,14 @@ def test_golden_files_cover_every_builtin_policy_preset_and_player_count(stored)
     assert set(PRESETS) <= {c["preset"] for c in cases}
     assert {c["players"] for c in cases} == {2, 3, 4}
     labels = {s.label for c in cases for s in parse_lineup(c["lineup"])}
-    assert {"greedy", "hold-hand", "random", "greedy:support_hand=1"} <= labels
+    assert {"greedy", "hold-hand", "random", "greedy:support_hand=1", "card-reader"} <= labels
+    from handsim.policies.registry import BUILTIN_IDS
+
+    assert set(BUILTIN_IDS) <= {s.name for c in cases for s in parse_lineup(c["lineup"])}  # every built-in plays
+    assert any(lab.startswith("card-reader:") for lab in labels)
+    # the 2 v 2 cases include every new player
+    team = {s.name for c in cases if c["preset"] == "partnership" for s in parse_lineup(c["lineup"])}
+    assert {"card-reader", "sampler"} <= team
     assert any(lab.startswith("hold-hand:") for lab in labels)
     # the logs exercise the rare moves too
     logs = " ".join(r["log"] for r in moves).split()

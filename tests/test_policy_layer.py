@@ -27,7 +27,7 @@ def test_the_committed_dispatch_is_generated_from_the_registry():
 
 
 def test_every_builtin_policy_is_one_declared_module():
-    assert list(BUILTIN_IDS) == ["greedy", "hold-hand", "random"]
+    assert list(BUILTIN_IDS) == ["greedy", "hold-hand", "random", "card-reader", "sampler"]
     assert list(BUILTIN_IDS.values()) == list(range(len(BUILTIN_MODULES)))
     for name in BUILTIN_IDS:
         p = POLICIES[name]
@@ -38,6 +38,9 @@ def test_every_builtin_policy_is_one_declared_module():
     assert [q.name for q in POLICIES["hold-hand"].params] == ["bail_turn", "bail_opponent_cards", "distance_turn",
                                                               "max_distance"]
     assert POLICIES["hold-hand"].slot("bail_opponent_cards") == 1
+    assert [q.name for q in POLICIES["card-reader"].params] == ["horizon", "open_weight", "card_weight", "feed_weight",
+                                                                "take_margin", "joker_play", "joker_turn", "joker_hold"]
+    assert [q.name for q in POLICIES["sampler"].params] == ["samples", "rollout", "candidates"]
 
 
 def test_no_policy_reads_the_state_or_another_policys_id():

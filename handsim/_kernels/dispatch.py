@@ -10,6 +10,8 @@ from numba import njit
 from handsim.policies.greedy import POLICY as _P0
 from handsim.policies.hold_hand import POLICY as _P1
 from handsim.policies.random_moves import POLICY as _P2
+from handsim.policies.card_reader import POLICY as _P3
+from handsim.policies.sampler import POLICY as _P4
 
 _p0_choose_draw = _P0.choose_draw
 _p0_play = _P0.play
@@ -19,6 +21,12 @@ _p1_choose_draw = _P1.choose_draw
 _p1_play = _P1.play
 _p2_choose_draw = _P2.choose_draw
 _p2_play = _P2.play
+_p3_begin_turn = _P3.begin_turn
+_p3_choose_draw = _P3.choose_draw
+_p3_play = _P3.play
+_p4_begin_turn = _P4.begin_turn
+_p4_choose_draw = _P4.choose_draw
+_p4_play = _P4.play
 
 
 @njit(cache=True)
@@ -33,6 +41,10 @@ def begin_turn(g, seat):
     p = g.pol[seat]
     if p == 1:
         _p1_begin_turn(g, seat)
+    if p == 3:
+        _p3_begin_turn(g, seat)
+    if p == 4:
+        _p4_begin_turn(g, seat)
 
 
 @njit(cache=True)
@@ -42,6 +54,10 @@ def choose_draw(g, seat):
         return _p1_choose_draw(g, seat)
     if p == 2:
         return _p2_choose_draw(g, seat)
+    if p == 3:
+        return _p3_choose_draw(g, seat)
+    if p == 4:
+        return _p4_choose_draw(g, seat)
     return _p0_choose_draw(g, seat)
 
 
@@ -52,4 +68,8 @@ def play(g, seat):
         return _p1_play(g, seat)
     if p == 2:
         return _p2_play(g, seat)
+    if p == 3:
+        return _p3_play(g, seat)
+    if p == 4:
+        return _p4_play(g, seat)
     return _p0_play(g, seat)

@@ -16,7 +16,7 @@ from ..errors import PolicyError, PolicyFileError
 from .declare import Policy
 
 #: Modules of the built-in policies, in kernel-id order.
-BUILTIN_MODULES = ("greedy", "hold_hand", "random_moves")
+BUILTIN_MODULES = ("greedy", "hold_hand", "random_moves", "card_reader", "sampler")
 
 #: Every known policy by name: the built-ins, then user policies as their files are loaded.
 POLICIES: dict[str, Policy] = {}
