@@ -43,6 +43,8 @@ CHECKPOINT = "checkpoint.npz"
 DEFAULT_CHUNK = 2000
 #: Deals (or matches) per configuration and line-up when none are given (``--deals``).
 DEFAULT_DEALS = 20000
+#: The policy of a study that names none (every seat): the card-counting player (issue 8).
+DEFAULT_POLICY = "card-reader"
 
 
 from .errors import StudyEngineError, StudyError  # noqa: F401  (re-exported)
@@ -273,7 +275,7 @@ def _is_int(x: Any) -> bool:
 def make_spec(
     rules: Rules | None = None,
     vary: Mapping[str, Sequence] | Sequence[tuple[str, Sequence]] | None = None,
-    lineups: Sequence = ("greedy",),
+    lineups: Sequence = (DEFAULT_POLICY,),
     players: int = 4,
     deals: int = DEFAULT_DEALS,
     seed: int = 0,
@@ -1513,7 +1515,7 @@ def simulate(
     preset: str = "classic",
     rules: Rules | None = None,
     vary: Mapping[str, Sequence] | None = None,
-    lineups: Sequence = ("greedy",),
+    lineups: Sequence = (DEFAULT_POLICY,),
     players: int = 4,
     deals: int = DEFAULT_DEALS,
     seed: int = 0,

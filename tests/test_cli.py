@@ -1020,7 +1020,7 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
     spec = seen["spec"]
     assert spec.vary == (("opening_threshold", (51, 71, 91)), ("joker_penalty", (15, 30)))
     assert [",".join(s.label for s in lu) for lu in spec.lineups] == [
-        "greedy,greedy,greedy,greedy", "hold-hand,greedy,greedy,greedy"]
+        "card-reader,card-reader,card-reader,card-reader", "hold-hand,card-reader,card-reader,card-reader"]
     assert (spec.players, spec.deals, spec.seed) == (4, 20000, 0)
     assert spec.rules.to_dict() == __import__("handsim.rules").rules.Rules.preset("classic").to_dict()
     out = seen["kw"]["out"]

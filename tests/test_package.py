@@ -64,13 +64,17 @@ def test_import_from_the_folder_that_holds_the_checkout(tmp_path):
 def test_handsim_simulate_shows_its_signature_and_the_cli_default():
     import handsim
     from handsim.cli.simulate import DEFAULT_DEALS as CLI_DEALS
-    from handsim.simulate import DEFAULT_DEALS, make_spec, simulate
+    from handsim.cli.simulate import DEFAULT_POLICY as CLI_POLICY
+    from handsim.simulate import DEFAULT_DEALS, DEFAULT_POLICY, make_spec, simulate
 
     sig = inspect.signature(handsim.simulate)
     assert sig == inspect.signature(simulate, eval_str=True)
     assert list(sig.parameters)[:6] == ["preset", "rules", "vary", "lineups", "players", "deals"]
     assert sig.parameters["deals"].default == DEFAULT_DEALS == CLI_DEALS == 20000
     assert make_spec().deals == 20000
+    # the default policy of a study (issue 8): the card-counting player, at every seat
+    assert sig.parameters["lineups"].default == (DEFAULT_POLICY,) and DEFAULT_POLICY == CLI_POLICY == "card-reader"
+    assert [s.name for s in make_spec().lineups[0]] == ["card-reader"] * 4
     text = pydoc.render_doc(handsim.simulate, renderer=pydoc.plaintext)
     assert "handsim.simulate(preset: str = 'classic', rules: handsim.rules.Rules | None = None," in text
     assert text.index("Run a study from Python and return its summary table.") < text.index("FUNCTIONS")

@@ -17,12 +17,13 @@ from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, ann
                       check_classic_players,
                       fmt_value, load_rules, parse_players, rules_note, rules_options, table)
 
-#: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK and DEFAULT_DEALS (kept here so that --help
+#: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK, DEFAULT_DEALS and DEFAULT_POLICY (kept here so that --help
 #: imports nothing heavy; tests check them).
 DEFAULT_CHUNK = 2000
 MAX_DEALS = 10**12
 MAX_CHUNK = 10**6
 DEFAULT_DEALS = 20000
+DEFAULT_POLICY = "card-reader"
 #: The default study (no rule or policy option given).
 DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
 
@@ -293,8 +294,9 @@ def summary_table(summary, varying, matches: bool = False) -> str:
 SIMULATE_HELP = """Run a study: every combination of the varying rule options × every line-up, on the same deals.
 
 Without any rule or policy option it runs the default study: classic rules, opening_threshold
-51/71/91 × joker_penalty 15/30, line-ups "greedy at every seat" and "hold-hand,greedy,...",
-20000 deals.  Otherwise what is not given defaults to: preset classic, nothing varying, greedy at
+51/71/91 × joker_penalty 15/30, line-ups "card-reader at every seat" and
+"hold-hand,card-reader,...", 20000 deals.  Otherwise what is not given defaults to: preset
+classic, nothing varying, card-reader (the card-counting player, the default for studies) at
 every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-HHMMSS):
 
 \b
@@ -338,7 +340,7 @@ terminated (kill).
               help="Any rule option and the values to compare, e.g. --vary discard_pickup=must_open,new_meld_only (repeatable).")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 or @best.toml (a policy file "
-                   "of handsim tune) (repeatable; see 'handsim policies').")
+                   "of handsim tune) (repeatable; see 'handsim policies').  [default: card-reader at every seat]")
 @POLICY_FILE_OPTION
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
               help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
@@ -421,8 +423,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         if not _given(ctx, _STUDY_OPTIONS):
             rules = load_rules(None, None, (), partnership=two_v_two)
             vary_map = dict(DEFAULT_VARY)
-            greedy, hold = parse_policy("greedy"), parse_policy("hold-hand")
-            lineup_list = [[greedy] * players, [hold] + [greedy] * (players - 1)]
+            default, hold = parse_policy(DEFAULT_POLICY), parse_policy("hold-hand")
+            lineup_list = [[default] * players, [hold] + [default] * (players - 1)]
         else:
             rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
             if rules.partnership and _given(ctx, ["players"]) and not two_v_two:
@@ -451,7 +453,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 players = len(seat_lineups[0])  # the first --lineup sets the number of players
             lineup_list = [[parse_policy(expand_policy_ref(p))] * players for p in policies] + seat_lineups
             if not lineup_list:
-                lineup_list = [[parse_policy("greedy")] * players]
+                lineup_list = [[parse_policy(DEFAULT_POLICY)] * players]
         if rounds is not None:
             matches = True
             if _set_differs(settings, "rounds", rules.rounds, rounds):
