@@ -43,7 +43,8 @@ CHECKPOINT = "checkpoint.npz"
 DEFAULT_CHUNK = 2000
 #: Deals (or matches) per configuration and line-up when none are given (``--deals``).
 DEFAULT_DEALS = 20000
-#: The policy of a study that names none (every seat): the card-counting player (issue 8).
+#: The policy of a classic Hand study that names none (every seat): the card-counting player
+#: (issue 8; ``Game.default_policy``).
 DEFAULT_POLICY = "card-reader"
 
 
@@ -275,7 +276,7 @@ def _is_int(x: Any) -> bool:
 def make_spec(
     rules: Rules | None = None,
     vary: Mapping[str, Sequence] | Sequence[tuple[str, Sequence]] | None = None,
-    lineups: Sequence = (DEFAULT_POLICY,),
+    lineups: Sequence | None = None,
     players: int = 4,
     deals: int = DEFAULT_DEALS,
     seed: int = 0,
@@ -289,7 +290,9 @@ def make_spec(
     (RULES.md section 7) instead of one independent deal.
 
     ``lineups`` items are line-up strings (``"hold-hand,greedy,greedy,greedy"``), sequences of
-    policy names, or a single policy name (every seat plays it).  ``policy_files`` are Python
+    policy names, or a single policy name (every seat plays it); ``None``: the game's default
+    policy at every seat (classic Hand: :data:`DEFAULT_POLICY`, ``card-reader``; Russian Hand:
+    ``greedy``).  ``policy_files`` are Python
     files of user-written policies (``docs/policies.md``), loaded first so that their policies
     can be named in ``lineups``.
 
@@ -367,6 +370,8 @@ def make_spec(
             rules = rules.replace(**{k: vals[0]})
     lu = []
     pgame = game.name
+    if lineups is None:
+        lineups = (game.default_policy,)
     for item in lineups:
         if isinstance(item, PolicySpec):
             specs = [item] * players
@@ -1515,7 +1520,7 @@ def simulate(
     preset: str = "classic",
     rules: Rules | None = None,
     vary: Mapping[str, Sequence] | None = None,
-    lineups: Sequence = (DEFAULT_POLICY,),
+    lineups: Sequence | None = None,
     players: int = 4,
     deals: int = DEFAULT_DEALS,
     seed: int = 0,
@@ -1537,8 +1542,9 @@ def simulate(
     rules : Rules, optional
     vary : dict, optional
         Rule option -> values to compare, e.g. ``{"opening_threshold": [51, 71, 91]}``.
-    lineups : sequence
-        Policy names (every seat plays it) or line-up strings (``"hold-hand,greedy,greedy,greedy"``).
+    lineups : sequence, optional
+        Policy names (every seat plays it) or line-up strings (``"hold-hand,greedy,greedy,greedy"``);
+        default: the game's default policy at every seat (``card-reader``; Russian Hand ``greedy``).
     players, deals, seed, jobs, chunk
         As for ``handsim simulate``.
     out : path, optional

@@ -73,8 +73,13 @@ def test_handsim_simulate_shows_its_signature_and_the_cli_default():
     assert sig.parameters["deals"].default == DEFAULT_DEALS == CLI_DEALS == 20000
     assert make_spec().deals == 20000
     # the default policy of a study (issue 8): the card-counting player, at every seat
-    assert sig.parameters["lineups"].default == (DEFAULT_POLICY,) and DEFAULT_POLICY == CLI_POLICY == "card-reader"
+    from handsim.games import get_game
+
+    assert sig.parameters["lineups"].default is None and DEFAULT_POLICY == CLI_POLICY == "card-reader"
+    assert get_game("hand").default_policy == DEFAULT_POLICY and get_game("russian").default_policy == "greedy"
     assert [s.name for s in make_spec().lineups[0]] == ["card-reader"] * 4
+    russian = get_game("russian").preset()
+    assert [s.name for s in make_spec(russian, players=3).lineups[0]] == ["greedy"] * 3
     text = pydoc.render_doc(handsim.simulate, renderer=pydoc.plaintext)
     assert "handsim.simulate(preset: str = 'classic', rules: handsim.rules.Rules | None = None," in text
     assert text.index("Run a study from Python and return its summary table.") < text.index("FUNCTIONS")

@@ -39,6 +39,8 @@ class Game:
     min_players, max_players : int
     unit : str
         What one deal is, in words: ``"round"`` (classic Hand) or ``"game"`` (Russian Hand).
+    default_policy : str
+        The policy of a study that names none (every seat).
     """
 
     name = ""
@@ -46,6 +48,7 @@ class Game:
     min_players = 2
     max_players = 4
     unit = "round"
+    default_policy = "greedy"
 
     # -- options
     def rules_class(self):
@@ -106,6 +109,7 @@ class _Hand(Game):
     min_players = 2
     max_players = 4
     unit = "round"
+    default_policy = "card-reader"  # the card-counting player (issue 8)
 
     def rules_class(self):
         from handsim.rules import Rules
