@@ -787,13 +787,16 @@ def check_deal(trace: dict) -> list[str]:
     return _Replay(trace).run()
 
 
-def check_file(path) -> tuple[int, list[tuple[Any, str]]]:
+def check_file(path, check=None) -> tuple[int, list[tuple[Any, str]]]:
     """Check every deal of a JSON-lines trace file.
 
     Parameters
     ----------
     path : str or os.PathLike
         One trace object per line (blank lines are skipped).
+    check : callable, optional
+        The check of one trace, returning its discrepancies (default :func:`check_deal`;
+        Russian Hand's :func:`handsim.games.russian.checker.check_deal` for its move logs).
 
     Returns
     -------
@@ -823,5 +826,5 @@ def check_file(path) -> tuple[int, list[tuple[Any, str]]]:
                 problems.append((None, f"line {line_no}: not a JSON object: {e}"))
                 continue
             deal = trace.get("deal") if isinstance(trace, dict) else None
-            problems.extend((deal, message) for message in check_deal(trace))
+            problems.extend((deal, message) for message in (check or check_deal)(trace))
     return n_deals, problems

@@ -231,8 +231,9 @@ def _length_findings(st: _Study) -> list[Finding]:
     out = []
     for _, r in st.length.iterrows():
         m = _num(r["mean_turns"], r["turns_ci95_low"], r["turns_ci95_high"], "turns")
-        out.append(Finding(f"A game lasts {m.text()} on average (median {value_text(r['p50'])} turns, 80% of games "
-                           f"between {value_text(r['p10'])} and {value_text(r['p90'])}), all players' turns together.",
+        q = {k: value_text(round(float(r[k]), 1)) for k in ("p10", "p50", "p90")}  # interpolated: one decimal
+        out.append(Finding(f"A game lasts {m.text()} on average (median {q['p50']} turns, 80% of games "
+                           f"between {q['p10']} and {q['p90']}), all players' turns together.",
                            m, _where(r, st.varying, r["lineup"])))
     return out
 

@@ -256,21 +256,14 @@ def _text(t: int) -> str:
 
 
 def check_file(path) -> tuple[int, list[tuple[Any, str]]]:
-    """Check every game of a JSON-lines file of Russian Hand move logs: ``(games, [(deal, message), ...])``."""
-    from handsim._io import InputFileError, parse_json
+    """Check every game of a JSON-lines file of Russian Hand move logs (one per line, blank lines
+    skipped): ``(games, [(deal, message), ...])``, a line that is not JSON named by its number.
 
-    n = 0
-    problems: list[tuple[Any, str]] = []
-    with open(path, encoding="utf-8-sig") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            n += 1
-            try:
-                trace = parse_json(line, f"line {line_no}")
-            except InputFileError as e:
-                problems.append((None, f"line {line_no}: not a JSON object: {e}"))
-                continue
-            deal = trace.get("deal") if isinstance(trace, dict) else None
-            problems.extend((deal, m) for m in check_deal(trace))
-    return n, problems
+    Raises
+    ------
+    OSError
+        If the file cannot be read.
+    """
+    from handsim.checker import check_file as check_lines
+
+    return check_lines(path, check_deal)
