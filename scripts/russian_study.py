@@ -87,15 +87,38 @@ def headline(out: Path) -> pd.DataFrame:
             add(P, "median_turns", lu, "turns", g["p50"], float("nan"), float("nan"), g["games"])
         pairs = pd.read_csv(d / "lineups.csv")
         for other, name in ((one_patient, "patience_pays"), (one_random, "random_instead_of_greedy")):
+            # win_diff is line-up a minus line-up b at the switched position: the switch pays
+            # (b - a) when a is all greedy
             m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
-            flip = 1.0
+            flip = -1.0
             if m.empty:
                 m = pairs[(pairs["lineup_a"] == other) & (pairs["lineup_b"] == greedy)]
-                flip = -1.0
+                flip = 1.0
             r = m.iloc[0]
             lo, hi = sorted((flip * r["win_diff_ci95_low"], flip * r["win_diff_ci95_high"]))
             add(P, name, f"{other} vs {greedy}", "win rate difference (share of games)", flip * r["win_diff"], lo, hi,
                 r["deals"])
+    return pd.DataFrame(rows)
+
+
+def power(games: int, players=PLAYERS) -> pd.DataFrame:
+    """What ``games`` games per line-up can resolve (normal approximation, 95% two-sided, 80% power):
+    for each number of players P, the half-width of the 95% CI of a seat's win rate at the fair
+    share 1/P, and the smallest difference from the fair share that is found with probability 80%
+    (2.80 standard errors); for a paired difference of win rates (one position switched, the same
+    games) the worst case, no correlation between the two line-ups' outcomes (common random
+    numbers only make it smaller)."""
+    from scipy.stats import norm
+
+    z, zp = norm.ppf(0.975), norm.ppf(0.8)
+    rows = []
+    for P in players:
+        p = 1.0 / P
+        se = (p * (1 - p) / games) ** 0.5
+        se_pair = (2 * p * (1 - p) / games) ** 0.5
+        rows.append({"players": P, "games": games, "win_rate_ci_half_width": z * se,
+                     "detectable_edge": (z + zp) * se, "paired_ci_half_width_worst": z * se_pair,
+                     "detectable_paired_difference_worst": (z + zp) * se_pair})
     return pd.DataFrame(rows)
 
 
@@ -108,7 +131,11 @@ def main() -> int:
     ap.add_argument("--out", default="results/russian")
     ap.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
     ap.add_argument("--headline-only", action="store_true", help="only gather headline.csv from finished studies")
+    ap.add_argument("--power", action="store_true", help="print what --deals games per line-up can resolve, and stop")
     args = ap.parse_args()
+    if args.power:
+        print(power(args.deals).to_string(index=False, float_format=lambda x: f"{100 * x:.2f} pp"))
+        return 0
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if not args.headline_only:
