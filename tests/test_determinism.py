@@ -90,3 +90,49 @@ def test_another_seed_gives_other_results(reference):
         reference[["opening_threshold", "lineup", "policy", "seat", "deals"]])
     assert not np.array_equal(other["mean_score"].to_numpy(), reference["mean_score"].to_numpy())
     assert (other["mean_score"] != reference["mean_score"]).sum() >= len(reference) - 2
+
+
+# --- the sampling player: its determinizations come from each deal's own policy stream -------
+
+SAMPLER_LINEUP = "sampler:samples=3,candidates=2,card-reader,card-reader"
+
+
+def sampler_summary(jobs: int = 1, chunk: int = 12, seed: int = 4, executor: str = "inline") -> pd.DataFrame:
+    sp = make_spec(Rules.preset("classic"), None, [SAMPLER_LINEUP], players=3, deals=24, seed=seed, chunk=chunk)
+    return run_study(sp, jobs=jobs, executor=executor).summary
+
+
+def test_the_sampler_is_reproducible_and_independent_of_jobs_and_chunks():
+    ref = sampler_summary()
+    pd.testing.assert_frame_equal(sampler_summary(), ref, check_exact=True)
+    pd.testing.assert_frame_equal(sampler_summary(chunk=5), ref, check_exact=True)
+    pd.testing.assert_frame_equal(sampler_summary(jobs=2, chunk=5, executor="process"), ref, check_exact=True)
+    assert not ref["mean_score"].equals(sampler_summary(seed=5)["mean_score"])
+
+
+def stock_draws(trace) -> list[str]:
+    """The cards drawn from the stock, in order, up to the first reshuffle."""
+    out = []
+    for e in trace["events"]:
+        if e["type"] == "reshuffle":
+            break
+        if e["type"] == "draw" and e["source"] == "stock":
+            out.append(e["card"])
+    return out
+
+
+def test_the_sampler_draws_only_from_the_policy_stream():
+    """Its random deals of the unseen cards use the deal's policy stream, not the deck's: the cards
+    dealt and the stock are the same as with card-reader in its seat, and a replay of the deal
+    (trace_deal) plays it move for move as the study did."""
+    from handsim.trace import trace_deal
+
+    rules = Rules.preset("classic")
+    for deal in (0, 7):
+        a = trace_deal(rules, SAMPLER_LINEUP, deal, 4)
+        b = trace_deal(rules, "card-reader,card-reader,card-reader", deal, 4)
+        assert a["hands"] == b["hands"]
+        stock_a, stock_b = stock_draws(a), stock_draws(b)
+        n = min(len(stock_a), len(stock_b))
+        assert n > 0 and stock_a[:n] == stock_b[:n]  # the same stock, card for card
+        assert trace_deal(rules, SAMPLER_LINEUP, deal, 4) == a

@@ -5,8 +5,10 @@ cannot place again at random, consistently with what it has seen (:func:`api.dea
 other hands keep their sizes and the cards they were seen to take, the stock its size), plays each
 candidate decision on a copy of the table followed by a fixed *rollout* policy (``greedy`` or
 ``card-reader``, every seat) to the end of the round, and picks the candidate with the best mean
-score over ``samples`` such deals (its own score; in 2 v 2 its team's).  Every candidate is
-played on the same deals (common random numbers), so the comparison is paired.
+score over ``samples`` such deals (its own score; in 2 v 2 its team's) - but it leaves
+``card-reader``'s own choice only when another candidate scores less by more than
+:data:`SWITCH_Z` standard errors.  Every candidate is played on the same deals (common random
+numbers), so the comparison is paired.
 
 * Draw: the candidates are the stock and - when it may take it (:func:`card_reader.may_take`) -
   the top discard.
@@ -42,6 +44,11 @@ _CARD_READER_PARAMS = card_reader.DEFAULT_PARAMS
 
 #: At most this many discards are compared (the ``candidates`` parameter's top).
 MAX_CANDIDATES = 16
+#: It plays another candidate than card-reader's own choice only when the sampled rounds say that
+#: candidate scores less by more than this many standard errors of the paired mean difference:
+#: with a few dozen noisy rollouts per decision, picking the best mean alone mostly follows the
+#: noise (measured: no better than card-reader).
+SWITCH_Z = 2.0
 
 
 @njit(cache=True)
@@ -93,7 +100,8 @@ def _rest_of_turn(sim, seat, rollout):
 
 @njit(cache=True)
 def draw_decision(g, seat):
-    """Sample the stock against the top discard (when it may take it); ties go to the stock."""
+    """Sample the stock against the top discard (when it may take it): card-reader's own choice
+    unless the other source is clearly better (:func:`_clearly_better`)."""
     ok, opens = card_reader.may_take(g, seat)
     if not ok:
         return api.DRAW_STOCK
@@ -103,21 +111,50 @@ def draw_decision(g, seat):
     sim_arr = api.new_table(g)
     base = base_arr[0]
     sim = sim_arr[0]
-    total = np.zeros(2, dtype=np.float64)
+    # candidate 0: card-reader's own choice; 1: the other source
+    own = card_reader.draw_decision(g, seat, card_reader.default_params())
+    src = np.empty(2, dtype=np.int64)
+    src[0] = own
+    src[1] = api.DRAW_STOCK if own == api.DRAW_DISCARD else api.DRAW_DISCARD
+    sc = np.empty(2, dtype=np.float64)
+    diff = np.zeros(MAX_CANDIDATES, dtype=np.float64)
+    diff2 = np.zeros(MAX_CANDIDATES, dtype=np.float64)
     for _ in range(n):
         api.copy_table(g, base)
         api.deal_unseen(g, seat, base)
         _seat_rollout(base, rollout)
         for c in range(2):
             api.copy_table(base, sim)
-            if api.draw(sim, seat, api.DRAW_DISCARD if c == 1 else api.DRAW_STOCK):
+            if api.draw(sim, seat, src[c]):
                 _rest_of_turn(sim, seat, rollout)
                 _finish(sim, seat, rollout)
-            total[c] += _score(sim, seat)
+            sc[c] = _score(sim, seat)
+        d = sc[1] - sc[0]
+        diff[1] += d
+        diff2[1] += d * d
     keep = base_arr.shape[0] + sim_arr.shape[0]  # the tables live until here
-    if keep > 0 and total[1] < total[0]:
-        return api.DRAW_DISCARD
-    return api.DRAW_STOCK
+    return src[_clearly_better(diff, diff2, 2, n)] if keep > 0 else own
+
+
+@njit(cache=True)
+def _clearly_better(diff, diff2, m, n):
+    """Which of ``m`` candidates to play, given for each ``j`` the sums over ``n`` samples of its
+    score difference from candidate 0 (``diff[j]``) and of its square (``diff2[j]``): the one with
+    the lowest mean difference among those whose mean is below 0 by more than :data:`SWITCH_Z`
+    standard errors (paired: every candidate is played on the same deals); else 0 (card-reader's
+    choice)."""
+    best = 0
+    bestm = 0.0
+    if n < 2:
+        return 0
+    for j in range(1, m):
+        mean = diff[j] / n
+        var = (diff2[j] - n * mean * mean) / (n - 1)
+        se = np.sqrt(max(var, 0.0) / n)
+        if mean < bestm and mean + SWITCH_Z * se < 0.0:
+            best = j
+            bestm = mean
+    return best
 
 
 @njit(cache=True)
@@ -157,7 +194,9 @@ def play_turn(g, seat):
         sim_arr = api.new_table(g)
         base = base_arr[0]
         sim = sim_arr[0]
-        total = np.zeros(MAX_CANDIDATES, dtype=np.float64)
+        sc = np.empty(MAX_CANDIDATES, dtype=np.float64)
+        diff = np.zeros(MAX_CANDIDATES, dtype=np.float64)
+        diff2 = np.zeros(MAX_CANDIDATES, dtype=np.float64)
         for _ in range(n):
             api.copy_table(g, base)
             api.deal_unseen(g, seat, base)
@@ -166,12 +205,12 @@ def play_turn(g, seat):
                 api.copy_table(base, sim)
                 api.end_turn(sim, seat, cand[j])
                 _finish(sim, seat, rollout)
-                total[j] += _score(sim, seat)
-        bj = 0
-        for j in range(1, m):
-            if total[j] < total[bj]:
-                bj = j
-        d = cand[bj] if base_arr.shape[0] + sim_arr.shape[0] > 0 else d
+                sc[j] = _score(sim, seat)
+            for j in range(1, m):
+                x = sc[j] - sc[0]
+                diff[j] += x
+                diff2[j] += x * x
+        d = cand[_clearly_better(diff, diff2, m, n)] if base_arr.shape[0] + sim_arr.shape[0] > 0 else d
     card_reader.remember_discard(g, seat, d)
     return d
 
@@ -195,8 +234,9 @@ POLICY = Policy(
     "sampler",
     help="Flat Monte Carlo: at each draw and discard decision it deals the cards it has not seen at random "
          "(consistently with what it saw), plays each candidate followed by the rollout policy to the end of "
-         "the round on `samples` such deals, and picks the best mean score; its melds and lay-offs are "
-         "card-reader's, its discard candidates card-reader's best `candidates`.",
+         "the round on `samples` such deals, and plays the best mean score when it beats card-reader's own choice "
+         "by more than 2 standard errors (else card-reader's choice); its melds and lay-offs are card-reader's, "
+         "its discard candidates card-reader's best `candidates`.",
     params=(
         Param("samples", 16, 1, 1000, unit="deals per decision",
               help="random deals of the unseen cards each candidate is played on"),
