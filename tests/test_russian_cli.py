@@ -207,3 +207,24 @@ def test_simulate_a_russian_study(runner, tmp_path):
     assert result.stdout.splitlines()[-1] == "4 deals checked, 0 discrepancies"
     result = run(runner, "report", str(out), "--format", "md")
     assert_ok(result)
+
+
+def test_per_deal_rows_of_a_russian_study(runner, tmp_path):
+    import pandas as pd
+
+    out = tmp_path / "r"
+    result = run(runner, "simulate", "--preset", "russian", "--players", "2", "--deals", "30", "--jobs", "1",
+                 "--out", str(out), "--per-deal", "--no-progress", "-q")
+    assert_ok(result)
+    rows = pd.concat(pd.read_parquet(f) for f in sorted((out / "per_deal").glob("part-*.parquet")))
+    assert len(rows) == 2 * 30 and set(rows["seat"]) == {0, 1}
+    # one winner per game (or a draw), and the winner of a game that ended by going out holds nothing
+    by_game = rows.groupby("deal")
+    assert ((by_game["won"].sum() == 1) | (by_game["drew"].sum() >= 2)).all()
+    assert (rows.loc[rows["went_out"], "cards_left"] == 0).all()
+    s = pd.read_csv(out / "summary.csv")
+    for seat in (0, 1):  # the summary's seat rows are the per-game rows' means
+        got = s.loc[s["seat"].astype(str) == str(seat), ["win_rate", "mean_cards_left"]].iloc[0]
+        mine = rows[rows["seat"] == seat]
+        assert got["win_rate"] == pytest.approx(mine["won"].mean())
+        assert got["mean_cards_left"] == pytest.approx(mine["cards_left"].mean())
