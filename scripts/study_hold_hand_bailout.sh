@@ -9,20 +9,27 @@
 #   the table with 0, 1, 2, 3 tuned hold-hand players among FIELD players.
 # DEALS tuning deals per candidate, MATCHES matches (power calculation in the README).
 #   FIELD=greedy DEALS=20000 MATCHES=20000 scripts/study_hold_hand_bailout.sh
+#   FIELD=card-reader DEALS=10000 MATCHES=10000 BAIL_TURN=1:13:3 BAIL_CARDS=0:8:4 EDGE=0 \
+#       scripts/study_hold_hand_bailout.sh     (the card-reader field: a coarser grid, no edge grid)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FIELD="${FIELD:-greedy}"
 DEALS="${DEALS:-20000}"
 MATCHES="${MATCHES:-20000}"
+BAIL_TURN="${BAIL_TURN:-4:20:2}"
+BAIL_CARDS="${BAIL_CARDS:-0:8:2}"
+EDGE="${EDGE:-1}"
 OUT="${OUT:-results/hold-hand-bailout}/vs-$FIELD"
 for T in 51 71 91; do
-    handsim tune hold-hand --param bail_turn=4:20:2 --param bail_opponent_cards=0:8:2 \
+    handsim tune hold-hand --param "bail_turn=$BAIL_TURN" --param "bail_opponent_cards=$BAIL_CARDS" \
         --against "$FIELD,$FIELD,$FIELD" --threshold "$T" --deals "$DEALS" --seed 20261204 \
         --jobs "${JOBS:-1}" --no-progress --out "$OUT/tune-$T"
     # the winner lay on the edge of that grid (bail_turn 4): the grid beyond it, same deals
-    handsim tune hold-hand --param bail_turn=1:4 --param bail_opponent_cards=8:14:2 \
-        --against "$FIELD,$FIELD,$FIELD" --threshold "$T" --deals "$DEALS" --seed 20261204 \
-        --jobs "${JOBS:-1}" --no-progress --out "$OUT/edge-$T"
+    if [ "$EDGE" = 1 ]; then
+        handsim tune hold-hand --param bail_turn=1:4 --param bail_opponent_cards=8:14:2 \
+            --against "$FIELD,$FIELD,$FIELD" --threshold "$T" --deals "$DEALS" --seed 20261204 \
+            --jobs "${JOBS:-1}" --no-progress --out "$OUT/edge-$T"
+    fi
     H="@$OUT/tune-$T/best.toml"
     handsim simulate --threshold "$T" --rounds 9 --standings last_loses \
         --policy "$FIELD" --lineup "$H,$FIELD,$FIELD,$FIELD" --lineup "$H,$H,$FIELD,$FIELD" \
