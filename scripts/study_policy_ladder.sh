@@ -3,7 +3,7 @@
 # design: every pair of policies at equal strength, every seating of every deal) of random,
 # greedy, hold-hand (HOLD: the tuned one, e.g. @results/hold-hand-bailout/vs-greedy/tune-51/best.toml),
 # card-reader under the presets classic, saudi and qahwa, DEALS deals per preset (power
-# calculation in the README).  The sampling player is about 700 times slower than card-reader,
+# calculation in the README).  The sampling player is about 250 times slower than card-reader,
 # so it plays its own duplicate tournament against card-reader, SAMPLER_DEALS deals, under the
 # presets in SAMPLER_PRESETS (default: classic only).
 #   HOLD=@results/hold-hand-bailout/vs-greedy/tune-51/best.toml DEALS=8000 SAMPLER_DEALS=600 \
