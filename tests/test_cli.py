@@ -781,7 +781,7 @@ def deal_traces():
 def test_show_deal_json(deal_traces):
     args, t = deal_traces[0]
     assert t["deal"] == 3 and t["seed"] == 0 and t["players"] == 2
-    assert t["policies"] == ["greedy", "greedy"]
+    assert t["policies"] == ["card-reader", "card-reader"]  # the default study's policy (a study without --policy)
     assert len(t["hands"][t["starter"]]) == 15 and len(t["hands"][1 - t["starter"]]) == 14
     assert sorted(t["deck"]) == sorted([f"{r}{s}" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
                                                               "K"] for s in "SHDC"] * 2 + ["JK", "JK"])

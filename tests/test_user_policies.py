@@ -137,6 +137,12 @@ def test_bad_policy_files_are_one_line_exit_2(tmp_path):
     imp = tmp_path / "imp.py"
     imp.write_text("import os\n\nimport no_such_module_for_handsim\n", encoding="utf-8")
     cases.append((imp, ["imp.py, line 3", "ModuleNotFoundError", "no_such_module_for_handsim"]))
+    txt = tmp_path / "greedy_copy.txt"  # a policy file under another name (found by a breaker review)
+    txt.write_text(GOOD, encoding="utf-8")
+    cases.append((txt, ["greedy_copy.txt", "not a Python file", "must end in .py"]))
+    toml = tmp_path / "best.toml"
+    toml.write_text('name = "greedy"\n', encoding="utf-8")
+    cases.append((toml, ["best.toml", "not a Python file", "--policy @FILE"]))
     nothing = tmp_path / "nothing.py"
     nothing.write_text(GOOD, encoding="utf-8")
     cases.append((nothing, ["nothing.py declares no policy", "Policy(...)"]))

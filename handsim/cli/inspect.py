@@ -468,7 +468,7 @@ Examples:
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="The study's seed.")
 @click.option("--deal", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Deal index.")
 @rules_options
-@click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: greedy]")
+@click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: the default study's: card-reader for classic Hand, greedy for Russian Hand]")
 @click.option("--policy-file", "policy_files", multiple=True, type=click.Path(), metavar="FILE",
               help="A Python file of user-written policies, as in the study (repeatable).")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
@@ -510,7 +510,10 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 4",
                                      param_hint="'--lineup'")
     else:
-        specs = [parse_policy(expand_policy_ref("greedy" if policy is None else policy))] * (players or 4)
+        from handsim.games import get_game
+
+        default = get_game("hand").default_policy  # the default study's policy, so its deals replay as played
+        specs = [parse_policy(expand_policy_ref(default if policy is None else policy))] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
     try:

@@ -255,7 +255,7 @@ confirm.png), the self-contained report.html, run.json.
 Examples:
     $ handsim tune hold-hand --param bail_turn=4:20 --param bail_opponent_cards=0:10 \\
           --against greedy,greedy,greedy --threshold 71 --deals 20000 --out tune71
-    $ handsim simulate --lineup @tune71/best.toml,greedy,greedy,greedy
+    $ handsim simulate --lineup @tune71/best.toml,greedy,greedy,greedy --threshold 71
     $ handsim tune --resume tune71
 
 \b

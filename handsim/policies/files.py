@@ -59,7 +59,7 @@ def read_source(path) -> tuple[Path, bytes, str]:
     Raises
     ------
     PolicyFileError
-        Missing, a folder, unreadable, not UTF-8.
+        Missing, a folder, unreadable, not UTF-8, a name not ending in ``.py``.
     """
     p = Path(path)
     shown = str(path)
@@ -76,6 +76,9 @@ def read_source(path) -> tuple[Path, bytes, str]:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise PolicyFileError(f"policy file {shown}, line {line}: not UTF-8 text (byte {e.start})") from None
+    if p.suffix != ".py":  # Python imports (and numba caches) only .py files
+        hint = " (a policy TOML such as best.toml goes in --policy @FILE)" if p.suffix.lower() == ".toml" else ""
+        raise PolicyFileError(f"policy file {shown}: not a Python file: its name must end in .py{hint}")
     return p.resolve(), data, text
 
 
