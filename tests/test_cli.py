@@ -441,7 +441,9 @@ def test_score_unreadable_file(runner, tmp_path):
 
 def test_show_deal_internal_engine_error(runner, monkeypatch):
     """An engine failure is a bug, not bad input: one line naming it, exit 1, no traceback."""
-    import handsim._kernels.engine as engine
+    from handsim.policies.engines import engine_for
+
+    engine = engine_for(["card-reader"]).module  # show-deal's default policy, and greedy
 
     def failing(seed, deal, players, rv, pol, pp):
         err = np.zeros(12, np.int64)  # the engine's error record: code 7 (the table is full)
@@ -1232,12 +1234,16 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     assert_ok(result)
     assert result.stderr == "Compiling the meld search (once, a few seconds; cached afterwards)...\n"
     assert asked[-1] == ("arrange", "make_weights", "search", "meld_cards", "meld_value")
-    result = run(runner, "show-deal", "--deal", 3, "--players", 2)
+    from handsim.policies.engines import builtin_engine, engine_for
+
+    result = run(runner, "show-deal", "--deal", 3, "--players", 2)  # card-reader: the engine of the first 4 built-ins
     assert_ok(result)
     assert result.stderr == "Compiling the deal tracer (once, about half a minute; cached afterwards)...\n"
-    assert asked[-1] == ("engine", "play_traced")
-    assert_ok(run(runner, "show-deal", "--deal", 3, "--players", 2, "--round", 1))
-    assert asked[-1] == ("engine", "play_traced_match_round")
+    assert asked[-1] == (engine_for(["card-reader"]).module_name, "play_traced")
+    assert asked[-1][0].startswith("hs_engine_")
+    assert_ok(run(runner, "show-deal", "--deal", 3, "--players", 2, "--round", 1, "--policy", "greedy"))
+    assert asked[-1] == (engine_for(["greedy"]).module_name, "play_traced_match_round")
+    assert builtin_engine().module_name == "handsim._kernels.engine"  # every built-in policy: sampler too
     result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--trace", 1, "--jobs", 1,
                  "--no-progress", "--out", tmp_path / "s")
     assert_ok(result)

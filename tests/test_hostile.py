@@ -701,6 +701,16 @@ def test_report_of_another_studys_checkpoint(runner, copy, other_study):
     one_line(run(runner, "report", copy), 2, "belong to different studies", "deals: 5 in run.json, 7 in the checkpoint")
 
 
+def test_report_of_a_russian_checkpoint_in_a_classic_folder(runner, copy, tmp_path):
+    """The two games' rules have different fields: still the one-line refusal (was KeyError 'jokers', exit 1)."""
+    rus = tmp_path / "rus"
+    ok(run(runner, "simulate", "--preset", "russian", "--players", "2", "--seed", "3", "--out", rus, *STUDY))
+    shutil.copy(rus / "checkpoint.npz", copy / "checkpoint.npz")
+    before = tree(copy)
+    one_line(run(runner, "report", copy), 2, "belong to different studies")
+    assert tree(copy) == before
+
+
 def test_report_leaves_out_wrongly_typed_run_json_fields(runner, copy):
     run_json = copy / "run.json"
     info = json.loads(run_json.read_text())

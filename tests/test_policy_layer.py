@@ -190,3 +190,31 @@ def test_a_look_ahead_plays_a_copy_to_the_end_and_caches():
     # passing decision functions does not keep addresses in the machine code: numba caches it
     for cres in _rollout.overloads.values():
         assert not cres.library.has_dynamic_globals
+
+
+def test_an_engine_plays_only_its_policies_and_plays_them_as_the_full_engine_does():
+    """A run compiles the dispatch over the built-in policies it plays (and greedy): the engine of
+    card-reader and hold-hand has no random or sampler branch, and it plays the same deals move
+    for move as the engine of every built-in policy (the golden move logs pin the latter)."""
+    from handsim.policies import lineup_arrays
+    from handsim.policies.engines import builtin_engine, engine_for, engine_from_ref
+    from handsim.simulate import run_chunk
+
+    specs = [parse_policy(p) for p in ("hold-hand", "card-reader:open_weight=5", "card-reader", "greedy")]
+    small, full = engine_for(specs), builtin_engine()
+    assert small is not full and small.files == () and full.key == "builtin"
+    assert small.builtins == (BUILTIN_IDS["greedy"], BUILTIN_IDS["hold-hand"], BUILTIN_IDS["card-reader"])
+    assert sorted(small.ids) == ["card-reader", "greedy", "hold-hand"]
+    assert engine_for(["random"]).builtins == (BUILTIN_IDS["greedy"], BUILTIN_IDS["random"])
+    assert engine_for(["sampler", "greedy", "random", "hold-hand", "card-reader"]) is full
+    assert engine_from_ref(small.ref()) is small and engine_from_ref(full.ref()) is full
+    with pytest.raises(KeyError):
+        small.policy_id("random")  # never played by the fall-back branch of another policy
+    dispatch = (small.path.parent / small.path.name.replace("hs_engine_", "hs_dispatch_")).read_text()
+    assert "card_reader import POLICY" in dispatch and "random_moves" not in dispatch and "sampler" not in dispatch
+    rules = Rules.preset("classic", opening_threshold=71).to_vector()
+    got = run_chunk(rules, *lineup_arrays(specs, small), 4, 11, 0, 40, small)
+    want = run_chunk(rules, *lineup_arrays(specs, full), 4, 11, 0, 40, full)
+    for k in want:
+        assert (got[k] == want[k]).all(), k
+    assert got["err"].max() == 0 and np.abs(got["score"]).sum() > 0

@@ -214,6 +214,29 @@ def test_estimate_wording_follows_the_interval():
     assert [fmt_pct(p) for p in (0.0, 0.00004, 0.0004, 0.0123, 1.0)] == ["0%", "<0.01%", "0.04%", "1.2%", "100%"]
 
 
+def test_a_share_the_design_fixes_is_not_shown_as_an_interval():
+    """One policy at every seat of a 4-player table gets exactly 1/4 of the outs of every deal
+    without a void round: its interval has no width and is said to be fixed, not '25% to 25%'."""
+    from handsim.cli.simulate import _ci_cell
+    from handsim.report.findings import _est, _share
+
+    row = {"p_out": 0.25, "p_out_ci95_low": 0.25, "p_out_ci95_high": 0.25}
+    e = _share(row, "p_out")
+    assert e.identical and e.significance == ""
+    assert e.cell == "25.0% (fixed by the design)"
+    assert e.text() == "25.0% (the same in every deal, fixed by the design)"
+    assert e.ci_text == "the same in every deal (fixed by the design)"
+    assert not _share(dict(row, p_out_ci95_high=0.26), "p_out").identical
+    # a paired difference keeps its own meaning: identical only when 0 in every deal
+    d = {"mean_diff": 0.5, "ci95_low": 0.5, "ci95_high": 0.5}
+    assert not _est(d, "mean_diff", "ci95_low", "ci95_high").identical
+    assert _est(dict(d, mean_diff=0.0, ci95_low=0.0, ci95_high=0.0), "mean_diff", "ci95_low", "ci95_high").identical
+    # the Russian terminal table
+    assert _ci_cell(1 / 3, 1 / 3, 1 / 3, 3) == "fixed (every game)"
+    assert _ci_cell(0.3, 0.25, 0.35, 3) == "[0.250, 0.350]"
+    assert _ci_cell(float("nan"), float("nan"), float("nan"), 3) == "[-, -]"
+
+
 def test_inline_markup_is_escaped_in_html():
     from handsim.report.html import inline
 

@@ -163,6 +163,51 @@ def test_show_deal_and_check_a_russian_game(runner, tmp_path):
     assert f"after {want3['turns']} turns" in result.stdout
 
 
+def _russian_play(t: dict) -> dict:
+    return next(e for e in t["events"] if e["type"] == "play")
+
+
+@pytest.mark.parametrize("change, fragments", [
+    (lambda t: t.update(hands={"0": []}), ["its 'hands' is a JSON object, not an array"]),
+    (lambda t: t.update(hands=["KS7H"]), ["'hands' must be an array of hands"]),
+    (lambda t: t.update(deck="KS7H"), ["its 'deck' is a JSON string, not an array"]),
+    (lambda t: t.update(deck=[1, 2]), ["'deck' must be an array of strings"]),
+    (lambda t: t.update(events=[5]), ["its event 1 is a JSON number, not an object"]),
+    (lambda t: _russian_play(t).update(cards="7H"), ["the 'cards' of its event", "a JSON string, not an array of cards"]),
+    (lambda t: _russian_play(t).update(table_after=["7H8H9H"]), ["the 'table_after' of its event",
+                                                                 "not an array of melds"]),
+    (lambda t: t["events"][0].update(seat="0"), ["the 'seat' of its event 1 is a JSON string, not an integer"]),
+    (lambda t: t.pop("result"), ["no 'result' field"]),
+    (lambda t: t.update(game="rummikub"), ["unknown game 'rummikub'"]),
+], ids=["hands-obj", "hand-str", "deck-str", "deck-ints", "event-num", "cards-str", "table-str", "seat-str",
+        "no-result", "game"])
+def test_check_refuses_a_wrongly_typed_russian_move_log(runner, tmp_path, change, fragments):
+    """Was 'internal error: TypeError/KeyError' (exit 1), or a string read card by card."""
+    result = run(runner, "show-deal", "--preset", "russian", "--players", "3", "--deal", "1", "--json")
+    assert_ok(result)
+    trace = json.loads(result.stdout)
+    change(trace)
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(trace) + "\n")
+    assert_usage_error(run(runner, "check", str(path)), "line 1", "not a deal trace" if "game" not in trace
+                       or trace["game"] == "russian" else "unknown game", *fragments)
+
+
+def test_check_refuses_a_file_that_mixes_the_games(runner, tmp_path):
+    """Each line used to be read with the first line's game (a false discrepancy or a wrong message)."""
+    russian = run(runner, "show-deal", "--preset", "russian", "--players", "3", "--deal", "1", "--json")
+    classic = run(runner, "show-deal", "--players", "2", "--deal", "1", "--policy", "greedy", "--json")
+    assert_ok(russian)
+    assert_ok(classic)
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(classic.stdout.strip() + "\n\n" + russian.stdout.strip() + "\n")
+    assert_usage_error(run(runner, "check", str(path)), "line 3 is one of the Russian Hand move logs",
+                       "line 1 is one of the classic Hand deal traces", "check each game's file on its own")
+    path.write_text(russian.stdout.strip() + "\n" + classic.stdout.strip() + "\n")
+    assert_usage_error(run(runner, "check", str(path)), "line 2 is one of the classic Hand deal traces",
+                       "line 1 is one of the Russian Hand move logs")
+
+
 @pytest.mark.parametrize("args, fragments", [
     (["simulate", "--preset", "russian", "--threshold", "51"], ["--threshold does not apply to Russian Hand"]),
     (["simulate", "--preset", "russian", "--rounds", "5"], ["--rounds does not apply to Russian Hand"]),

@@ -182,6 +182,54 @@ def test_tune_resume_replays_finished_stages(runner, tune_dir):
     assert_usage_error(run(runner, "tune", "--resume", out, "--param", "bail_turn=1:3"), "drop --param")
 
 
+def test_a_tuned_policy_used_under_other_rules_says_so(runner, tmp_path):
+    """best.toml records the rules and players it was tuned for; a run under others prints one note
+    (stderr) naming the file and both, and plays it anyway; a run that matches says nothing."""
+    from handsim.rules import Rules
+    from handsim.tournament.best import tuned_notes
+
+    best = tmp_path / "best.toml"
+    best.write_text('[policy]\nname = "hold-hand"\nbail_turn = 1\n\n[tuned]\nplayers = 4\n'
+                    'rules = "classic + opening_threshold=71"\n')
+    at71 = Rules.preset("classic", opening_threshold=71)
+    assert tuned_notes([f"@{best}"], [at71], 4) == []
+    assert tuned_notes([f"@{best},greedy"], [Rules.preset("classic")], 3) == [
+        f"{best} was tuned under classic + opening_threshold=71, this run plays classic; for 4 players, this run has 3: "
+        "its parameters were chosen for another game"]
+    assert tuned_notes(["greedy", "hold-hand"], [Rules.preset("classic")], 3) == []  # no file, nothing to say
+    result = run(runner, "simulate", "--policy", f"@{best}", "--deals", "4", "--out", tmp_path / "s", *FAST)
+    assert_ok(result)
+    notes = [line for line in result.stderr.splitlines() if line.startswith("Note: ")]
+    assert notes == [f"Note: {best} was tuned under classic + opening_threshold=71, this run plays classic: its "
+                     "parameters were chosen for another game"]
+    result = run(runner, "simulate", "--policy", f"@{best}", "--threshold", "71", "--deals", "4", "--out",
+                 tmp_path / "t", *FAST)
+    assert_ok(result)
+    assert "Note:" not in result.stderr
+    result = run(runner, "show-deal", "--lineup", f"greedy,@{best}", "--deal", "1", "--json")
+    assert_ok(result)
+    assert "tuned under classic + opening_threshold=71" in result.stderr and "for 4 players, this run has 2" in result.stderr
+    json.loads(result.stdout)  # stdout is still the trace alone
+
+
+@pytest.mark.parametrize("edit, fragments", [
+    (lambda t: t["params"][0].__setitem__(1, "four"), ["ValueError", "four"]),
+    (lambda t: t.pop("deals"), ["no field 'deals'"]),
+    (lambda t: t.__setitem__("params", 3), ["TypeError"]),
+], ids=["non-numeric-param", "missing-field", "wrong-type"])
+def test_tune_resume_of_a_damaged_run_json_is_one_line(runner, tune_dir, tmp_path, edit, fragments):
+    """A hand-edited run.json: one line naming the folder (was 'internal error: ValueError', exit 1)."""
+    import shutil
+
+    out = tmp_path / "u"
+    shutil.copytree(tune_dir[0], out)
+    info = json.loads((out / "run.json").read_text())
+    edit(info["tune"])
+    (out / "run.json").write_text(json.dumps(info))
+    assert_usage_error(run(runner, "tune", "--resume", out, *FAST, "-q"), "cannot resume the tuning run", str(out),
+                       "damaged or incomplete", *fragments)
+
+
 def test_report_rebuilds_a_tuning_run_from_its_stages(runner, tune_dir, tmp_path):
     """'handsim report' on a finished tuning run replays its stages' checkpoints (nothing is played): the same
     tune.csv and report; with a stage missing it says how to finish the run."""

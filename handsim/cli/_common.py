@@ -433,7 +433,7 @@ def kernels_cached(module: str, *names: str) -> bool:
     import os
     from pathlib import Path
 
-    mod = importlib.import_module(module if "." in module else f"handsim._kernels.{module}")
+    mod = importlib.import_module(module if "." in module or module in sys.modules else f"handsim._kernels.{module}")
     module = module.rsplit(".", 1)[-1]
     for name in names:
         cache = getattr(getattr(mod, name), "_cache", None)
@@ -454,6 +454,22 @@ def announce_compile(what: str, how_long: str, module: str, *names: str) -> None
     ``handsim._kernels.<module>.<names>`` are not in the cache yet."""
     if not kernels_cached(module, *names):
         click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
+
+
+def announce_engine_compile(engine, what: str, how_long: str, driver: str) -> None:
+    """Say on stderr that driver ``driver`` of ``engine`` (:mod:`handsim.policies.engines`)
+    compiles now, if it is not in the cache yet: ``what`` for an engine of built-in policies,
+    naming the policy files for an engine of policy files."""
+    if engine.files:
+        if not engine.is_compiled(driver):
+            from pathlib import Path
+
+            names = ", ".join(Path(f.path).name for f in engine.files)
+            click.echo(f"Compiling {what} for the policies of {names} (once per version of the files, {how_long}; "
+                       "cached afterwards)...", err=True)
+        return
+    engine.module  # imports it (compiles nothing), so that kernels_cached finds it by name
+    announce_compile(what, how_long, engine.module_name, driver)
 
 
 # ------------------------------------------------------------------------------ output helpers

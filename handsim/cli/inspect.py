@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, IntIn, announce_compile, cards_text, dump_json, is_russian, load_rules,
-                      parse_players, rules_note, rules_options, sorted_cards, table)
+from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, IntIn, announce_compile, announce_engine_compile,
+                      cards_text, dump_json, is_russian, load_rules, parse_players, rules_note, rules_options, sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
 
@@ -516,17 +516,18 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
         specs = [parse_policy(expand_policy_ref(default if policy is None else policy))] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
+    from handsim.tournament.best import tuned_notes
+
+    for note in tuned_notes([x for x in (policy, lineup) if x is not None], [rules],
+                            "2v2" if rules.partnership else len(specs)):
+        click.echo(f"Note: {note}", err=True)
     try:
         if match_round is not None and match_round > rules.rounds:  # a tie-break round: did the match have it?
-            announce_compile("the match engine", "about a minute", "engine", "play_matches")
+            announce_engine_compile(engine_for(specs), "the match engine", "about a minute", "play_matches")
             _check_tiebreak_round(rules, specs, deal, seed, match_round)
         driver = "play_traced" if match_round is None else "play_traced_match_round"
         engine = engine_for(specs)
-        if not engine.files:
-            announce_compile("the deal tracer", "about half a minute", "engine", driver)
-        elif not engine.is_compiled(driver):
-            click.echo("Compiling the deal tracer for the policy files (once per version of the files, about half a "
-                       "minute; cached afterwards)...", err=True)
+        announce_engine_compile(engine, "the deal tracer", "about half a minute", driver)
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)
     except PolicyMoveError as e:  # the moves up to the illegal one, then the one-line error (exit 1)
@@ -621,19 +622,49 @@ _TRACE_FIELDS = ("players", "rules", "dealer", "starter", "deck", "events", "res
 #: The JSON type of each trace field (docs/design.md).
 _TRACE_TYPES = {"players": int, "rules": dict, "dealer": int, "starter": int, "deck": list, "hands": list,
                 "events": list, "result": dict, "policies": list}
-_TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array"}
+#: The same for a Russian Hand move log (handsim/games/russian/trace.py).
+_RUSSIAN_FIELDS = ("players", "deck", "events", "result")
+_RUSSIAN_TYPES = {"players": int, "rules": dict, "deck": list, "hands": list, "events": list, "result": dict,
+                  "policies": list}
+#: Russian Hand event fields and their JSON types ("cards": list of card strings, "table_*": list of
+#: melds, each a list of card strings).
+_RUSSIAN_EVENT_TYPES = {"type": str, "seat": int, "turn": int, "card": str, "cards": "cards",
+                        "table_before": "melds", "table_after": "melds"}
+_TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array", str: "a string",
+                     "cards": "an array of cards", "melds": "an array of melds (arrays of cards)"}
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
+_GAME_NAMES = {None: "classic Hand deal traces", "russian": "Russian Hand move logs"}
 
 
-def _check_traces_file(path) -> None:
-    """Check that ``path`` holds JSON lines of deal traces (one object per non-blank line, with the
-    trace fields); what the rules say about them is :func:`handsim.checker.check_file`'s business.
+def _json_is(value, kind) -> bool:
+    if kind == "cards":
+        return isinstance(value, list) and all(isinstance(c, str) for c in value)
+    if kind == "melds":
+        return isinstance(value, list) and all(_json_is(m, "cards") for m in value)
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
+def _found(value) -> str:
+    return "null" if value is None else f"a JSON {_JSON_TYPES.get(type(value), 'value')}"
+
+
+def _check_traces_file(path) -> str | None:
+    """Check that ``path`` holds JSON lines of deal traces of one game (one object per non-blank
+    line, with the trace fields and their JSON types); what the rules say about them is the
+    checkers' business (:func:`handsim.checker.check_file`, the Russian Hand checker).
+
+    Returns
+    -------
+    str or None
+        The file's game: ``"russian"`` for Russian Hand move logs (RULES.md §8), ``None`` for
+        classic Hand traces.
 
     Raises
     ------
     click.UsageError
-        Naming the first line that is not a trace, or an empty file.
+        Naming the first line that is not a trace, a line of the other game than the first
+        line's, or an empty file.
     OSError, UnicodeDecodeError
         The file cannot be read as text.
     """
@@ -641,6 +672,7 @@ def _check_traces_file(path) -> None:
 
     expected = "expected one deal trace per line, as 'handsim show-deal --json' or 'handsim simulate --trace N' write"
     n = 0
+    game = first_line = None
     with open(path, encoding="utf-8-sig") as f:
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
@@ -654,34 +686,49 @@ def _check_traces_file(path) -> None:
             if not isinstance(obj, dict):
                 raise click.UsageError(f"{where}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
                                        f"not a deal trace object: {expected}")
-            missing = [k for k in _TRACE_FIELDS if k not in obj]
+            this = obj.get("game")
+            if this not in _GAME_NAMES:
+                raise click.UsageError(f"{where}: unknown game {this!r} (allowed: \"russian\", or no \"game\" "
+                                       f"field for classic Hand): {expected}")
+            if n == 1:
+                game, first_line = this, line_no
+            elif this != game:
+                raise click.UsageError(f"{where} is one of the {_GAME_NAMES[this]}, but line {first_line} is one of "
+                                       f"the {_GAME_NAMES[game]}: check each game's file on its own")
+            fields, types = (_RUSSIAN_FIELDS, _RUSSIAN_TYPES) if game == "russian" else (_TRACE_FIELDS, _TRACE_TYPES)
+            missing = [k for k in fields if k not in obj]
             if missing:
                 raise click.UsageError(f"{where}: not a deal trace (no {', '.join(map(repr, missing))} "
                                        f"field{'s' if len(missing) > 1 else ''}): {expected}")
-            for k, kind in _TRACE_TYPES.items():
-                value = obj.get(k)
-                if k in obj and (not isinstance(value, kind) or kind is int and isinstance(value, bool)):
-                    found = "null" if value is None else f"a JSON {_JSON_TYPES.get(type(value), 'value')}"
-                    raise click.UsageError(f"{where}: not a deal trace: its {k!r} is {found}, not "
+            for k, kind in types.items():
+                if k in obj and not _json_is(obj[k], kind):
+                    raise click.UsageError(f"{where}: not a deal trace: its {k!r} is {_found(obj[k])}, not "
                                            f"{_TRACE_TYPE_NAMES[kind]}: {expected}")
+            if game == "russian":
+                _check_russian_fields(obj, where, expected)
     if not n:
         raise click.UsageError(f"{path} holds no deal: {expected}")
+    return game
 
 
-def _first_trace_game(path) -> str | None:
-    """The ``game`` field of the first JSON line of ``path`` (``"russian"`` for Russian Hand move
-    logs; ``None`` for classic Hand traces, which have none, or a line that is not JSON)."""
-    from handsim._io import InputFileError, parse_json
-
-    with open(path, encoding="utf-8-sig") as f:
-        for line in f:
-            if line.strip():
-                try:
-                    obj = parse_json(line, str(path))
-                except InputFileError:
-                    return None  # _check_traces_file names the problem
-                return obj.get("game") if isinstance(obj, dict) else None
-    return None
+def _check_russian_fields(obj: dict, where: str, expected: str) -> None:
+    """The nested JSON types of a Russian Hand move log: cards are strings, hands and melds arrays
+    of them, events objects with typed fields (a wrong type would otherwise be read as a
+    different log, e.g. a string deck card by card)."""
+    for k in ("deck", "policies"):
+        if k in obj and not _json_is(obj[k], "cards"):
+            raise click.UsageError(f"{where}: not a deal trace: its {k!r} must be an array of strings: {expected}")
+    if "hands" in obj and not _json_is(obj["hands"], "melds"):
+        raise click.UsageError(f"{where}: not a deal trace: its 'hands' must be an array of hands (arrays of "
+                               f"cards): {expected}")
+    for i, ev in enumerate(obj["events"], start=1):
+        if not isinstance(ev, dict):
+            raise click.UsageError(f"{where}: not a deal trace: its event {i} is {_found(ev)}, not an object: "
+                                   f"{expected}")
+        for k, kind in _RUSSIAN_EVENT_TYPES.items():
+            if k in ev and not _json_is(ev[k], kind) and not (k == "seat" and ev[k] is None):
+                raise click.UsageError(f"{where}: not a deal trace: the {k!r} of its event {i} is {_found(ev[k])}, "
+                                       f"not {_TRACE_TYPE_NAMES[kind]}: {expected}")
 
 
 @click.command(cls=Command, name="check", help=CHECK_HELP, short_help="Check recorded deals against the rules.")
@@ -691,10 +738,8 @@ def check(ctx, file):
     from handsim.checker import check_file
 
     try:
-        if _first_trace_game(file) == "russian":  # Russian Hand move logs (RULES.md §8)
+        if _check_traces_file(file) == "russian":  # Russian Hand move logs (RULES.md §8)
             from handsim.games.russian.checker import check_file
-        else:
-            _check_traces_file(file)
         n, problems = check_file(file)
     except OSError as e:
         raise click.UsageError(f"cannot read {file}: {e.strerror}") from None

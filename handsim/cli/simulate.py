@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import signal
 import sys
@@ -13,8 +14,8 @@ from pathlib import Path
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, command_line, dump_json, is_russian,
-                      check_classic_players,
+from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, announce_engine_compile,
+                      command_line, dump_json, is_russian, check_classic_players,
                       fmt_value, load_rules, parse_players, rules_note, rules_options, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK, DEFAULT_DEALS and DEFAULT_POLICY (kept here so that --help
@@ -273,6 +274,18 @@ def _fmt(x, digits: int) -> str:
     return f"{x:.{digits}f}"
 
 
+def _ci_cell(value, low, high, digits: int, unit: str = "game") -> str:
+    """``[low, high]``, or ``fixed`` when the interval has no width because the design fixes the
+    value (one policy at every seat wins 1/P of the games that have a winner)."""
+    try:
+        v, lo, hi = float(value), float(low), float(high)
+    except (TypeError, ValueError):
+        v = lo = hi = math.nan
+    if math.isfinite(v) and v == lo == hi:
+        return f"fixed (every {unit})"
+    return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
+
+
 def summary_table(summary, varying, matches: bool = False) -> str:
     """The seat "all" rows of a summary, compactly."""
     from handsim.policies import split_lineup
@@ -467,6 +480,11 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             rules = rules.replace(standings=standings)
         extra = {"matches": True} if matches else {}
         spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, policy_files=policy_files, **extra)
+        if not quiet:
+            from handsim.tournament.best import tuned_notes
+
+            for note in tuned_notes(list(policies) + list(lineups), spec.configs(), "2v2" if two_v_two else players):
+                click.echo(f"Note: {note}", err=True)
 
     if trace and getattr(spec, "matches", False):
         raise click.UsageError("--trace samples single deals: it does not work with --matches")
@@ -500,22 +518,20 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             elif spec.game.name == "russian":
                 announce_compile("the Russian Hand engine", "about a minute", "handsim.games.russian.kernels.engine",
                                  "play_games")
-            elif engine.files:
-                if not engine.is_compiled(driver):
-                    names = ", ".join(Path(f.path).name for f in engine.files)
-                    click.echo(f"Compiling the engine for the policies of {names} (once per version of the file, "
-                               "about a minute; cached afterwards)...", err=True)
             else:
-                announce_compile("the simulation engine", "about a minute", "engine", driver)
+                announce_engine_compile(engine, "the simulation engine", "about a minute", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                                scheduler=scheduler)
             write_outputs(result, out, command=command_line(ctx))
             traces = None
             if trace:
                 if not quiet:
-                    announce_compile("the deal tracer for --trace", "about half a minute",
-                                     "handsim.games.russian.kernels.engine" if spec.game.name == "russian" else "engine",
-                                     "play_traced")
+                    if spec.game.name == "russian":
+                        announce_compile("the deal tracer for --trace", "about half a minute",
+                                         "handsim.games.russian.kernels.engine", "play_traced")
+                    else:
+                        announce_engine_compile(engine, "the deal tracer for --trace", "about half a minute",
+                                                "play_traced")
                 traces = _write_traces(spec, out, trace)
             if not quiet:
                 _print_results(result, spec, out, traces, n_jobs)
@@ -582,7 +598,7 @@ def russian_summary_table(summary, varying) -> str:
     for _, r in rows.iterrows():
         body.append([fmt_value(r[k]) for k in varying] + [
             _short_lineup(split_lineup(str(r["lineup"]))), r["policy"], f"{int(r['games']):,}",
-            _fmt(r["win_rate"], 3), f"[{_fmt(r['win_rate_ci95_low'], 3)}, {_fmt(r['win_rate_ci95_high'], 3)}]",
+            _fmt(r["win_rate"], 3), _ci_cell(r["win_rate"], r["win_rate_ci95_low"], r["win_rate_ci95_high"], 3),
             _fmt(r["draw_rate"], 3), _fmt(r["mean_cards_left"], 2), _fmt(r["mean_card_value_left"], 1),
             _fmt(r["mean_turns"], 1), _fmt(r["stock_out_rate"], 3),
         ])
@@ -669,9 +685,12 @@ def _spec_difference(a, b) -> str:
     for key in ja:
         if ja[key] == jb.get(key):
             continue
-        if key == "rules":
-            k = next(k for k in ja["rules"] if ja["rules"][k] != jb["rules"].get(k))
-            return f"rule {k}: {fmt_value(ja['rules'][k])} in run.json, {fmt_value(jb['rules'][k])} in the checkpoint"
+        ra, rb = ja[key], jb.get(key)
+        if key == "rules" and isinstance(ra, dict) and isinstance(rb, dict):  # (another game's rules differ in kind)
+            k = next((k for k in {**ra, **rb} if ra.get(k) != rb.get(k)), None)
+            if k is not None:
+                return (f"rule {k}: {fmt_value(ra[k]) if k in ra else '(none)'} in run.json, "
+                        f"{fmt_value(rb[k]) if k in rb else '(none)'} in the checkpoint")
         shown = [json.dumps(x, ensure_ascii=False) for x in (ja[key], jb.get(key))]
         shown = [t if len(t) <= 40 else t[:37] + "..." for t in shown]
         return f"{key}: {shown[0]} in run.json, {shown[1]} in the checkpoint"

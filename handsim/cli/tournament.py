@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_compile, command_line, load_rules, parse_players,
+from handsim.errors import InputError
+
+from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, command_line, load_rules, parse_players,
                       rules_options, table)
 from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, _default_out, _given,
                        _read_run_json)
@@ -79,6 +81,16 @@ def _saved(folder: Path, kind: str) -> dict:
     return d[kind]
 
 
+def _why(e: Exception) -> str:
+    """An exception from reading a saved spec, in a few words on one line."""
+    text = " ".join(str(e).split())
+    if isinstance(e, KeyError):
+        return f"no field {text}"
+    if isinstance(e, InputError):
+        return text
+    return f"{type(e).__name__}: {text}"[:300]
+
+
 def _rules(preset, rules_file, settings, threshold, two_v_two):
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
     if threshold is not None:
@@ -113,9 +125,11 @@ def _interrupted(ctx, out: Path, command: str, has_work: bool) -> None:
     ctx.exit(130)
 
 
-def _compile_notice(quiet: bool) -> None:
+def _compile_notice(quiet: bool, policies) -> None:
     if not quiet:
-        announce_compile("the simulation engine", "about a minute", "engine", "play_deals")
+        from handsim.policies.engines import engine_for
+
+        announce_engine_compile(engine_for(policies), "the simulation engine", "about a minute", "play_deals")
 
 
 def _f(x, nd=1) -> str:
@@ -186,8 +200,9 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
         out = _resume_folder(ctx, _T_SAVED, "tournament", resume, out, force)
         try:
             spec = TournamentSpec.from_json(_saved(out, "tournament"))
-        except (KeyError, TypeError, AttributeError) as e:
-            raise click.UsageError(f"{out}/run.json: the saved tournament is incomplete ({type(e).__name__}: {e})") from None
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
+            raise click.UsageError(f"cannot resume the tournament in {out}: its run.json is damaged or incomplete "
+                                   f"({_why(e)})") from None
     else:
         if len(policies) < 2:
             raise click.UsageError("a tournament needs at least two policies: give --policy twice or more")
@@ -199,6 +214,11 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
         entries = [expand_policy_ref(p) for p in policies]
         spec = make_tournament(entries, "2v2" if two_v_two else n_players, rules, tables, deals, seed, chunk,
                                policy_files=policy_files)
+        if not quiet:
+            from handsim.tournament.best import tuned_notes
+
+            for note in tuned_notes(policies, [rules], "2v2" if two_v_two else spec.players):
+                click.echo(f"Note: {note}", err=True)
     out, n_jobs, progress = _prepare(ctx, "tournament", spec, out, resume, force, scheduler, jobs, progress, quiet)
     d = spec.design()
     if not quiet:
@@ -208,7 +228,7 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
                    f"{len(d.lineups) * spec.deals:,} rounds; seed {spec.seed}, {n_jobs} job{'s' if n_jobs != 1 else ''} "
                    f"-> {out}")
     try:
-        _compile_notice(quiet)
+        _compile_notice(quiet, spec.entries)
         result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
                                 scheduler=scheduler)
         write_tournament(result, out, command=command_line(ctx))
@@ -301,8 +321,9 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         out = _resume_folder(ctx, _U_SAVED, "tuning run", resume, out, force)
         try:
             spec = TuneSpec.from_json(_saved(out, "tune"))
-        except (KeyError, TypeError, AttributeError, IndexError) as e:
-            raise click.UsageError(f"{out}/run.json: the saved tuning run is incomplete ({type(e).__name__}: {e})") from None
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
+            raise click.UsageError(f"cannot resume the tuning run in {out}: its run.json is damaged or incomplete "
+                                   f"({_why(e)})") from None
     else:
         if not policy:
             raise click.UsageError("give the POLICY to tune, e.g. handsim tune hold-hand --param bail_turn=4:20")
@@ -325,7 +346,7 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
                    f"{n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
     log = None if quiet else (lambda text: click.echo(text, err=True))
     try:
-        _compile_notice(quiet)
+        _compile_notice(quiet, [spec.base, *spec.against])
         result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
                           log=log)
         write_tune(result, out, command=command_line(ctx))

@@ -4,16 +4,23 @@ numba resolves the functions a kernel calls when it compiles it, and caches comp
 source file, so a policy cannot be plugged into an engine that is already compiled.  Instead:
 
 * the **built-in engine** is :mod:`handsim._kernels.engine`, whose dispatch
-  :mod:`handsim._kernels.dispatch` is generated from the registry (``python -m
-  handsim.policies.engines`` rewrites it; a test checks it is current).  Runs with built-in
-  policies only never compile anything else.
+  :mod:`handsim._kernels.dispatch` over every built-in policy is generated from the registry
+  (``python -m handsim.policies.engines`` rewrites it; a test checks it is current).
+* a **smaller built-in engine** plays a run that does not use every built-in policy:
+  compiling the policies' functions is most of a first run's wait (of the ~58 s of CPU that
+  compile the default study's engine, the card-reader takes 15, greedy 6, random 4; the sampler
+  adds about 20 more), so a run compiles the dispatch over the built-in policies it plays only,
+  and ``greedy`` (:data:`ALWAYS`: the warm-up's policy, and the base the others build on).
+  Compiling another engine's drivers costs about 10 s: the policies' functions come from the
+  cache.
 * an **engine for policy files** is generated as real source files in the compilation cache
   (``<cache>/engines/<key>/``): a dispatch over the built-ins and the files' policies, and a copy
   of :mod:`handsim._kernels.engine` whose one dispatch import names it.  ``<key>`` is a hash of
-  the kernel sources (the cache folder) and of the policy files' contents, so an edited file
-  gets a new engine, and the same files reuse the compiled one in every later process.  Only
-  the drivers, the dispatch and the user's functions compile; everything else (the arrangement
-  search, the moves, the built-in policies) is loaded from the cache.
+  the kernel sources (the cache folder), of the built-in policies it plays and of the policy
+  files' contents, so an edited file gets a new engine, and the same files reuse the compiled one in
+  every later process.  Only the drivers, the dispatch and the user's functions compile;
+  everything else (the arrangement search, the moves, the built-in policies) is loaded from
+  the cache.  Smaller built-in engines are generated the same way, without files.
 
 Work items sent to worker processes name their engine by :meth:`Engine.ref` (the files' paths
 and hashes); a worker that has not loaded it yet loads the files and the engine by that.
@@ -32,6 +39,8 @@ from ..errors import PolicyFileError
 from .declare import ENTRY_POINTS, Policy
 from .registry import BUILTIN_IDS, builtin_policies
 
+#: The built-in policy every engine plays (the warm-up plays it).
+ALWAYS = "greedy"
 #: Kernel ids of user-written policies start here (``handsim._kernels.state.FIRST_USER_POLICY``).
 FIRST_USER_ID = 100
 #: The marked import line of ``handsim/_kernels/engine.py`` that a generated engine replaces.
@@ -76,13 +85,16 @@ def dispatch_source(entries: Sequence[tuple[int, str, Policy]], preamble: Sequen
     return "\n".join(lines) + "\n"
 
 
-def _builtin_entries() -> tuple[list, list]:
-    """Dispatch entries and import lines of the built-in policies."""
+def _builtin_entries(builtins: Sequence[int] | None = None) -> tuple[list, list]:
+    """Dispatch entries and import lines of the built-in policies of kernel ids ``builtins``
+    (default all), in id order."""
     from .registry import BUILTIN_MODULES
 
     entries, preamble = [], []
     for mod, policy in zip(BUILTIN_MODULES, builtin_policies()):
         i = BUILTIN_IDS[policy.name]
+        if builtins is not None and i not in builtins:
+            continue
         preamble.append(f"from handsim.policies.{mod} import POLICY as _P{i}")
         entries.append((i, f"_P{i}", policy))
     return entries, preamble
@@ -106,14 +118,18 @@ class Engine:
     key : str
         ``"builtin"``, or the hash naming a generated engine.
     files : tuple of PolicyFile
-        The policy files whose policies it plays (none for the built-in engine).
+        The policy files whose policies it plays (none for a built-in engine).
     ids : dict of str to int
         Kernel id of every policy it plays, by name.
+    builtins : tuple of int
+        Kernel ids of the built-in policies it plays.
     """
 
-    def __init__(self, key: str, files: tuple, ids: dict[str, int], module_name: str, path: Path | None = None):
+    def __init__(self, key: str, files: tuple, ids: dict[str, int], module_name: str, path: Path | None = None,
+                 builtins: tuple | None = None):
         self.key, self.files, self.ids = key, files, ids
         self.module_name, self.path = module_name, path
+        self.builtins = tuple(sorted(BUILTIN_IDS.values())) if builtins is None else tuple(builtins)
         self._module = None
 
     @property
@@ -131,10 +147,18 @@ class Engine:
         raise AttributeError(name)
 
     def ref(self) -> tuple:
-        """What names this engine in a work item: ``((path, sha256), ...)`` of its files."""
-        return tuple((f.path, f.sha256) for f in self.files)
+        """What names this engine in a work item: ``(builtins, ((path, sha256), ...))``, the kernel
+        ids of its built-in policies and its files."""
+        return (self.builtins, tuple((f.path, f.sha256) for f in self.files))
 
     def policy_id(self, name: str) -> int:
+        """Kernel id of policy ``name``.
+
+        Raises
+        ------
+        KeyError
+            A policy this engine does not play (the engine of a run is made for its policies).
+        """
         return self.ids[name]
 
     def stem(self) -> str:
@@ -185,6 +209,7 @@ _ENGINES: dict[str, Engine] = {}
 
 
 def builtin_engine() -> Engine:
+    """The engine of :mod:`handsim._kernels.engine`: every built-in policy."""
     global _BUILTIN
     if _BUILTIN is None:
         _BUILTIN = Engine("builtin", (), dict(BUILTIN_IDS), "handsim._kernels.engine")
@@ -192,17 +217,19 @@ def builtin_engine() -> Engine:
 
 
 def engine_for(specs) -> Engine:
-    """The engine that plays the policies of ``specs`` (PolicySpec or names): the built-in engine
-    when they are all built-in, else the one generated for their policy files."""
+    """The engine that plays the policies of ``specs`` (PolicySpec or names): the built-in ones
+    among them and :data:`ALWAYS`, with the policy files of the others."""
     from . import files as F
     from .registry import get
 
-    sources = []
+    sources, builtins = [], {BUILTIN_IDS[ALWAYS]}
     for s in specs:
         p = get(getattr(s, "name", s))
-        if not p.builtin and p.source not in sources:
+        if p.builtin:
+            builtins.add(BUILTIN_IDS[p.name])
+        elif p.source not in sources:
             sources.append(p.source)
-    return engine_for_files([F.LOADED[src] for src in sources])
+    return engine_for_files([F.LOADED[src] for src in sources], builtins)
 
 
 def engine_from_ref(ref: tuple) -> Engine:
@@ -211,27 +238,34 @@ def engine_from_ref(ref: tuple) -> Engine:
 
     if not ref:
         return builtin_engine()
-    return engine_for_files([F.load_file(path, expect_sha256=sha) for path, sha in ref])
+    builtins, files = ref
+    return engine_for_files([F.load_file(path, expect_sha256=sha) for path, sha in files], builtins)
 
 
-def engine_for_files(files) -> Engine:
-    """The engine for the built-in policies and those of ``files`` (loaded
-    :class:`~handsim.policies.files.PolicyFile`), generated and compiled on first use."""
-    if not files:
+def engine_for_files(files, builtins=None) -> Engine:
+    """The engine for the built-in policies of kernel ids ``builtins`` (default all; :data:`ALWAYS`
+    is added) and those of ``files`` (loaded :class:`~handsim.policies.files.PolicyFile`),
+    generated and compiled on first use."""
+    full = tuple(sorted(BUILTIN_IDS.values()))
+    builtins = full if builtins is None else tuple(sorted(set(builtins) | {BUILTIN_IDS[ALWAYS]}))
+    if not files and builtins == full:
         return builtin_engine()
     import numba
 
     files = tuple(sorted({f.sha256: f for f in files}.values(), key=lambda f: f.sha256))
     h = hashlib.sha256(Path(numba.config.CACHE_DIR).name.encode())
+    if builtins != full:
+        h.update(f"built-in policies {builtins}".encode())
     for f in files:
         h.update(f.sha256.encode())
     key = h.hexdigest()[:16]
     engine = _ENGINES.get(key)
     if engine is not None:
         return engine
-    ids = dict(BUILTIN_IDS)
-    entries, preamble = _builtin_entries()
-    preamble.append("from handsim.policies.files import declared")
+    entries, preamble = _builtin_entries(builtins)
+    ids = {p.name: i for i, _, p in entries}
+    if files:
+        preamble.append("from handsim.policies.files import declared")
     nxt = FIRST_USER_ID
     for f in files:
         for policy in f.policies:
@@ -240,9 +274,11 @@ def engine_for_files(files) -> Engine:
             entries.append((nxt, f"_P{nxt}", policy))
             nxt += 1
     folder = Path(numba.config.CACHE_DIR) / "engines" / key
+    plays = ", ".join(p.name for _, _, p in entries[:len(builtins)])
     names = ", ".join(Path(f.path).name for f in files)
-    dispatch = dispatch_source(entries, preamble, f"Policy dispatch for the built-in policies and {names}: generated by "
-                                                  "handsim.policies.engines, do not edit.\n")
+    title = (f"Policy dispatch for the built-in policies {plays}" + (f" and {names}" if files else "")
+             + ": generated by handsim.policies.engines, do not edit.\n")
+    dispatch = dispatch_source(entries, preamble, title)
     d_name = f"hs_dispatch_{key}"
     e_name = f"hs_engine_{key}"
     engine_src = _engine_template().replace(
@@ -251,7 +287,7 @@ def engine_for_files(files) -> Engine:
     e_path = _write_once(folder / f"{e_name}.py", engine_src)
     if d_name not in sys.modules:
         _import_file(d_name, d_path)
-    engine = Engine(key, files, ids, e_name, e_path)
+    engine = Engine(key, files, ids, e_name, e_path, builtins)
     _ENGINES[key] = engine
     return engine
 

@@ -114,7 +114,9 @@ class Estimate:
     nd : int
         Decimals (more are used when the interval would otherwise look like it touches 0).
     identical : bool
-        A paired difference that is 0 in every deal (not merely not significant).
+        A paired difference that is 0 in every deal (not merely not significant), or a level that
+        is the same in every deal because the design fixes it (the share of the outs of a policy
+        that holds every seat): its interval has no width, and is not shown as one.
     """
 
     value: float
@@ -170,7 +172,7 @@ class Estimate:
     def ci_text(self) -> str:
         """``"+4.6 to +5.6"`` or ``"no interval"``."""
         if self.identical:
-            return "the same in every deal"
+            return "the same in every deal" if self.diff else "the same in every deal (fixed by the design)"
         if not self.has_interval:
             return "no interval"
         return f"{self.number(self.low)} to {self.number(self.high)}"
@@ -179,7 +181,7 @@ class Estimate:
     def cell(self) -> str:
         """For a table cell: ``"+5.1 (+4.6 to +5.6)"``."""
         if self.identical:
-            return f"{self.number()} (every deal)"
+            return f"{self.number()} (every deal)" if self.diff else f"{self.number()} (fixed by the design)"
         if not self.has_interval:
             return self.number()
         return f"{self.number()} ({self.ci_text})"
@@ -190,7 +192,8 @@ class Estimate:
         ``inner=True`` gives the form to put inside parentheses: ``"+5.1 points, 95% CI +4.6 to +5.6"``.
         """
         if self.identical:
-            return f"{self.value_text}, the same in every deal" if inner else f"{self.value_text} (the same in every deal)"
+            same = "the same in every deal" + ("" if self.diff else ", fixed by the design")
+            return f"{self.value_text}, {same}" if inner else f"{self.value_text} ({same})"
         if not self.has_interval:
             return f"{self.value_text}, no interval" if inner else f"{self.value_text} (no interval)"
         tail = "" if not self.diff or self.significant else "; not significant: the interval includes 0"

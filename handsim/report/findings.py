@@ -66,7 +66,9 @@ def _config_text(row: Mapping[str, Any], options: Sequence[str]) -> str:
 def _est(row: Mapping[str, Any], col: str, lo: str, hi: str, unit: str = "points", diff: bool = True,
          nd: int = 1) -> Estimate:
     v, l, h = (float(row[c]) if not _isnan(row.get(c)) else math.nan for c in (col, lo, hi))
-    identical = diff and v == 0.0 and l == 0.0 and h == 0.0
+    # a paired difference that is 0 in every deal, or a level the design fixes (e.g. the share of
+    # the outs a policy gets when it holds every seat: 1/P in every deal), whose interval has no width
+    identical = (v == 0.0 and l == 0.0 and h == 0.0) if diff else (math.isfinite(v) and v == l == h)
     return Estimate(v, l, h, unit=unit, diff=diff, nd=nd, identical=identical)
 
 

@@ -12,7 +12,9 @@ TOML file's folder), which is loaded when the TOML file is read.
 
 Wherever a policy is given on the command line (``--policy``, ``--lineup`` items, ``--against``,
 ``handsim tune POLICY``), ``@best.toml`` stands for the policy the file describes.  Other tables
-(``[tuned]``: where the parameters came from) are not read back.
+(``[tuned]``: where the parameters came from) do not change the policy; the rules and the number
+of players it was tuned for are compared with the run's (:func:`tuned_notes`), which says so
+when they differ.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 from .._io import atomic_write
 from ..policies import PolicyError, PolicySpec, parse_policy
 
-__all__ = ["read_policy_toml", "expand_policy_ref", "expand_lineup_refs", "write_policy_toml", "policy_text"]
+__all__ = ["read_policy_toml", "expand_policy_ref", "expand_lineup_refs", "write_policy_toml", "policy_text",
+           "tuned_notes"]
 
 
 def _num(v: float) -> str:
@@ -94,6 +97,54 @@ def expand_lineup_refs(text: str) -> list[str]:
     from ..policies import split_lineup
 
     return [expand_policy_ref(x) for x in split_lineup(text)]
+
+
+def tuned_notes(refs, configs, players) -> list[str]:
+    """Notes for the ``@FILE`` policies among ``refs`` whose ``[tuned]`` table says they were tuned
+    under other rules or for another number of players than the run's.
+
+    Parameters
+    ----------
+    refs : iterable of str
+        Policy texts and line-up texts as given on the command line (``@FILE`` items are read).
+    configs : sequence of handsim.rules.Rules
+        The run's rule configurations (a study may vary them).
+    players : int or "2v2"
+        The run's number of players.
+
+    Returns
+    -------
+    list of str
+        One line per file, e.g. ``best.toml was tuned under classic + opening_threshold=71, this
+        run plays classic: its parameters were chosen for other rules``; empty when they agree or
+        the file records nothing (a hand-written file).
+    """
+    from ..policies import split_lineup
+    from .report import rules_text
+
+    run_rules = sorted({rules_text(r) for r in configs})
+    notes, seen = [], set()
+    for text in refs:
+        for item in split_lineup(str(text)):
+            t = item.strip()
+            if not t.startswith("@") or t in seen:
+                continue
+            seen.add(t)
+            try:
+                tuned = tomllib.loads(Path(t[1:]).read_text(encoding="utf-8-sig")).get("tuned")
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):  # read_policy_toml has said what is wrong
+                continue
+            if not isinstance(tuned, dict):
+                continue
+            rules, n = tuned.get("rules"), tuned.get("players")
+            why = []
+            if isinstance(rules, str) and rules not in run_rules:
+                why.append(f"under {rules}, this run plays {' / '.join(run_rules)}")
+            if isinstance(n, (int, str)) and not isinstance(n, bool) and str(n) != str(players):
+                why.append(f"for {n} players, this run has {players}")
+            if why:
+                notes.append(f"{t[1:]} was tuned {'; '.join(why)}: its parameters were chosen for another game")
+    return notes
 
 
 def write_policy_toml(path, spec: PolicySpec, info: Mapping[str, Any] | None = None, comment: str = "") -> None:

@@ -681,7 +681,8 @@ def write_tune(result: TuneResult, out, command: str | None = None, formats: Seq
         f"The best {spec.base.name} parameters found by handsim tune (report.md beside this file).\n"
         "Use it as a policy:  handsim simulate --policy @best.toml\n"
         "                     handsim tournament --policy @best.toml --policy greedy\n"
-        "Only [policy] is read back; [tuned] records where it came from."))
+        "Only [policy] sets the policy; [tuned] records where it came from (a run under other\n"
+        "rules or with another number of players says so)."))
     info = dict(result.run_info)
     info["figure"] = ("grid" if len(names) == 2 else "curve") if spec.strategy == "grid" else "history"
     info["confirm"] = c
