@@ -1219,10 +1219,11 @@ _RUSSIAN_OPTIONS = ("hand_size", "first_round", "stock_out_end", "ace_value")
 #: deletes these and nothing else; a file added to any output must be added here.
 OUTPUT_FILES = frozenset({
     "run.json", CHECKPOINT, "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
-    "totals.csv", "traces.jsonl", "report.md", "report.html",
+    "totals.csv", "team_margin.csv", "traces.jsonl", "report.md", "report.html",
     # figures of handsim.report (and of earlier versions: rates.png, paired.png), besides effect_<option>.png
     "mean_score.png", "p_unopened.png", "p_hand.png", "versus.png", "lineups.png", "match_win.png",
-    "final_totals.png", "team_totals.png", "team_score.png", "round_length.png", "rates.png", "paired.png",
+    "final_totals.png", "team_totals.png", "team_margin.png", "team_score.png", "round_length.png", "rates.png",
+    "paired.png",
     # handsim tournament, handsim tune (their reports are report.md and report.html too)
     "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
     "tune.csv", "best.toml", "tune.png", "confirm.png",

@@ -37,6 +37,9 @@ Statistical units
   all 1) the Wilson interval over the units is used instead of an empty interval.
 * Team rows (``seat`` = ``"team A"`` / ``"team B"``, partnership studies): the unit is the deal
   (match); a team's score is the sum of its two players' scores.
+* Team margin (:meth:`StudyAccumulator.team_margins`, partnership match studies): team A's final
+  match total minus team B's, one observation per match; Student-t interval of its mean, Wilson
+  intervals of the shares of matches with a margin below, at and above 0.
 * Paired differences (:meth:`StudyAccumulator.paired`): for two configurations that differ in one
   option, the per-deal difference of a policy's mean score over the *same* deals, t interval.
 * Policy contrasts (:meth:`StudyAccumulator.versus`): within one configuration and line-up, the
@@ -74,6 +77,8 @@ __all__ = [
     "CONFIDENCE",
     "QUANTILES",
     "TEAMS",
+    "MARGIN_COLUMNS",
+    "team_margin_table",
 ]
 
 #: ``flags`` bit: the player opened (laid down a first meld) in the round (RULES.md section 4).
@@ -137,6 +142,10 @@ _NV = 3
 # team the per-deal count over both partners (sum, squares), per pair of configurations the
 # per-deal difference (sum, squares)
 _JOKER_ARRAYS = ("joker_seat", "joker_pool", "joker_team", "joker_pair")
+# the team margin of a partnership match (team A's final match total minus team B's), kept as a
+# histogram of its own for the same reason: checkpoints saved before it existed stay readable
+# (the margin is then not reported)
+_MARGIN_HIST = ("team_margin_hist", "team_margin_lo", 2)
 
 
 class DealBlock(NamedTuple):
@@ -339,6 +348,67 @@ def _hist_quantiles(values: np.ndarray, counts: np.ndarray, qs: Sequence[float])
     return out
 
 
+#: Columns of :func:`team_margin_table` after the varying options.
+MARGIN_COLUMNS = (
+    "lineup", "team_a", "team_b", "matches", "mean_margin", "sd_margin", "margin_ci95_low", "margin_ci95_high",
+    "p_negative", "p_negative_ci95_low", "p_negative_ci95_high", "p_zero", "p_zero_ci95_low", "p_zero_ci95_high",
+    "p_positive", "p_positive_ci95_low", "p_positive_ci95_high", "p10", "p50", "p90",
+)
+
+
+def team_margin_table(hist: pd.DataFrame, varying: Sequence[str] = ()) -> pd.DataFrame:
+    """The team margin of partnership matches, summarised per configuration and line-up.
+
+    The margin of a match is team A's final match total minus team B's (points, tie-break rounds
+    included; RULES.md section 7): under ``lowest_wins`` a negative margin means team A finished
+    lower, i.e. ahead.
+
+    Parameters
+    ----------
+    hist : pandas.DataFrame
+        ``StudyAccumulator.histograms()["team_margin"]``: columns every option in ``varying``,
+        ``lineup``, ``team_a``, ``team_b``, ``margin`` (int64, points), ``count`` (int64, matches).
+    varying : sequence of str
+        The option columns that tell configurations apart.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration x line-up with matches, in order of appearance.  Columns: the
+        options, then :data:`MARGIN_COLUMNS`: ``matches``; ``mean_margin`` (points per match),
+        ``sd_margin`` and the Student-t 95% interval ``margin_ci95_low/high`` (the unit is the
+        match; exact integer sums); ``p_negative`` / ``p_zero`` / ``p_positive`` (share of matches
+        with margin < 0, = 0, > 0) with Wilson 95% intervals; ``p10``, ``p50``, ``p90`` (points,
+        quantiles interpolated as numpy's default).
+    """
+    varying = list(varying)
+    keys = varying + ["lineup", "team_a", "team_b"]
+    rows: list[dict[str, Any]] = []
+    if hist is not None and len(hist):
+        for key, g in hist.groupby(keys, sort=False):
+            g = g.sort_values("margin")
+            values = np.asarray(g["margin"], dtype=np.int64)
+            counts = np.asarray(g["count"], dtype=np.int64)
+            n = int(counts.sum())
+            if n == 0:
+                continue
+            s1 = sum(int(v) * int(k) for v, k in zip(values, counts))
+            s2 = sum(int(v) * int(v) * int(k) for v, k in zip(values, counts))
+            mean, sd, _, lo, hi = _moments(n, s1, s2)
+            row = dict(zip(keys, key))
+            row.update(matches=n, mean_margin=mean, sd_margin=sd, margin_ci95_low=lo, margin_ci95_high=hi)
+            for name, mask in (("p_negative", values < 0), ("p_zero", values == 0), ("p_positive", values > 0)):
+                k = int(counts[mask].sum())
+                row[name] = k / n
+                row[name + "_ci95_low"], row[name + "_ci95_high"] = _wilson(k, n)
+            row.update(zip(("p10", "p50", "p90"), _hist_quantiles(values, counts, (0.10, 0.50, 0.90))))
+            rows.append(row)
+    columns = varying + list(MARGIN_COLUMNS)
+    if not rows:
+        return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
+    return pd.DataFrame.from_records(rows, columns=columns)
+
+
 def _team_label(lineup: Sequence[str], positions: Sequence[int]) -> str:
     """``"hold-hand & greedy:support_hand=1"``: the policies of a team's positions."""
     return " & ".join(lineup[p] for p in positions)
@@ -479,6 +549,8 @@ class StudyAccumulator:
         self._total_lo = 0
         self._team_total_hist = np.zeros((C, L, len(TEAMS), 0), dtype=np.int64)
         self._team_total_lo = 0
+        self._team_margin_hist = np.zeros((C, L, 0), dtype=np.int64)
+        self._team_margin_lo = 0
         self._joker_seat = np.zeros((C, L, N, P), dtype=np.int64)
         self._joker_pool = np.zeros((C, L, N), dtype=np.int64)
         self._joker_team = np.zeros((C, L, len(TEAMS), 2), dtype=np.int64)
@@ -487,6 +559,10 @@ class StudyAccumulator:
         #: (False for a checkpoint of a study run before :data:`FLAG_JOKER_LEFT` existed, and for
         #: one resumed from it: ``p_joker_left`` is then NaN).
         self.joker_recorded: bool = True
+        #: Whether the team margin of every partnership match was counted from the first deal on
+        #: (False for a checkpoint saved before the margin histogram existed, and for one resumed
+        #: from it: :meth:`team_margins` is then empty and ``histograms()`` has no ``"team_margin"``).
+        self.margin_recorded: bool = True
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -772,6 +848,11 @@ class StudyAccumulator:
                 width = self._team_total_hist.shape[3]
                 for ti in range(len(TEAMS)):
                     self._team_total_hist[c, l, ti] += np.bincount(tt[ti] - self._team_total_lo, minlength=width)
+                margin = tt[0] - tt[1]
+                self._team_margin_hist, self._team_margin_lo = _grow_last(
+                    self._team_margin_hist, self._team_margin_lo, int(margin.min()), int(margin.max()))
+                width = self._team_margin_hist.shape[2]
+                self._team_margin_hist[c, l] += np.bincount(margin - self._team_margin_lo, minlength=width)
 
     def _grow_turns(self, width: int) -> None:
         cur = self._turns_hist.shape[2]
@@ -903,7 +984,8 @@ class StudyAccumulator:
         dict of str -> ndarray
             ``meta`` (UTF-8 JSON of the format, configs, line-ups, players, varying and teams as
             ``uint8``) and the ``int64`` counters (the ``joker_*`` counters only when
-            :attr:`joker_recorded`).  The arrays are copies.  The state is canonical:
+            :attr:`joker_recorded`, ``team_margin_hist`` / ``team_margin_lo`` only when
+            :attr:`margin_recorded`).  The arrays are copies.  The state is canonical:
             the same deals give byte-identical arrays whatever the order of the chunks or merges
             (histograms span exactly the observed range).
         """
@@ -919,6 +1001,10 @@ class StudyAccumulator:
         if self.joker_recorded:
             for name in _JOKER_ARRAYS:
                 out[name] = getattr(self, "_" + name).copy()
+        if self.margin_recorded:
+            name, lo, _ = _MARGIN_HIST
+            out[name] = getattr(self, "_" + name).copy()
+            out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
         return out
 
     @classmethod
@@ -943,7 +1029,9 @@ class StudyAccumulator:
         -----
         A state without the ``joker_*`` counters (saved before handsim counted the rounds that
         end with a joker in hand) is read with :attr:`joker_recorded` False: ``p_joker_left``
-        and its differences are NaN, also after more deals are added to it.
+        and its differences are NaN, also after more deals are added to it.  Likewise a state
+        without ``team_margin_hist`` (saved before the team margin was counted) is read with
+        :attr:`margin_recorded` False: the margin is then not reported.
         """
         try:
             meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
@@ -996,6 +1084,17 @@ class StudyAccumulator:
                 if x.shape != want.shape:
                     raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
                 setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+        name, lo, fixed = _MARGIN_HIST
+        if name not in state:
+            acc.margin_recorded = False
+        else:
+            if lo not in state:
+                raise ValueError(f"state array {lo!r} is missing")
+            h = np.asarray(state[name]).astype(np.int64, copy=True)
+            if h.ndim != fixed + 1 or h.shape[:fixed] != acc._team_margin_hist.shape[:fixed]:
+                raise ValueError(f"state histogram {name} does not match the study shape")
+            acc._team_margin_hist = h
+            acc._team_margin_lo = int(np.asarray(state[lo]).reshape(-1)[0])
         return acc
 
     def merge(self, other: "StudyAccumulator") -> "StudyAccumulator":
@@ -1016,12 +1115,13 @@ class StudyAccumulator:
         for name in self._ARRAYS + _JOKER_ARRAYS:
             getattr(self, "_" + name)[...] += getattr(other, "_" + name)
         self.joker_recorded = self.joker_recorded and other.joker_recorded
+        self.margin_recorded = self.margin_recorded and other.margin_recorded
         if other._turns_hist.shape[2]:
             self._grow_turns(other._turns_hist.shape[2])
             w = other._turns_hist.shape[2]
             self._turns_hist[:, :, :w] += other._turns_hist
             self._void_hist[:, :, :w] += other._void_hist
-        for name, lo_name, _ in self._HISTS:
+        for name, lo_name, _ in self._HISTS + (_MARGIN_HIST,):
             h = getattr(other, "_" + name)
             w = h.shape[-1]
             if not w:
@@ -1420,11 +1520,16 @@ class StudyAccumulator:
             ``"team_total"``: columns every varying option, ``lineup``, ``team`` (``"team A"`` /
             ``"team B"``), ``policy`` (the team's policies joined by ``" & "``), ``total`` (the
             team's final match total), ``count`` (matches); empty without teams or matches.
+            ``"team_margin"`` (only when :attr:`margin_recorded`): columns every varying option,
+            ``lineup``, ``team_a`` and ``team_b`` (each team's policies joined by ``" & "``),
+            ``margin`` (team A's final match total minus team B's, points), ``count`` (matches);
+            empty without teams or matches.
         """
         tcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "turns", "rounds", "void_rounds"]}
         scols: dict[str, list] = {k: [] for k in ["_c", "lineup", "policy", "score", "count"]}
         mcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "policy", "total", "count"]}
         xcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "team", "policy", "total", "count"]}
+        dcols: dict[str, list] = {k: [] for k in ["_c", "lineup", "team_a", "team_b", "margin", "count"]}
 
         def put(cols, c, lu, h, lo, value, **labels):
             i = np.flatnonzero(h)
@@ -1452,13 +1557,30 @@ class StudyAccumulator:
                     for ti, (label, pos) in enumerate(TEAMS):
                         put(xcols, c, lu, self._team_total_hist[c, l, ti], self._team_total_lo, "total",
                             team=label, policy=_team_label(lu, pos))
-        return {"turns": self._tidy(tcols), "score": self._tidy(scols), "total": self._tidy(mcols),
-                "team_total": self._tidy(xcols)}
+                if self.teams[c] and self._team_margin_hist.shape[2]:
+                    put(dcols, c, lu, self._team_margin_hist[c, l], self._team_margin_lo, "margin",
+                        team_a=_team_label(lu, TEAMS[0][1]), team_b=_team_label(lu, TEAMS[1][1]))
+        out = {"turns": self._tidy(tcols), "score": self._tidy(scols), "total": self._tidy(mcols),
+               "team_total": self._tidy(xcols)}
+        if self.margin_recorded:
+            out["team_margin"] = self._tidy(dcols)
+        return out
+
+    def team_margins(self) -> pd.DataFrame:
+        """The team margin (team A's final match total minus team B's) per configuration and line-up.
+
+        Returns
+        -------
+        pandas.DataFrame
+            :func:`team_margin_table` of ``histograms()["team_margin"]``; empty (with its columns)
+            without partnership matches or when not :attr:`margin_recorded`.
+        """
+        return team_margin_table(self.histograms().get("team_margin"), self.varying)
 
     def _tidy(self, cols: dict[str, list]) -> pd.DataFrame:
         """A frame from column pieces (lists of int64 arrays, or lists of strings); the ``_c`` piece
         (configuration index per row) becomes the varying option columns."""
-        text = ("lineup", "policy", "team")
+        text = ("lineup", "policy", "team", "team_a", "team_b")
         ints = {k: np.concatenate(v) if v else np.zeros(0, dtype=np.int64)
                 for k, v in cols.items() if k not in text}
         cidx = ints.pop("_c")

@@ -1200,6 +1200,48 @@ def test_toml_rule_given_twice_in_two_spellings(tmp_path):
         Rules.from_toml(toml)
 
 
+def test_2v2_team_margin_follows_the_per_deal_rows_and_redraws(runner, tmp_path):
+    """The team margin of a tiny 2 v 2 match study, worked out from its per-deal rows (team A's final
+    totals minus team B's, match by match), is what team_margin.csv reports; 'handsim report' redraws
+    it from checkpoint.npz, and a checkpoint saved before the margin was counted reports without it."""
+    out = tmp_path / "m"
+    assert_ok(run(runner, "simulate", "--players", "2v2", "--policy", "greedy", "--lineup", "hold-hand,greedy,greedy,greedy",
+                  "--vary", "opening_scope=player,team", "--rounds", 2, "--deals", 12, "--chunk", 5, "--jobs", 1,
+                  "--per-deal", "--seed", 4, "--out", out, "-q"))
+    df = pd.concat([pd.read_parquet(p) for p in sorted((out / "per_deal").glob("part-*.parquet"))])
+    last = df[df["total"].notna()].copy()
+    last["sign"] = np.where(last["position"] % 2 == 0, 1, -1)  # positions 1 & 3 (0-based 0, 2): team A
+    margins = (last["total"].astype(int) * last["sign"]).groupby([last["config"], last["lineup"], last["match"]]).sum()
+    got = pd.read_csv(out / "team_margin.csv")
+    assert len(got) == 4 and list(got.columns[:2]) == ["opening_scope", "lineup"]
+    lineups = ["greedy,greedy,greedy,greedy", "hold-hand,greedy,greedy,greedy"]
+    for c, scope in enumerate(["player", "team"]):
+        for l, lu in enumerate(lineups):
+            m = margins.loc[(c, l)].to_numpy(dtype=float)
+            assert len(m) == 12
+            r = got[(got["opening_scope"] == scope) & (got["lineup"] == lu)].iloc[0]
+            assert r["matches"] == 12
+            assert r["mean_margin"] == pytest.approx(m.mean(), rel=1e-12, abs=1e-12)
+            assert r["sd_margin"] == pytest.approx(m.std(ddof=1), rel=1e-12)
+            assert r["p_negative"] == pytest.approx((m < 0).mean()) and r["p_positive"] == pytest.approx((m > 0).mean())
+    first = (out / "team_margin.png").read_bytes()
+    (out / "team_margin.png").unlink()
+    (out / "team_margin.csv").unlink()
+    assert_ok(run(runner, "report", out))
+    assert (out / "team_margin.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and len(first) > 0
+    pd.testing.assert_frame_equal(pd.read_csv(out / "team_margin.csv"), got)
+    # a checkpoint as saved before the margin existed
+    with np.load(out / "checkpoint.npz") as z:
+        old = {k: z[k] for k in z.files if not k.startswith("team_margin")}
+    np.savez(out / "checkpoint.npz", **old)
+    (out / "team_margin.png").unlink()
+    (out / "team_margin.csv").unlink()
+    assert_ok(run(runner, "report", out))
+    assert not (out / "team_margin.png").exists() and not (out / "team_margin.csv").exists()
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "is not in this study's checkpoint" in text and "team_totals.png" in text
+
+
 def test_simulate_help_names_every_output_file(runner, tmp_path):
     """Every file a study writes (a deal study with --trace and --per-deal, a match study) is named
     in 'simulate --help' (figures as *.png)."""

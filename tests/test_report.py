@@ -491,6 +491,53 @@ def test_partnership_report_numbers(partnership):
     assert "matches with a tie-break (%, 95% CI)" in m and "decided by a Hand (%, 95% CI)" in m
 
 
+def test_partnership_report_team_margin(partnership):
+    acc, out, text = partnership
+    t = acc.team_margins()
+    assert len(t) == 2
+    csv = pd.read_csv(out / "team_margin.csv")
+    assert csv["lineup"].tolist() == t["lineup"].tolist()
+    np.testing.assert_allclose(csv["mean_margin"], t["mean_margin"], rtol=1e-12)
+    assert (out / "team_margin.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "](team_margin.png)" in text
+    part = section(text, "Partnership (2 v 2)")
+    r = t.iloc[0]
+    assert f"mean margin {r['mean_margin']:+.1f} points per match" in part
+    assert "| mean margin A − B (points per match, 95% CI) |" in part
+    assert "team_margin.csv" in text
+
+
+def test_team_margin_wording_follows_the_interval(tmp_path):
+    """A margin whose interval includes 0 is worded as not significant; one that excludes 0 is not."""
+    from tests.test_stats import team_study
+
+    acc = team_study()  # margins -72.5 (CI includes 0) and -17.5 (CI includes 0)
+    text = acc.write_report(tmp_path, {"players": 4}).read_text(encoding="utf-8")
+    part = section(text, "Partnership (2 v 2)")
+    line = next(x for x in part.splitlines() if x.startswith("- Team A (h & s) against team B (g & g)"))
+    assert "mean margin -72.5 points per match (95% CI" in line.replace("−", "-")
+    assert "not significant: the interval includes 0" in line
+    assert "team A's total was lower in 50.0%" in line
+    # a margin far from 0 in every match: significant, no such wording
+    from handsim.stats import team_margin_table
+
+    h = pd.DataFrame({"lineup": ["a,b,a,b"] * 2, "team_a": ["a & a"] * 2, "team_b": ["b & b"] * 2,
+                      "margin": [-50, -40], "count": [30, 30]})
+    tab = team_margin_table(h)
+    assert tab["mean_margin"].tolist() == [-45.0] and tab["p_negative"].tolist() == [1.0]
+    assert tab["margin_ci95_high"].iloc[0] < 0
+
+
+def test_old_partnership_checkpoint_reports_without_the_margin(tmp_path):
+    from tests.test_stats import team_study
+
+    old = {k: v for k, v in team_study().state().items() if not k.startswith("team_margin")}
+    acc = StudyAccumulator.from_state(old)
+    text = acc.write_report(tmp_path, {"players": 4}).read_text(encoding="utf-8")
+    assert "## Partnership (2 v 2)" in text and "team_totals.png" in text
+    assert not (tmp_path / "team_margin.png").exists() and not (tmp_path / "team_margin.csv").exists()
+    assert "is not in this study's checkpoint" in text
+
+
 def test_last_loses_report_shows_losses(tmp_path):
     acc = match_study([("a", "b", "b"), ("a", "b", "c")], players=3, last_loses=True, n=80, chunks=1)
     s = acc.summary()

@@ -241,7 +241,7 @@ def fresh(teams: bool = False) -> StudyAccumulator:
 def frames(acc):
     h = acc.histograms()
     return [acc.summary(), acc.paired(), acc.versus(), acc.lineup_pairs(), acc.total_quantiles(), h["turns"],
-            h["score"], h["total"], h["team_total"]]
+            h["score"], h["total"], h["team_total"], h.get("team_margin"), acc.team_margins()]
 
 
 def assert_identical(acc1, acc2):
@@ -635,6 +635,86 @@ def test_team_rows_by_hand():
     ht = team_study().histograms()["team_total"]
     assert list(ht.columns) == ["lineup", "team", "policy", "total", "count"]
     assert ht[(ht["lineup"] == "h,g,s,g") & (ht["team"] == "team B")]["total"].tolist() == [10, 90, 95, 320]
+
+
+# team margin (team A's final total minus team B's) per match, from T_TOTALS by hand:
+# line-up 0 (h,g,s,g): A = 100, 55, 30, 40 against B = 90, 10, 95, 320
+# line-up 1 (h,g,g,g): A = 100, 70, 140, 40 against B = 90, -30, 0, 360
+T_MARGINS = {0: [10, 45, -65, -280], 1: [10, 100, 140, -320]}
+
+
+def test_team_margin_by_hand():
+    acc = team_study()
+    h = acc.histograms()["team_margin"]
+    assert list(h.columns) == ["lineup", "team_a", "team_b", "margin", "count"]
+    g = h[h["lineup"] == "h,g,s,g"]
+    assert g["margin"].tolist() == [-280, -65, 10, 45] and g["count"].tolist() == [1, 1, 1, 1]
+    assert (g["team_a"].iloc[0], g["team_b"].iloc[0]) == ("h & s", "g & g")
+    t = acc.team_margins()
+    assert t["lineup"].tolist() == ["h,g,s,g", "h,g,g,g"]
+    for l, lu in enumerate(["h,g,s,g", "h,g,g,g"]):
+        m = np.array(T_MARGINS[l], dtype=float)
+        r = row(t, lineup=lu)
+        assert r["matches"] == 4
+        assert r["mean_margin"] == pytest.approx(m.mean(), rel=1e-12)  # -72.5 and -17.5
+        assert r["sd_margin"] == pytest.approx(m.std(ddof=1), rel=1e-12)
+        assert (r["margin_ci95_low"], r["margin_ci95_high"]) == pytest.approx(t_ci(m), rel=1e-12)
+        for col, k in (("p_negative", int((m < 0).sum())), ("p_zero", 0), ("p_positive", int((m > 0).sum()))):
+            assert (r[col], r[col + "_ci95_low"], r[col + "_ci95_high"]) == pytest.approx((k / 4, *wilson(k, 4)),
+                                                                                          rel=1e-12)
+        np.testing.assert_allclose([r["p10"], r["p50"], r["p90"]], np.quantile(m, [0.1, 0.5, 0.9]))
+    assert row(t, lineup="h,g,s,g")["p_negative"] == 0.5 and row(t, lineup="h,g,g,g")["p_negative"] == 0.25
+    # the mean margin is the difference of the team rows' mean final totals
+    s = acc.summary()
+    a, b = row(s, lineup="h,g,s,g", seat="team A"), row(s, lineup="h,g,s,g", seat="team B")
+    assert a["mean_final_total"] - b["mean_final_total"] == pytest.approx(-72.5, rel=1e-12)
+    # no margin without teams or without matches
+    assert team_study(matches=False).team_margins().empty
+    plain = StudyAccumulator([{}], TEAM_LINEUPS, 4, [])
+    plain.add_chunk({(0, 0): team_block(0), (0, 1): team_block(1)})
+    assert plain.histograms()["team_margin"].empty and plain.team_margins().empty
+
+
+def test_team_margin_merges_across_chunks():
+    """Two halves of the matches, merged, give the histogram of all of them (the margin's range grows)."""
+    first, second = StudyAccumulator([{}], TEAM_LINEUPS, 4, [], teams=True), StudyAccumulator(
+        [{}], TEAM_LINEUPS, 4, [], teams=True)
+    half = [team_block(0)._replace(**{k: getattr(team_block(0), k)[sl] for k in DealBlock._fields})
+            for sl in (slice(0, 2), slice(2, 4))]
+    half1 = [team_block(1)._replace(**{k: getattr(team_block(1), k)[sl] for k in DealBlock._fields})
+             for sl in (slice(0, 2), slice(2, 4))]
+    first.add_chunk({(0, 0): half[0], (0, 1): half1[0]})
+    second.add_chunk({(0, 0): half[1], (0, 1): half1[1]})
+    assert first.histograms()["team_margin"]["margin"].tolist() == [10, 45, 10, 100]
+    merged = second.merge(first)
+    assert_identical(merged, team_study())
+    assert sorted(merged.histograms()["team_margin"].query("lineup == 'h,g,g,g'")["margin"]) == [-320, 10, 100, 140]
+
+
+def test_checkpoint_without_team_margin_reads_and_reports_none():
+    acc = team_study()
+    state = acc.state()
+    assert {"team_margin_hist", "team_margin_lo"} <= set(state)
+    old = {k: v for k, v in state.items() if not k.startswith("team_margin")}  # as saved before the margin
+    back = StudyAccumulator.from_state(old)
+    assert not back.margin_recorded
+    assert "team_margin" not in back.histograms() and back.team_margins().empty
+    # everything else is as before
+    for f1, f2 in zip(frames(back)[:9], frames(acc)[:9]):
+        pd.testing.assert_frame_equal(f1, f2, check_exact=True)
+    # resumed: later matches cannot make the histogram whole, the margin stays unreported
+    back.add_chunk({(0, 0): team_block(0)._replace(deal=np.arange(4, 8, dtype=np.int64)),
+                    (0, 1): team_block(1)._replace(deal=np.arange(4, 8, dtype=np.int64))})
+    assert back.team_margins().empty and "team_margin_hist" not in back.state()
+    assert not team_study().merge(StudyAccumulator.from_state(old)).margin_recorded
+    partial = dict(state)
+    del partial["team_margin_lo"]
+    with pytest.raises(ValueError, match="'team_margin_lo' is missing"):
+        StudyAccumulator.from_state(partial)
+    bad = dict(state)
+    bad["team_margin_hist"] = state["team_margin_hist"][:, :1]
+    with pytest.raises(ValueError, match="team_margin_hist does not match"):
+        StudyAccumulator.from_state(bad)
 
 
 def test_lineup_pairs_by_hand():

@@ -320,6 +320,8 @@ every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-H
     versus.csv       the policies within a mixed line-up, compared deal by deal
     lineups.csv      line-ups that differ in one position, compared on the same deals
     totals.csv       match studies: quantiles of the final match totals
+    team_margin.csv  2 v 2 match studies: team A's final total minus team B's, per match (mean with
+                     95% CI, shares of matches below / at / above 0, quantiles)
     report.md        the written report, with its figures (*.png)
     report.html      the same report as one self-contained page (figures embedded)
     run.json         the rules, the study, versions, the command, rounds per second
@@ -613,7 +615,7 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
         click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
     info = result.run_info
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
-                         "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "run.json")
+                         "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
              if (Path(out) / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:

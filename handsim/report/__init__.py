@@ -65,8 +65,8 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     summary, paired : pandas.DataFrame
         From :class:`handsim.stats.StudyAccumulator`.
     histograms : dict
-        From :meth:`~handsim.stats.StudyAccumulator.histograms` (``"turns"``, ``"total"`` and
-        ``"team_total"`` are used).
+        From :meth:`~handsim.stats.StudyAccumulator.histograms` (``"turns"``, ``"total"``,
+        ``"team_total"`` and ``"team_margin"`` are used).
     run_info : dict
         What was run; every key is optional.  Known keys: ``title``, ``players``, ``deals`` (per
         configuration and line-up), ``seed``, ``preset``, ``rules`` (option -> value of the base
@@ -100,10 +100,11 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     Notes
     -----
     Files written: ``summary.csv``, ``paired.csv``, ``versus.csv``, ``lineups.csv`` (when
-    ``lineup_pairs`` is given), ``totals.csv`` (when matches were played), the report files and,
+    ``lineup_pairs`` is given), ``totals.csv`` (when matches were played), ``team_margin.csv``
+    (partnership matches: :func:`handsim.stats.team_margin_table`), the report files and,
     with ``"md"``, one PNG per figure (``effect_<option>.png``, ``mean_score.png``,
     ``p_unopened.png``, ``p_hand.png``, ``versus.png``, ``lineups.png``, ``match_win.png``,
-    ``final_totals.png``, ``team_totals.png``, ``team_score.png``, ``round_length.png``, those
+    ``final_totals.png``, ``team_totals.png``, ``team_margin.png``, ``team_score.png``, ``round_length.png``, those
     that have data).  Summary rows of teams (``seat`` = ``"team A"`` / ``"team B"``) appear in a
     "Partnership" section, not in the per-policy tables.
     """
@@ -123,13 +124,19 @@ def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histogram
     if lineup_pairs is not None:
         atomic_write(out / "lineups.csv", lineup_pairs.to_csv(index=False).encode("utf-8"))
         csv_files.append("lineups.csv")
+    if _has_totals(totals, histograms):
+        csv_files.append("totals.csv")
+    if _has_margin(histograms):
+        csv_files.append("team_margin.csv")
     doc = build(summary, paired, histograms, run_info, versus=versus, lineup_pairs=lineup_pairs, totals=totals,
-                csv_files=csv_files + ["totals.csv"] if _has_totals(totals, histograms) else csv_files)
+                csv_files=csv_files)
     if _has_totals(totals, histograms):
         from .findings import quantiles_from_histograms
 
         t = totals if totals is not None else quantiles_from_histograms(histograms)
         atomic_write(out / "totals.csv", t.to_csv(index=False).encode("utf-8"))
+    if _has_margin(histograms):
+        atomic_write(out / "team_margin.csv", _margin_table(histograms).to_csv(index=False).encode("utf-8"))
     return write_document(out, doc, formats)
 
 
@@ -180,6 +187,18 @@ def write_document(out_dir, doc, formats: Sequence[str] = FORMATS) -> Path:
         path = out / "report.md"
         atomic_write(path, md_renderer.render(doc).encode("utf-8"))
     return path
+
+
+def _has_margin(histograms) -> bool:
+    return bool(histograms) and histograms.get("team_margin") is not None and len(histograms["team_margin"]) > 0
+
+
+def _margin_table(histograms) -> pd.DataFrame:
+    from ..stats import team_margin_table
+    from .plots import varying
+
+    h = histograms["team_margin"]
+    return team_margin_table(h, varying(h))
 
 
 def _has_totals(totals, histograms) -> bool:

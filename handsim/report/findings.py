@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..rules import PARAMS
+from ..stats import team_margin_table
 from . import plots
 from .document import (BulletList, Column, Document, Estimate, Figure, Finding, Paragraph, Section, Table,
                        fmt_number, fmt_pct)
@@ -704,7 +705,69 @@ def _partnership_section(st: _Study) -> Section | None:
         cols += (Column("P(won match)", "%, 95% CI", True), Column("mean final team total", "points, 95% CI", True))
     body, note = _capped(body, "rows", "summary.csv", st.max_rows)
     sec.add(Table(cols, tuple(body), note=note))
+    if has_match:
+        _team_margin(st, sec)
     return sec
+
+
+#: The unit of a team margin (one observation per match).
+PM = "points per match"
+
+
+def _team_margin(st: _Study, sec: Section) -> None:
+    """The team margin of each match (team A's final total minus team B's): findings, figure, table."""
+    hist = st.histograms.get("team_margin")
+    if hist is None:
+        sec.add(Paragraph("The *team margin* (team A's final match total minus team B's) is not in this study's "
+                          "checkpoint: it was saved by a handsim that did not yet count it. Run the study again "
+                          "to get its figure and table.", note=True))
+        return
+    table = team_margin_table(hist, st.options)
+    if not len(table):
+        return
+    sec.add(Paragraph(
+        "The **team margin** of a match is team A's final match total minus team B's (points per match, tie-break "
+        "rounds included; one observation per match). Below 0 team A finished lower, which is better; its mean "
+        "has a Student-t 95% CI, the shares of matches below, at and above 0 Wilson 95% CIs."))
+    items = []
+    for r in table.to_dict("records"):
+        est = _est(r, "mean_margin", "margin_ci95_low", "margin_ci95_high", unit=PM)
+        items.append(Finding(
+            f"Team A ({r['team_a']}) against team B ({r['team_b']}): mean margin {est.text(inner=False)}; team A's "
+            f"total was lower in {_share(r, 'p_negative').text()} of matches, higher in "
+            f"{_share(r, 'p_positive').text()}, equal in {_share(r, 'p_zero').text()}.", est,
+            st.where(r) if (st.options or len(st.lineups) > 1) else ""))
+    sec.add(BulletList(tuple(items)))
+    lineups = list(dict.fromkeys(table["lineup"].tolist()))
+    width = plots.nice_width(int(hist["margin"].max()) - int(hist["margin"].min()))
+    fig, axes = plots.grid(len(lineups) + 2, 2, 6.0, 3.9)
+    for ax, lu in zip(axes, lineups):
+        plots.plot_team_margin(hist, ax, lineup=lu, width=width, colours=st.colours)
+        ax.set_title(lineup_text(lu), fontsize="medium")
+    x = st.options[0] if st.options else None
+    plots.plot_team_margin_summary(table, axes[len(lineups)], metric="mean", x=x, colours=st.colours)
+    axes[len(lineups)].set_title("mean team margin", fontsize="medium")
+    plots.plot_team_margin_summary(table, axes[len(lineups) + 1], metric="negative", x=x, colours=st.colours)
+    axes[len(lineups) + 1].set_title("team A's total lower", fontsize="medium")
+    sec.add(st.figure(fig, "team_margin.png", "Team margin", legend=False, caption=
+                      f"Top panels: share of matches per bin of {width} points of team margin (team A's final match "
+                      "total minus team B's; left of the dashed line team A finished lower, which is better), a "
+                      "line style per configuration. Bottom panels: the mean margin (points per match) and the "
+                      "share of matches with a margin below 0 (%), each with its 95% CI, a colour per line-up."
+                      + _bars_note(_widest(table, "margin_ci95_low", "margin_ci95_high"), PM)))
+    body = [tuple(value_text(r[o]) for o in st.options) + (
+        lineup_text(r["lineup"]), f"{int(r['matches']):,}",
+        _est(r, "mean_margin", "margin_ci95_low", "margin_ci95_high").cell, fmt_number(r["sd_margin"]),
+        _share(r, "p_negative").cell, _share(r, "p_zero").cell, _share(r, "p_positive").cell,
+        fmt_number(r["p10"], 0), fmt_number(r["p50"], 0), fmt_number(r["p90"], 0)) for r in table.to_dict("records")]
+    body, note = _capped(body, "rows", "team_margin.csv", st.max_rows)
+    sec.add(Table(tuple(_opt_cols(st.options)) + (
+        Column("line-up"), Column("matches", numeric=True), Column("mean margin A − B", "points per match, 95% CI", True),
+        Column("sd", "points", True), Column("margin < 0", "%, 95% CI", True), Column("margin = 0", "%, 95% CI", True),
+        Column("margin > 0", "%, 95% CI", True), Column("p10", "points", True), Column("median", "points", True),
+        Column("p90", "points", True)), tuple(body),
+        caption="Team margin: team A's final match total minus team B's; p10: 10% of matches had a margin at or "
+        "below it.", note=note))
 
 
 def _round_section(st: _Study) -> Section | None:
@@ -905,6 +968,8 @@ def _files_section(st: _Study, csv_files: Sequence[str]) -> Section:
         "versus.csv": "policies compared within a line-up",
         "lineups.csv": "line-ups that differ in one position, compared deal by deal (and match by match)",
         "totals.csv": "quantiles of the final match totals per policy" + (" and team" if st.teams else ""),
+        "team_margin.csv": "the team margin (team A's final match total minus team B's) per configuration and "
+                           "line-up: mean with 95% CI, shares below, at and above 0, quantiles",
     }
     return Section("Files", level=2, id="files").add(
         BulletList(tuple(f"`{f}`: {what[f]}." for f in csv_files if f in what)))

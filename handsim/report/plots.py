@@ -39,6 +39,8 @@ __all__ = [
     "plot_round_length",
     "plot_paired",
     "plot_final_totals",
+    "plot_team_margin",
+    "plot_team_margin_summary",
     "png_bytes",
 ]
 
@@ -799,3 +801,103 @@ def plot_final_totals(total: pd.DataFrame, ax=None, *, lineup: str | None = None
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", loc="upper right")
     return Drawn(ax, drawn)
+
+
+def plot_team_margin(margin: pd.DataFrame, ax=None, *, lineup: str | None = None, width: int | None = None,
+                     colours=None, max_configs: int = 3) -> Drawn:
+    """Distribution of the 2 v 2 team margin: team A's final match total minus team B's.
+
+    Share of matches per bin of ``width`` points, one line per configuration (a line style per
+    configuration, at most ``max_configs``), a dashed line at 0; left of it team A finished lower.
+
+    Parameters
+    ----------
+    margin : pandas.DataFrame
+        ``histograms()["team_margin"]`` (columns: varying options, ``lineup``, ``team_a``,
+        ``team_b``, ``margin`` (points), ``count`` (matches)).
+    ax : matplotlib.axes.Axes, optional
+    lineup : str, optional
+        Keep one line-up.
+    width : int, optional
+        Bin width in points (default: about 40 bins over the range drawn); give every panel of a
+        figure the same width.
+    colours : mapping, optional
+        Colours keyed ``"team A: <policies>"`` (as in :func:`policy_colours` of a report).
+
+    Returns
+    -------
+    Drawn
+        ``artists`` maps each series label to its ``Line2D``.
+    """
+    ax = _axes(ax)
+    df = _filter(margin, lineup=lineup) if margin is not None else pd.DataFrame()
+    drawn: dict[str, Any] = {}
+    if not len(df):
+        _no_data(ax, "no matches")
+        return Drawn(ax, drawn)
+    if width is None:
+        width = nice_width(int(df["margin"].max()) - int(df["margin"].min()))
+    opts = [v for v in varying(df) if nunique(df, v) > 1]
+    cfgs = list(dict.fromkeys(tuple(r) for r in df[opts].itertuples(index=False))) if opts else [()]
+    cfgs = spread_pick(cfgs, max_configs)
+    styles = ("-", "--", ":", "-.")
+    for ci, cfg in enumerate(cfgs):
+        g = df
+        for o, v in zip(opts, cfg):
+            g = g[g[o] == v]
+        team_a = str(g["team_a"].iloc[0])
+        label = (", ".join(f"{human(o)} {value_text(v)}" for o, v in zip(opts, cfg)) if opts
+                 else f"team A: {team_a} v team B: {g['team_b'].iloc[0]}")
+        t = np.asarray(g["margin"], dtype=np.int64)
+        c = np.asarray(g["count"], dtype=float)
+        b = np.floor_divide(t, width)
+        idx = np.arange(b.min(), b.max() + 1)
+        share = np.zeros(len(idx))
+        np.add.at(share, b - b.min(), c)
+        share /= c.sum()
+        (line,) = ax.step((idx + 0.5) * width, share, where="mid", color=_colour(colours, f"team A: {team_a}"),
+                          linestyle=styles[ci % len(styles)], linewidth=1.3, label=label)
+        drawn[label] = line
+    ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
+    ax.set_xlabel(f"team margin: team A's final total − team B's (points, bins of {width})")
+    ax.set_ylabel("share of matches")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="upper right")
+    return Drawn(ax, drawn)
+
+
+def plot_team_margin_summary(table: pd.DataFrame, ax=None, *, metric: str = "mean", x: str | None = None,
+                             colours=None) -> Drawn:
+    """The team margin's mean (points per match) or the share of matches with margin < 0, with 95% CIs.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`handsim.stats.team_margin_table` (varying options, ``lineup``, ``team_a``,
+        ``team_b``, ``mean_margin``, ``p_negative`` ... with their intervals).
+    metric : {"mean", "negative"}
+        ``"mean"``: the mean margin (points per match; dashed line at 0); ``"negative"``: the
+        share of matches in which team A's total was lower (%, dotted line at 50%).
+    colours : mapping, optional
+        Colours keyed ``"team A: <policies>"``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``metric``.
+    """
+    if metric not in ("mean", "negative"):
+        raise ValueError(f"unknown metric {metric!r}: allowed mean, negative")
+    df = table
+    if len(df):
+        df = df.assign(team=["team A: " + str(a) for a in df["team_a"]],
+                       match=[f"A: {a} v B: {b}" for a, b in zip(df["team_a"], df["team_b"])])
+    if metric == "mean":
+        return points_by_option(df, ax, ycol="mean_margin", locol="margin_ci95_low", hicol="margin_ci95_high",
+                                options=varying(table), x=x, colour_col="team", label_col="match", colours=colours,
+                                zero_line=True, ylabel="mean team margin A − B\n(points per match; 95% CI; < 0: A lower)")
+    return points_by_option(df, ax, ycol="p_negative", locol="p_negative_ci95_low", hicol="p_negative_ci95_high",
+                            options=varying(table), x=x, colour_col="team", label_col="match", colours=colours,
+                            scale=100.0, ref=50.0, ref_label="even (50%)",
+                            ylabel="matches with margin < 0\n(%, team A's total lower; 95% CI)")
