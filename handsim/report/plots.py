@@ -735,6 +735,33 @@ def nice_width(span: float, bins: int = 40) -> int:
     return int(10 * p)
 
 
+_STYLES = ("-", "--", ":", "-.")
+
+
+def _binned_setup(df: pd.DataFrame | None, lineup: str | None, col: str, width: int | None, max_configs: int):
+    """The rows of one line-up, the bin width, the varying options and the configurations to draw
+    (at most ``max_configs``) of a histogram frame; None when there are no rows."""
+    df = _filter(df, lineup=lineup) if df is not None else pd.DataFrame()
+    if not len(df):
+        return None
+    if width is None:
+        width = nice_width(int(df[col].max()) - int(df[col].min()))
+    opts = [v for v in varying(df) if nunique(df, v) > 1]
+    cfgs = list(dict.fromkeys(tuple(r) for r in df[opts].itertuples(index=False))) if opts else [()]
+    return df, width, opts, spread_pick(cfgs, max_configs)
+
+
+def _binned_share(values, counts, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bin centres (points) and the share of the total count per bin of ``width`` points."""
+    t = np.asarray(values, dtype=np.int64)
+    c = np.asarray(counts, dtype=float)
+    b = np.floor_divide(t, width)
+    idx = np.arange(b.min(), b.max() + 1)
+    share = np.zeros(len(idx))
+    np.add.at(share, b - b.min(), c)
+    return (idx + 0.5) * width, share / c.sum()
+
+
 def plot_final_totals(total: pd.DataFrame, ax=None, *, lineup: str | None = None,
                       team_total: pd.DataFrame | None = None, width: int | None = None, colours=None,
                       max_configs: int = 3) -> Drawn:
@@ -764,18 +791,12 @@ def plot_final_totals(total: pd.DataFrame, ax=None, *, lineup: str | None = None
     """
     ax = _axes(ax)
     teams = team_total is not None and len(team_total) > 0
-    df = team_total if teams else total
-    df = _filter(df, lineup=lineup) if df is not None else pd.DataFrame()
     drawn: dict[str, Any] = {}
-    if not len(df):
+    setup = _binned_setup(team_total if teams else total, lineup, "total", width, max_configs)
+    if setup is None:
         _no_data(ax, "no matches")
         return Drawn(ax, drawn)
-    if width is None:
-        width = nice_width(int(df["total"].max()) - int(df["total"].min()))
-    opts = [v for v in varying(df) if nunique(df, v) > 1]
-    cfgs = list(dict.fromkeys(tuple(r) for r in df[opts].itertuples(index=False))) if opts else [()]
-    cfgs = spread_pick(cfgs, max_configs)
-    styles = ("-", "--", ":", "-.")
+    df, width, opts, cfgs = setup
     who = ["team", "policy"] if teams else ["policy"]
     for ci, cfg in enumerate(cfgs):
         g0 = df
@@ -785,22 +806,23 @@ def plot_final_totals(total: pd.DataFrame, ax=None, *, lineup: str | None = None
             key = key if isinstance(key, tuple) else (key,)
             name = f"{key[0]}: {key[1]}" if teams else str(key[0])
             label = name + (" — " + ", ".join(f"{human(o)} {value_text(v)}" for o, v in zip(opts, cfg)) if opts else "")
-            t = np.asarray(g["total"], dtype=np.int64)
-            c = np.asarray(g["count"], dtype=float)
-            b = np.floor_divide(t, width)
-            idx = np.arange(b.min(), b.max() + 1)
-            share = np.zeros(len(idx))
-            np.add.at(share, b - b.min(), c)
-            share /= c.sum()
-            (line,) = ax.step((idx + 0.5) * width, share, where="mid", color=_colour(colours, name),
-                              linestyle=styles[ci % len(styles)], linewidth=1.3, label=label)
+            x, share = _binned_share(g["total"], g["count"], width)
+            (line,) = ax.step(x, share, where="mid", color=_colour(colours, name),
+                              linestyle=_STYLES[ci % len(_STYLES)], linewidth=1.3, label=label)
             drawn[label] = line
-    ax.set_xlabel(f"final {'team ' if teams else ''}match total (points, bins of {width}; lower is better)")
+    return _share_axes(Drawn(ax, drawn),
+                       f"final {'team ' if teams else ''}match total (points, bins of {width}; lower is better)")
+
+
+def _share_axes(drawn: Drawn, xlabel: str) -> Drawn:
+    """Label and finish the axes of a histogram drawn as shares of matches."""
+    ax = drawn.ax
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("share of matches")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", loc="upper right")
-    return Drawn(ax, drawn)
+    return drawn
 
 
 def plot_team_margin(margin: pd.DataFrame, ax=None, *, lineup: str | None = None, width: int | None = None,
@@ -830,17 +852,12 @@ def plot_team_margin(margin: pd.DataFrame, ax=None, *, lineup: str | None = None
         ``artists`` maps each series label to its ``Line2D``.
     """
     ax = _axes(ax)
-    df = _filter(margin, lineup=lineup) if margin is not None else pd.DataFrame()
     drawn: dict[str, Any] = {}
-    if not len(df):
+    setup = _binned_setup(margin, lineup, "margin", width, max_configs)
+    if setup is None:
         _no_data(ax, "no matches")
         return Drawn(ax, drawn)
-    if width is None:
-        width = nice_width(int(df["margin"].max()) - int(df["margin"].min()))
-    opts = [v for v in varying(df) if nunique(df, v) > 1]
-    cfgs = list(dict.fromkeys(tuple(r) for r in df[opts].itertuples(index=False))) if opts else [()]
-    cfgs = spread_pick(cfgs, max_configs)
-    styles = ("-", "--", ":", "-.")
+    df, width, opts, cfgs = setup
     for ci, cfg in enumerate(cfgs):
         g = df
         for o, v in zip(opts, cfg):
@@ -848,23 +865,12 @@ def plot_team_margin(margin: pd.DataFrame, ax=None, *, lineup: str | None = None
         team_a = str(g["team_a"].iloc[0])
         label = (", ".join(f"{human(o)} {value_text(v)}" for o, v in zip(opts, cfg)) if opts
                  else f"team A: {team_a} v team B: {g['team_b'].iloc[0]}")
-        t = np.asarray(g["margin"], dtype=np.int64)
-        c = np.asarray(g["count"], dtype=float)
-        b = np.floor_divide(t, width)
-        idx = np.arange(b.min(), b.max() + 1)
-        share = np.zeros(len(idx))
-        np.add.at(share, b - b.min(), c)
-        share /= c.sum()
-        (line,) = ax.step((idx + 0.5) * width, share, where="mid", color=_colour(colours, f"team A: {team_a}"),
-                          linestyle=styles[ci % len(styles)], linewidth=1.3, label=label)
+        x, share = _binned_share(g["margin"], g["count"], width)
+        (line,) = ax.step(x, share, where="mid", color=_colour(colours, f"team A: {team_a}"),
+                          linestyle=_STYLES[ci % len(_STYLES)], linewidth=1.3, label=label)
         drawn[label] = line
     ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
-    ax.set_xlabel(f"team margin: team A's final total − team B's (points, bins of {width})")
-    ax.set_ylabel("share of matches")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small", loc="upper right")
-    return Drawn(ax, drawn)
+    return _share_axes(Drawn(ax, drawn), f"team margin: team A's final total − team B's (points, bins of {width})")
 
 
 def plot_team_margin_summary(table: pd.DataFrame, ax=None, *, metric: str = "mean", x: str | None = None,
