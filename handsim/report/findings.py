@@ -747,8 +747,10 @@ def _team_margin(st: _Study, sec: Section) -> None:
     x = st.options[0] if st.options else None
     plots.plot_team_margin_summary(table, axes[len(lineups)], metric="mean", x=x, colours=st.colours)
     axes[len(lineups)].set_title("mean team margin", fontsize="medium")
-    plots.plot_team_margin_summary(table, axes[len(lineups) + 1], metric="negative", x=x, colours=st.colours)
-    axes[len(lineups) + 1].set_title("team A's total lower", fontsize="medium")
+    neg = plots.plot_team_margin_summary(table, axes[len(lineups) + 1], metric="negative", x=x, colours=st.colours)
+    neg.ax.set_title("team A's total lower (colours as in the mean panel)", fontsize="medium")
+    if neg.ax.get_legend() is not None:  # the mean panel names the line-ups; here the legend would hide points
+        neg.ax.get_legend().remove()
     sec.add(st.figure(fig, "team_margin.png", "Team margin", legend=False, caption=
                       f"Top panels: share of matches per bin of {width} points of team margin (team A's final match "
                       "total minus team B's; left of the dashed line team A finished lower, which is better), a "
