@@ -135,7 +135,10 @@ def parse_cards(text: str | list[str], *, jokers: int | None = None, allow_empty
         if counts[t] > 2:
             raise CardError(f"{format_card(t)} appears {counts[t]} times: the two decks hold only 2 copies")
     if jokers is not None and counts[JOKER] > jokers:
-        raise CardError(f"JK appears {counts[JOKER]} times: the deck holds only {jokers} joker(s)")
+        if jokers == 0:
+            raise CardError("JK is a joker: these rules play without jokers (Russian Hand has none)")
+        raise CardError(f"JK appears {counts[JOKER]} times: the deck holds only {jokers} "
+                        f"joker{'s' if jokers != 1 else ''}")
     return cards
 
 

@@ -793,6 +793,23 @@ def test_show_deal_json(deal_traces):
     assert sorted(t2["policies"]) == ["greedy", "greedy", "greedy", "hold-hand"]
 
 
+def test_show_deal_threshold_and_joker_penalty_shortcuts(runner):
+    """--threshold / --joker-penalty pick one configuration of a study that varied them: the same
+    trace as --set, a contradiction with --set is one line, Russian Hand refuses them."""
+    common = ["show-deal", "--deal", 2, "--players", 2, "--policy", "greedy", "--json"]
+    short = run(runner, *common, "--threshold", 71, "--joker-penalty", 30)
+    assert_ok(short)
+    long = run(runner, *common, "--set", "opening_threshold=71", "--set", "joker_penalty=30")
+    assert_ok(long)
+    t = json.loads(short.stdout)
+    assert short.stdout == long.stdout and t["rules"]["opening_threshold"] == 71 and t["rules"]["joker_penalty"] == 30
+    assert_ok(run(runner, *common, "--threshold", 71, "--set", "opening_threshold=71"))
+    assert_usage_error(run(runner, *common, "--threshold", 71, "--set", "opening_threshold=91"),
+                       "--threshold 71 contradicts --set opening_threshold=91")
+    assert_usage_error(run(runner, "show-deal", "--preset", "russian", "--threshold", 51),
+                       "--threshold does not apply to Russian Hand")
+
+
 def test_show_deal_tracks_hands_to_the_scores(deal_traces):
     for args, t in deal_traces:
         assert replay_scores(t) == t["result"]["scores"], args

@@ -551,7 +551,7 @@ def test_rules_file_with_a_byte_order_mark_is_read(runner, tmp_path):
     path = tmp_path / "bom.toml"
     path.write_bytes(b"\xef\xbb\xbfjokers = 4\n")
     ok(run(runner, "arrange", "JK JK JK 5H", "--rules", path))
-    one_line(run(runner, "arrange", "JK JK JK 5H"), 2, "the deck holds only 2 joker(s)")
+    one_line(run(runner, "arrange", "JK JK JK 5H"), 2, "the deck holds only 2 jokers")
 
 
 def test_policy_files_are_read_by_the_same_reader(runner, tmp_path):
@@ -709,6 +709,18 @@ def test_report_of_a_russian_checkpoint_in_a_classic_folder(runner, copy, tmp_pa
     before = tree(copy)
     one_line(run(runner, "report", copy), 2, "belong to different studies")
     assert tree(copy) == before
+
+
+def test_report_on_a_folder_of_studies_names_them(runner, study, tmp_path):
+    parent = tmp_path / "many"
+    for name in ("p3", "p2"):
+        shutil.copytree(study, parent / name)
+    one_line(run(runner, "report", parent), 2, f"{parent} is not a study folder but holds 2 of them",
+             f"e.g. handsim report {parent / 'p2'} ({parent / 'p2'}, {parent / 'p3'})")
+    one_line(run(runner, "report", tmp_path), 2, "holds 2 of them")  # two levels down
+    (parent / "p2" / "checkpoint.npz").unlink()
+    (parent / "p3" / "checkpoint.npz").unlink()
+    one_line(run(runner, "report", parent), 2, "is not a study folder: no checkpoint.npz")
 
 
 def test_report_leaves_out_wrongly_typed_run_json_fields(runner, copy):
@@ -1046,7 +1058,7 @@ def test_show_deal_round_that_never_happened(runner):
     (["meld", "5X 6H 7H"], "bad card '5X'"), (["meld", "11H 6H 7H"], "bad card '11H'"), (["meld", "1H 2H 3H"], "bad card '1H'"),
     (["meld", "0H 2H 3H"], "bad card '0H'"), (["meld", "10 J Q"], "bad card '10'"), (["meld", "H"], "bad card 'H'"),
     (["meld", "5♥♥ 6H"], "bad card '5♥♥'"), (["meld", "Z" * 10000], "bad card 'ZZZZ"), (["meld", "5H 5H 5H"], "appears 3 times"),
-    (["meld", "JK JK JK"], "only 2 joker(s)"), (["arrange", ""], "no cards given"), (["arrange", "5H,,6H,7H"], None),
+    (["meld", "JK JK JK"], "only 2 jokers"), (["arrange", ""], "no cards given"), (["arrange", "5H,,6H,7H"], None),
     (["show-deal", "--seed", "-1"], "--seed"), (["show-deal", "--seed", str(2**63)], "out of range"),
     (["show-deal", "--deal", "1e3"], "not an integer"), (["show-deal", "--players", "5"], "--players"),
     (["show-deal", "--players", "2v2", "--lineup", "greedy,greedy,greedy"], "3 policies but --players is 4"),

@@ -77,7 +77,7 @@ def test_first_round_and_options(runner):
      ["table meld 1 (5H 6H 8H) is illegal: not consecutive: missing 7H"]),
     (["--table", "5H 6H 7H | KH AH 2H", "--hand", "8H"], ["table meld 2 (KH AH 2H) is illegal", "wraps"]),
     (["--table", "5H 6H 7H | 9S 9S 9D", "--hand", "8H"], ["table meld 2 (9S 9S 9D) is illegal: two 9S in one set"]),
-    (["--table", "5H 6H 7H", "--hand", "8H JK"], ["JK appears 1 times: the deck holds only 0 joker(s)"]),
+    (["--table", "5H 6H 7H", "--hand", "8H JK"], ["JK is a joker: these rules play without jokers (Russian Hand has none)"]),
     (["--table", "5H 6H JK", "--hand", "8H"], ["JK"]),
     (["--table", "5H 6H 7H | 5H 6H 7H", "--hand", "7H"], ["7H appears 3 times in table and hand"]),
     (["--table", "5H 6H 7H", "--hand", "8X"], ["bad card '8X'"]),

@@ -53,7 +53,7 @@ def test_other_bad_tuning_runs_are_refused():
         make_tune("hold-hand", ["bail_turn=1:5"], "greedy,greedy", players=4, deals=10)
     with pytest.raises(StudyError, match="nothing to tune"):
         make_tune("hold-hand", [], deals=10)
-    with pytest.raises(StudyError, match="given twice"):
+    with pytest.raises(StudyError, match="bail_turn is given twice in --param"):
         make_tune("hold-hand", ["bail_turn=1:5", "bail_turn=2:3"], deals=10)
     with pytest.raises(StudyError, match="candidates: allowed at most"):
         make_tune("hold-hand", ["bail_turn=1:1000:1", "bail_opponent_cards=0:30"], deals=10)
@@ -153,6 +153,8 @@ def test_policy_toml_errors_are_one_line(tmp_path):
         "notable.toml": "name = \"greedy\"\n",
         "noname.toml": "[policy]\nbail_turn = 3\n",
         "notnumber.toml": "[policy]\nname = \"hold-hand\"\nbail_turn = \"3\"\n",
+        "range.toml": "[policy]\nname = \"hold-hand\"\nbail_turn = 5000\n",  # the value's error names the file too
+        "unknown.toml": "[policy]\nname = \"hold-hand\"\nbail_time = 3\n",
     }
     for name, text in cases.items():
         path = tmp_path / name
@@ -161,10 +163,10 @@ def test_policy_toml_errors_are_one_line(tmp_path):
         with pytest.raises(PolicyError) as e:
             read_policy_toml(path)
         assert "\n" not in str(e.value) and name in str(e.value)
-    path = tmp_path / "unknown.toml"
-    path.write_text("[policy]\nname = \"hold-hand\"\nbail_time = 3\n", encoding="utf-8")
-    with pytest.raises(PolicyError, match="unknown parameter 'bail_time'"):
-        parse_policy(read_policy_toml(path))
+    with pytest.raises(PolicyError, match="unknown.toml.*unknown parameter 'bail_time'"):
+        read_policy_toml(tmp_path / "unknown.toml")
+    with pytest.raises(PolicyError, match="range.toml.*bail_turn"):
+        read_policy_toml(tmp_path / "range.toml")
     spec = parse_policy("hold-hand:bail_turn=7")
     write_policy_toml(tmp_path / "p.toml", spec, {"note": "x \"quoted\"", "ci": [1.5, float("nan")]})
     assert parse_policy(read_policy_toml(tmp_path / "p.toml")) == spec

@@ -137,6 +137,9 @@ def test_bad_policy_files_are_one_line_exit_2(tmp_path):
     imp = tmp_path / "imp.py"
     imp.write_text("import os\n\nimport no_such_module_for_handsim\n", encoding="utf-8")
     cases.append((imp, ["imp.py, line 3", "ModuleNotFoundError", "no_such_module_for_handsim"]))
+    script = tmp_path / "script.py"  # was: the whole command exited 3, silently (found by a breaker review)
+    script.write_text("import sys\n\nsys.exit(3)\n", encoding="utf-8")
+    cases.append((script, ["script.py, line 3", "calls sys.exit(3) when it is loaded"]))
     txt = tmp_path / "greedy_copy.txt"  # a policy file under another name (found by a breaker review)
     txt.write_text(GOOD, encoding="utf-8")
     cases.append((txt, ["greedy_copy.txt", "not a Python file", "must end in .py"]))

@@ -252,7 +252,12 @@ def command_line(ctx: click.Context) -> str:
 # ------------------------------------------------------------------------------ rule options
 
 
-def rules_options(f):
+def classic_rules_options(f):
+    """:func:`rules_options` of a command that plays classic Hand only (``--preset`` does not offer russian)."""
+    return rules_options(f, russian=False)
+
+
+def rules_options(f, russian: bool = True):
     """``--preset``, ``--rules FILE`` and ``--set KEY=VALUE`` (see :func:`load_rules`)."""
     f = click.option(
         "--set", "settings", multiple=True, metavar="KEY=VALUE",
@@ -264,9 +269,11 @@ def rules_options(f):
              "(jokers = 4, joker_swap = false, starter = \"dealer\").",
     )(f)
     f = click.option(
-        "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False), default=None,
-        help="Base rules (RULES.md section 9); russian plays Russian Hand (section 8), the second game.  "
-             "[default: classic]",
+        "--preset", type=click.Choice(PRESET_NAMES if russian else [p for p in PRESET_NAMES if p != "russian"],
+                                      case_sensitive=False), default=None,
+        help="Base rules (RULES.md section 9)" + ("; russian plays Russian Hand (section 8), the second game." if russian
+                                                   else " of classic Hand (Russian Hand is played by 'handsim simulate').")
+             + "  [default: classic]",
     )(f)
     return f
 

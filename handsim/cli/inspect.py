@@ -478,8 +478,13 @@ Examples:
 @click.option("--round", "match_round", type=IntIn(1, 10**6, "1..10^6"), default=None, metavar="R",
               help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
                    "--deal of a match study (--rounds N or --matches).")
+@click.option("--threshold", type=IntIn(), default=None, metavar="N",
+              help="opening_threshold (the same as --set opening_threshold=N): one of a study's --threshold values.")
+@click.option("--joker-penalty", type=IntIn(), default=None, metavar="N",
+              help="joker_penalty (the same as --set joker_penalty=N): one of a study's --joker-penalty values.")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
-def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, match_round, as_json):
+def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, match_round, threshold,
+              joker_penalty, as_json):
     from handsim._kernels.driverlib import MAX_TIEBREAKS
     from handsim.errors import PolicyMoveError
     from handsim.policies import check_lineup_rules, load_policy_files, parse_lineup, parse_policy
@@ -487,6 +492,17 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     from handsim.trace import EngineError, trace_deal
 
     players, two_v_two = parse_players(players)
+    shortcuts = {"opening_threshold": ("--threshold", threshold), "joker_penalty": ("--joker-penalty", joker_penalty)}
+    for key, (flag, value) in shortcuts.items():
+        if value is None:
+            continue
+        if is_russian(preset, rules_file):
+            raise click.UsageError(f"{flag} does not apply to Russian Hand (it has no opening or jokers)")
+        given = [s.partition("=")[2].strip() for s in settings if s.partition("=")[0].strip().replace("-", "_") == key]
+        if given and given[-1] != str(value):
+            raise click.UsageError(f"{flag} {value} contradicts --set {key}={given[-1]}: give one of them")
+        if not given:
+            settings = (*settings, f"{key}={value}")
     if is_russian(preset, rules_file):
         _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,
                            match_round, as_json)

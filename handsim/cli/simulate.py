@@ -521,7 +521,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 announce_compile("the Russian Hand engine", "about a minute", "handsim.games.russian.kernels.engine",
                                  "play_games")
             else:
-                announce_engine_compile(engine, "the simulation engine", "about a minute", driver)
+                announce_engine_compile(engine, "the match engine" if driver == "play_matches" else "the simulation engine",
+                                        "about a minute", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                                scheduler=scheduler)
             write_outputs(result, out, command=command_line(ctx))
@@ -611,8 +612,14 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
     russian = spec.game.name == "russian"
     if russian:
         click.echo(russian_summary_table(result.summary, spec.varying()))
+        click.echo("Units: win_rate, draw_rate, stock_out: shares of games (95% CI: of win_rate); cards_left, "
+                   "value_left: cards and points left in hand at the end; mean_turns: turns per game (all players).")
     else:
-        click.echo(summary_table(result.summary, spec.varying(), getattr(spec, "matches", False)))
+        matches = getattr(spec, "matches", False)
+        click.echo(summary_table(result.summary, spec.varying(), matches))
+        click.echo("Units: rounds are player-rounds; mean_score: points per player-round (lower is better; 95% CI); "
+                   "p_out, p_hand, p_unopened: shares of player-rounds; mean_turns: turns per round (all players)"
+                   + ("; match_win_rate: share of matches won." if matches else "."))
     info = result.run_info
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
                          "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
@@ -660,6 +667,13 @@ def report(folder, fmt, quiet):
 
         return rebuild_report(out, quiet, formats)
     if not ck_path.is_file():
+        inside = sorted(str(p.parent) for p in out.glob(f"*/{CHECKPOINT}"))
+        if not inside:
+            inside = sorted(str(p.parent) for p in out.glob(f"*/*/{CHECKPOINT}"))
+        if inside:  # a folder of studies (results/russian holds one per player count)
+            shown = ", ".join(inside[:4]) + (f" and {len(inside) - 4} more" if len(inside) > 4 else "")
+            raise click.UsageError(f"{folder} is not a study folder but holds {len(inside)} of them: give one, "
+                                   f"e.g. handsim report {inside[0]} ({shown})")
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
     ck = read_checkpoint(ck_path)
     run_json = out / "run.json"

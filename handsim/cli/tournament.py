@@ -13,8 +13,8 @@ import click
 
 from handsim.errors import InputError
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, command_line, load_rules, parse_players,
-                      rules_options, table)
+from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
+                      load_rules, parse_players, table)
 from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, _default_out, _given,
                        _read_run_json)
 
@@ -177,7 +177,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
               help="A policy to rank, e.g. hold-hand:bail_turn=8 or @best.toml (repeat: at least two).")
 @POLICY_FILE_OPTION
-@rules_options
+@classic_rules_options
 @click.option("--threshold", type=IntIn(), default=None, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N).")
 @click.option("--players", type=PLAYERS_CHOICE, default="4", show_default=True,
@@ -291,7 +291,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
               help="The other seats' policies, in line-up order after the tuned one.  [default: greedy at every "
                    "other seat]")
 @POLICY_FILE_OPTION
-@rules_options
+@classic_rules_options
 @click.option("--threshold", type=IntIn(), default=None, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N).")
 @click.option("--players", type=PLAYERS_CHOICE, default=None,

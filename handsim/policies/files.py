@@ -177,7 +177,7 @@ def _import(path: Path, text: str, sha: str):
         exec(code, module.__dict__)
     except BaseException as e:
         sys.modules.pop(name, None)
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+        if isinstance(e, KeyboardInterrupt):
             raise
         line = None
         for frame in traceback.extract_tb(e.__traceback__):
@@ -187,6 +187,9 @@ def _import(path: Path, text: str, sha: str):
         msg = " ".join(str(e).split()) or type(e).__name__
         if isinstance(e, PolicyError):
             raise PolicyFileError(f"policy file {path}{where}: {msg}") from None
+        if isinstance(e, SystemExit):  # a file that runs a script's sys.exit() when imported
+            raise PolicyFileError(f"policy file {path}{where}: it calls sys.exit({e.code!r:.40}) when it is loaded: a "
+                                  "policy file may only declare policies") from None
         raise PolicyFileError(f"policy file {path}{where}: {type(e).__name__}: {msg}") from None
     return module
 

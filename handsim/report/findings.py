@@ -992,15 +992,27 @@ def _summary_section(st: _Study) -> Section:
         base, last = vals[0], vals[-1]
         p = plots.baseline_rows(st.paired, option, base)
         p = p[(p["lineup"] == ref) & (p["to_value"].map(value_text) == value_text(last))]
-        for o in st.options:
-            if o != option:
+        # a later option's effect at each value of the first varied option (a joker-penalty effect
+        # may grow with the threshold): up to three of them, the baseline's first
+        others = [o for o in st.options if o != option]
+        x = st.options[0] if option != st.options[0] and len(st.values.get(st.options[0], ())) > 1 else None
+        for o in others:
+            if o != x:
                 p = p[p[o].map(value_text) == value_text(first[o])]
         if not len(p):
             continue
-        r = p.iloc[0].to_dict()
+        at_base = p if x is None else p[p[x].map(value_text) == value_text(first[x])]
+        r = (at_base if len(at_base) else p).iloc[0].to_dict()
         e = _est(r, "mean_diff", "ci95_low", "ci95_high", PR)
         verb = _change_verb(base, last)
-        if e.significant:
+        recs = [r] if x is None else [r] + [q for q in spread_pick(p.to_dict("records"), 3)
+                                            if value_text(q[x]) != value_text(r[x])][:2]
+        if len(recs) > 1:  # one clause per value of x, each worded by its own interval
+            parts = [f"{_est(q, 'mean_diff', 'ci95_low', 'ci95_high', PR).text()} at {human(x)} {value_text(q[x])}"
+                     for q in recs]
+            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)}: the difference in "
+                    f"`{r['policy']}`'s mean score is " + "; ".join(parts))
+        elif e.significant:
             text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)} changes "
                     f"`{r['policy']}`'s mean score by {e.text()}")
         else:  # no direction, no claim of a change
@@ -1017,7 +1029,8 @@ def _summary_section(st: _Study) -> Section:
             if r1 is not None and r2 is not None and de.significant:
                 text += (f"; {plots.RATE_NAMES[rate]} goes from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of "
                          f"player-rounds ({de.text(inner=True)})")
-        items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref}, skip=(option,))))
+        items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref},
+                                                     skip=(option,) if len(recs) == 1 else (option, x))))
     # 2. policy against policy (not for 2 v 2, where a policy pools partners and opponents)
     vs = st.versus
     if vs is not None and len(vs) and not st.teams:

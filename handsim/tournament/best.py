@@ -81,7 +81,15 @@ def read_policy_toml(path) -> str:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
             raise PolicyError(f"policy file {str(p)!r}: parameter {k} = {v!r:.40} is not a number")
         params[k] = v
-    return policy_text(name.strip(), params)
+    text = policy_text(name.strip(), params)
+    from ..policies.registry import POLICIES
+
+    if name.strip() in POLICIES:  # (another game's policies are checked by that game)
+        try:
+            parse_policy(text)
+        except PolicyError as e:  # a value out of range, an unknown parameter: say which file holds it
+            raise PolicyError(f"policy file {str(p)!r}: {e}") from None
+    return text
 
 
 def expand_policy_ref(text: str) -> str:

@@ -316,8 +316,10 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
         raise _study_error("nothing to tune: give at least one --param NAME=LO:HI")
     ranges = tuple(parse_range(base, t) for t in params)
     names = [r.name for r in ranges]
-    if len(set(names)) != len(names):
-        raise _study_error("a parameter is given twice in --param")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise _study_error(f"{', '.join(twice)} {'is' if len(twice) == 1 else 'are'} given twice in --param: "
+                           "give each parameter's range once")
     if strategy not in STRATEGIES:
         raise _study_error(f"unknown strategy {strategy!r}: allowed {', '.join(STRATEGIES)}")
     if strategy == "auto":
