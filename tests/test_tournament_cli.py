@@ -259,7 +259,8 @@ def test_report_rebuilds_a_tuning_run_from_its_stages(runner, tune_dir, tmp_path
     (["hold-hand", "--param", "bail_turn=0:5"], ["allowed values of bail_turn are 1 to 1000"]),
     (["hold-hand", "--param", "bail_turn=1:5", "--against", "greedy", "--players", "4"], ["need 3"]),
     (["nope", "--param", "x=1:2"], ["unknown policy 'nope'"]),
-    (["hold-hand", "--param", "bail_turn=1:3", "--preset", "russian"], ["'russian' is not one of", "'classic'"]),
+    (["hold-hand", "--param", "bail_turn=1:3", "--preset", "russian"], ["'handsim tune' is for classic Hand",
+                                                                        "played by simulate"]),
 ])
 def test_tune_input_errors_are_one_line(runner, tmp_path, args, fragments):
     assert_usage_error(run(runner, "tune", *args, "--out", tmp_path / "x", *FAST), *fragments)
@@ -271,7 +272,9 @@ def test_tournament_and_tune_offer_the_classic_presets_only(runner, tmp_path):
         text = run(runner, cmd, "--help").output
         assert "qahwa" in text and "russian|" not in text and "|russian" not in text, cmd
     assert_usage_error(run(runner, "tournament", "--policy", "greedy", "--policy", "random", "--preset", "russian",
-                           "--out", tmp_path / "t", *FAST), "'russian' is not one of")
+                           "--out", tmp_path / "t", *FAST), "'handsim tournament' is for classic Hand")
+    assert_usage_error(run(runner, "tune", "hold-hand", "--param", "bail_turn=1:3", "--preset", "rus",
+                           "--out", tmp_path / "u", *FAST), "'rus' is not one of 'classic', 'saudi', 'qahwa', 'partnership'.")
 
 
 # ------------------------------------------------------------------------------ help and README

@@ -252,6 +252,25 @@ def command_line(ctx: click.Context) -> str:
 # ------------------------------------------------------------------------------ rule options
 
 
+class _ClassicPresets(click.Choice):
+    """The presets of a command that plays classic Hand only: its help lists the classic presets;
+    ``russian`` is still accepted here so that :func:`load_rules` refuses it with one line
+    saying where Russian Hand is played (not merely that it is not a choice)."""
+
+    def __init__(self):
+        super().__init__(PRESET_NAMES, case_sensitive=False)
+        self.shown = [p for p in PRESET_NAMES if p != "russian"]
+
+    def get_metavar(self, param, ctx=None):
+        return "[" + "|".join(self.shown) + "]"
+
+    def get_missing_message(self, param, ctx=None):
+        return f"Choose from: {', '.join(self.shown)}."
+
+    def get_invalid_choice_message(self, value, ctx=None):
+        return f"{value!r} is not one of {', '.join(map(repr, self.shown))}."
+
+
 def classic_rules_options(f):
     """:func:`rules_options` of a command that plays classic Hand only (``--preset`` does not offer russian)."""
     return rules_options(f, russian=False)
@@ -269,8 +288,8 @@ def rules_options(f, russian: bool = True):
              "(jokers = 4, joker_swap = false, starter = \"dealer\").",
     )(f)
     f = click.option(
-        "--preset", type=click.Choice(PRESET_NAMES if russian else [p for p in PRESET_NAMES if p != "russian"],
-                                      case_sensitive=False), default=None,
+        "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False) if russian else _ClassicPresets(),
+        default=None,
         help="Base rules (RULES.md section 9)" + ("; russian plays Russian Hand (section 8), the second game." if russian
                                                    else " of classic Hand (Russian Hand is played by 'handsim simulate').")
              + "  [default: classic]",
