@@ -25,7 +25,8 @@ partners sit opposite).
 Statistical units
 -----------------
 * Per seat (``seat`` = ``"0"`` .. ``"P-1"``): one observation per round (or, for the match
-  columns, per match) in which the policy sat in that seat.  Means with a Student-t 95%
+  columns, per match) in which the policy sat in that seat; a match counts for the seat held in
+  its last round (seats are numbered from each round's starter, who moves every round).  Means with a Student-t 95%
   interval; proportions with Wilson 95% intervals.
 * ``seat == "all"``: the unit is the *deal* (for the match columns, the *match*).  When a
   policy holds ``k`` seats of a line-up, the observation of a deal (match) is the mean of its
