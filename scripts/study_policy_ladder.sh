@@ -5,7 +5,7 @@
 # card-reader under the presets classic, saudi and qahwa, DEALS deals per preset (power
 # calculation in the README).  The sampling player is about 250 times slower than card-reader,
 # so it plays its own duplicate tournament against card-reader, SAMPLER_DEALS deals, under the
-# presets in SAMPLER_PRESETS (default: classic only).
+# presets in SAMPLER_PRESETS (default: classic saudi qahwa).
 #   HOLD=@results/hold-hand-bailout/vs-greedy/tune-51/best.toml DEALS=8000 SAMPLER_DEALS=600 \
 #       scripts/study_policy_ladder.sh
 set -euo pipefail
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 HOLD="${HOLD:-@results/hold-hand-bailout/vs-greedy/tune-51/best.toml}"
 DEALS="${DEALS:-8000}"
 SAMPLER_DEALS="${SAMPLER_DEALS:-600}"
-SAMPLER_PRESETS="${SAMPLER_PRESETS:-classic}"
+SAMPLER_PRESETS="${SAMPLER_PRESETS:-classic saudi qahwa}"
 OUT="${OUT:-results/policy-ladder}"
 for PRESET in classic saudi qahwa; do
     handsim tournament --policy random --policy greedy --policy "$HOLD" --policy card-reader \
