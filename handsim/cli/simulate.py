@@ -617,7 +617,8 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
     else:
         matches = getattr(spec, "matches", False)
         click.echo(summary_table(result.summary, spec.varying(), matches))
-        click.echo("Units: rounds are player-rounds; mean_score: points per player-round (lower is better; 95% CI); "
+        click.echo("Units: the table's rounds are player-rounds (the speed below counts whole rounds); mean_score: "
+                   "points per player-round (lower is better; 95% CI); "
                    "p_out, p_hand, p_unopened: shares of player-rounds; mean_turns: turns per round (all players)"
                    + ("; match_win_rate: share of matches won." if matches else "."))
     info = result.run_info
