@@ -209,6 +209,36 @@ def _prune_hand(T, H):
 @njit(cache=True, inline="always")
 def _next_code(code, p, s, RUNS):
     """Slot code after its run takes the card at position ``p``; -1 if it cannot."""
+    reach = 0
+    if code >= _TAG0 and p <= RUNS[s, 1 + _MAX_TAGS + code - _TAG0]:
+        reach = 1 << (code - _TAG0)
+    return _next_code_m(code, p, reach)
+
+
+@njit(cache=True, inline="always")
+def _tag_masks(RUNS, s, p):
+    """The original runs of suit ``s`` (bit ``k``: run ``k``) that reach position ``p`` (a copy
+    in progress may take the card there), that end at ``p - 1`` (a copy may close before ``p``)
+    and that go on past ``p`` (a copy needs the next card).  The search's hot loops take these
+    bit masks instead of ``RUNS``: a call, even an inlined one, that is given an array costs a
+    reference-count update."""
+    reach = 0
+    ends = 0
+    past = 0
+    for k in range(RUNS[s, 0]):
+        hi = RUNS[s, 1 + _MAX_TAGS + k]
+        if p <= hi:
+            reach |= 1 << k
+        if hi == p - 1:
+            ends |= 1 << k
+        if hi > p:
+            past |= 1 << k
+    return reach, ends, past
+
+
+@njit(cache=True, inline="always")
+def _next_code_m(code, p, reach):
+    """:func:`_next_code` with the original runs that reach ``p`` as a bit mask (:func:`_tag_masks`)."""
     if code == _EMPTY:
         return -1
     if code == _LEN1:
@@ -219,28 +249,28 @@ def _next_code(code, p, s, RUNS):
         return _LEN3
     if code == _LEN3_LOW:
         return -1 if p == 14 else _LEN3_LOW
-    k = code - _TAG0
-    return code if p <= RUNS[s, 1 + _MAX_TAGS + k] else -1
+    return code if (reach >> (code - _TAG0)) & 1 else -1
 
 
 @njit(cache=True, inline="always")
-def _close_bonus(code, p, s, RUNS):
-    """Kept melds (0 or 1) when a slot's run ends at ``p - 1``; -1 if it may not end there."""
+def _close_bonus(code, ends):
+    """Kept melds (0 or 1) when a slot's run ends before the position whose original runs
+    ending just before it are the bit mask ``ends`` (:func:`_tag_masks`); -1 if it may not end there."""
     if code == _EMPTY or code == _LEN3 or code == _LEN3_LOW:
         return 0
     if code == _LEN1 or code == _LEN2:
         return -1
-    k = code - _TAG0
-    return 1 if RUNS[s, 1 + _MAX_TAGS + k] == p - 1 else -1
+    return 1 if (ends >> (code - _TAG0)) & 1 else -1
 
 
 @njit(cache=True, inline="always")
-def _slot_step(code, cont, p, s, RUNS):
+def _slot_step(code, cont, p, reach, ends):
     """A slot at position ``p``: its run takes the card (``cont``) or ends.  Returns the new code
-    (empty after an end; -1 if not allowed) and the original melds that end keeps (0 or 1)."""
+    (empty after an end; -1 if not allowed) and the original melds that end keeps (0 or 1).
+    ``reach``, ``ends``: see :func:`_tag_masks`."""
     if cont:
-        return _next_code(code, p, s, RUNS), 0
-    c = _close_bonus(code, p, s, RUNS)
+        return _next_code_m(code, p, reach), 0
+    c = _close_bonus(code, ends)
     if c < 0:
         return -1, 0
     return _EMPTY, c
@@ -315,52 +345,8 @@ def _pack_action(u, mask, nn, n1, n2, cs):
 
 
 @njit(cache=True, inline="always")
-def _insert(ws, nxt, n_next, key, score, parent, action):
-    """Add or improve a state of the next layer; return the new state count, or -1 on overflow."""
-    keys = ws[0]
-    scores = ws[1]
-    refs = ws[2]
-    hslot = ws[3]
-    hstamp = ws[4]
-    pool = ws[5]
-    meta = ws[6]
-    stamp = meta[0]
-    hmask = hslot.shape[0] - 1
-    x = key ^ (key >> 31)
-    x = x * 0x5851F42D4C957F2D
-    h = (x ^ (x >> 29)) & hmask
-    while True:
-        if hstamp[h] != stamp:
-            if n_next >= keys.shape[1] or meta[1] >= pool.shape[1]:
-                return -1
-            e = meta[1]
-            meta[1] = e + 1
-            pool[0, e] = parent
-            pool[1, e] = action
-            keys[nxt, n_next] = key
-            scores[nxt, n_next] = score
-            refs[nxt, n_next] = e
-            hstamp[h] = stamp
-            hslot[h] = n_next
-            return n_next + 1
-        j = hslot[h]
-        if keys[nxt, j] == key:
-            if score > scores[nxt, j]:
-                scores[nxt, j] = score
-                e = refs[nxt, j]
-                pool[0, e] = parent
-                pool[1, e] = action
-            return n_next
-        h = (h + 1) & hmask
-
-
-@njit(cache=True, inline="always")
-def _lookup(ws, nxt, key):
+def _lookup(keys, hslot, hstamp, stamp, nxt, key):
     """Index of the state ``key`` in the layer being built (``nxt``), -1 if it is not there."""
-    keys = ws[0]
-    hslot = ws[3]
-    hstamp = ws[4]
-    stamp = ws[6][0]
     hmask = hslot.shape[0] - 1
     x = key ^ (key >> 31)
     x = x * 0x5851F42D4C957F2D
@@ -379,18 +365,16 @@ _PRUNE_MIN = 48
 
 
 @njit(cache=True)
-def _prune_layer(ws, nxt, n_next, p, s_done):
+def _prune_layer(keys, scores, refs, hslot, hstamp, dead, stamp, nxt, n_next, p, s_done):
     """Drop the states of a finished layer that another state of the layer dominates: the same
     key but for one run slot of one suit that can do whatever this one can (an empty slot or a
     shorter run against a run of 3 or more, see :func:`_slot_dominates`), with at least the
     same score.  The search is Markov in the key, so such a state can never lead to a better
     answer than its dominator.  (Siblings are compared as they are made; this compares states
     of different parents.)  Suits up to ``s_done`` stand at position ``p``, the others at the
-    position before.  Returns the number of states kept, moved to the front of the layer."""
-    keys = ws[0]
-    scores = ws[1]
-    refs = ws[2]
-    dead = ws[19]
+    position before.  Returns the number of states kept, moved to the front of the layer.
+    The workspace's arrays are passed one by one (``keys``, ``scores``, ``refs``, ``hslot``,
+    ``hstamp``, ``dead``: ``ws[0..4]``, ``ws[19]``; ``stamp``: the layer's hash stamp)."""
     up = np.empty(2, np.int64)
     for i in range(n_next):
         dead[i] = 0
@@ -425,7 +409,7 @@ def _prune_layer(ws, nxt, n_next, p, s_done):
                     n_up = 1
                 for u in range(n_up):
                     nkey = (key & ~(1023 << sh)) | (_slots(up[u], other, owed) << sh)
-                    j = _lookup(ws, nxt, nkey)
+                    j = _lookup(keys, hslot, hstamp, stamp, nxt, nkey)
                     if j >= 0 and scores[nxt, j] >= sc:
                         found = True
                         break
@@ -446,23 +430,12 @@ def _prune_layer(ws, nxt, n_next, p, s_done):
     return m
 
 
-@njit(cache=True)
-def _next_stamp(ws):
-    meta = ws[6]
-    meta[0] += 1
-    if meta[0] >= 2_000_000_000:
-        ws[4][:] = 0
-        meta[0] = 1
-
-
 @njit(cache=True, inline="always")
-def _kept_sets(ws, p, cv, tags):
+def _kept_sets(SETS, memo, p, cv, tags):
     """Kept original sets of rank ``p`` for set counts ``cv`` (0 without ``tags``); -1 if ``cv``
-    splits into no sets."""
-    SETS = ws[10]
+    splits into no sets.  ``SETS``, ``memo``: the workspace's ``ws[10]``, ``ws[11]``."""
     if not tags or SETS[p, 0] == 0:
         return -1 if _SET_KIND[cv] < 0 else 0
-    memo = ws[11]
     v = memo[p, cv]
     if v == -2:
         masks = np.empty(2, np.int32)
@@ -508,9 +481,11 @@ def _dominates(sa, sb, p):
 
 
 @njit(cache=True, inline="always")
-def _viable(sl, p, s, T, H, RUNS):
+def _viable(sl, past, av1, av2):
     """Whether the runs of suit state ``sl`` after position ``p`` can get the cards they still need:
-    a run of 1 needs the next two positions, a run of 2 or an unfinished copy the next one."""
+    a run of 1 needs the next two positions, a run of 2 or an unfinished copy the next one.
+    ``past``: the original runs that go on past ``p`` (:func:`_tag_masks`); ``av1``, ``av2``: the
+    copies of the cards at ``p + 1`` and ``p + 2`` on the table or in hand."""
     need1 = 0
     need2 = 0
     for code in (sl & 15, (sl >> 4) & 15):
@@ -519,11 +494,11 @@ def _viable(sl, p, s, T, H, RUNS):
             need2 += 1
         elif code == _LEN2:
             need1 += 1
-        elif code >= _TAG0 and RUNS[s, 1 + _MAX_TAGS + code - _TAG0] > p:
+        elif code >= _TAG0 and (past >> (code - _TAG0)) & 1:
             need1 += 1
     if need1 == 0:
         return True
-    return need1 <= _avail(T, H, s, p + 1) and need2 <= _avail(T, H, s, p + 2)
+    return need1 <= av1 and need2 <= av2
 
 
 @njit(cache=True)
@@ -594,7 +569,17 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
     keys = ws[0]
     scores = ws[1]
     refs = ws[2]
+    hslot = ws[3]
+    hstamp = ws[4]
+    pool = ws[5]
     meta = ws[6]
+    SETS = ws[10]
+    memo = ws[11]
+    dead = ws[19]
+    acts = ws[12]
+    hmask = hslot.shape[0] - 1
+    n_keys = keys.shape[1]
+    n_pool = pool.shape[1]
     meta[1] = 0
     meta[2] = 0
     cur = 0
@@ -636,11 +621,19 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
             skip = t + h == 0 and _avail(T, H, s, p - 1 if p <= 13 else 13) == 0
             if skip and s == 3:
                 skip = room1[0] + (1 if T[0, rank] + H[0, rank] > 0 else 0) < 3  # no set at this rank
-            ws[12][64 + step * 4 + s] = 1 if skip else 0
+            acts[64 + step * 4 + s] = 1 if skip else 0
             if skip:
                 continue
             nxt = 1 - cur
-            _next_stamp(ws)
+            meta[0] += 1  # a new hash stamp: the hash table is empty for the new layer
+            if meta[0] >= 2_000_000_000:
+                hstamp[:] = 0
+                meta[0] = 1
+            stamp = meta[0]
+            reach, ends, past = _tag_masks(RUNS, s, p)
+            av1 = _avail(T, H, s, p + 1)
+            av2 = _avail(T, H, s, p + 2)
+            memo_on = tags and SETS[rank, 0] > 0  # original sets of this rank to keep
             n_next = 0
             aces = T[s, 1] + H[s, 1]
             # the runs that may start here: plain, Ace-low (at 2: A-2, owing a low Ace), or an
@@ -678,10 +671,10 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
                     if (mask & 2) and (b == _EMPTY or (a == b and not mask & 1)):
                         continue  # two equal slots: continuing either one is the same
                     k = (mask & 1) + (mask >> 1)
-                    na, bonus_a = _slot_step(a, mask & 1, p, s, RUNS)
+                    na, bonus_a = _slot_step(a, mask & 1, p, reach, ends)
                     if na < 0:
                         continue
-                    nb, bonus_b = _slot_step(b, mask & 2, p, s, RUNS)
+                    nb, bonus_b = _slot_step(b, mask & 2, p, reach, ends)
                     if nb < 0:
                         continue
                     bonus = bonus_a + bonus_b
@@ -698,12 +691,15 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
                                 continue
                             kept = 0
                             if s == 3:
-                                kept = _kept_sets(ws, 1, ncp, tags)
+                                if memo_on:
+                                    kept = _kept_sets(SETS, memo, 1, ncp, tags)
+                                else:
+                                    kept = -1 if _SET_KIND[ncp] < 0 else 0
                                 if kept < 0:
                                     continue
                                 ncp = 0
                             sl = _slots(x0, y0, 0)
-                            if nch < 128 and _viable(sl, p, s, T, H, RUNS):
+                            if nch < 128 and _viable(sl, past, av1, av2):
                                 ch_sub[nch] = sl
                                 ch_cp[nch] = ncp
                                 ch_score[nch] = sc + bonus + (u - t) * gain1 + kept
@@ -721,7 +717,10 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
                                 continue
                             kept = 0
                             if s == 3:
-                                kept = _kept_sets(ws, p, ncp, tags)
+                                if memo_on:
+                                    kept = _kept_sets(SETS, memo, p, ncp, tags)
+                                else:
+                                    kept = -1 if _SET_KIND[ncp] < 0 else 0
                                 if kept < 0:
                                     continue
                                 ncp = 0
@@ -744,7 +743,7 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
                                         sl = _slots(x0, n1, owe)
                                     else:
                                         sl = _slots(x0, y0, owe)
-                                    if nch < 128 and _viable(sl, p, s, T, H, RUNS):
+                                    if nch < 128 and _viable(sl, past, av1, av2):
                                         ch_sub[nch] = sl
                                         ch_cp[nch] = ncp
                                         ch_score[nch] = sc + g + kept
@@ -772,16 +771,46 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
                     if dominated:
                         continue
                     nkey = base | (ch_sub[c1] << sh) | (ch_cp[c1] << _C_SHIFT)
-                    n_next = _insert(ws, nxt, n_next, nkey, ch_score[c1], parent, ch_act[c1])
-                    if n_next < 0:
-                        return OVERFLOW, 0, -1
+                    # add or improve the state nkey of the next layer (written out here: a call,
+                    # even an inlined one, costs a reference-count update per array it is given)
+                    score = ch_score[c1]
+                    x = nkey ^ (nkey >> 31)
+                    x = x * 0x5851F42D4C957F2D
+                    hh = (x ^ (x >> 29)) & hmask
+                    while True:
+                        if hstamp[hh] != stamp:
+                            if n_next >= n_keys or meta[1] >= n_pool:
+                                return OVERFLOW, 0, -1
+                            e = meta[1]
+                            meta[1] = e + 1
+                            pool[0, e] = parent
+                            pool[1, e] = ch_act[c1]
+                            keys[nxt, n_next] = nkey
+                            scores[nxt, n_next] = score
+                            refs[nxt, n_next] = e
+                            hstamp[hh] = stamp
+                            hslot[hh] = n_next
+                            n_next += 1
+                            break
+                        j = hslot[hh]
+                        if keys[nxt, j] == nkey:
+                            if score > scores[nxt, j]:
+                                scores[nxt, j] = score
+                                e = refs[nxt, j]
+                                pool[0, e] = parent
+                                pool[1, e] = ch_act[c1]
+                            break
+                        hh = (hh + 1) & hmask
             if n_next >= _PRUNE_MIN:
-                n_next = _prune_layer(ws, nxt, n_next, p, s)
+                n_next = _prune_layer(keys, scores, refs, hslot, hstamp, dead, meta[0], nxt, n_next, p, s)
             cur = nxt
             n_cur = n_next
             if n_cur > meta[2]:
                 meta[2] = n_cur
     # every run still open ends at the Ace high
+    ends15 = np.zeros(4, np.int64)
+    for s in range(4):
+        _, ends15[s], _ = _tag_masks(RUNS, s, 15)
     best = -1
     best_entry = -1
     for i in range(n_cur):
@@ -791,7 +820,7 @@ def _search(ws, rank_value, tags, goal_n, goal_v, goal_kept):
         for s in range(4):
             sub = (key >> (10 * s)) & 1023
             for code in (sub & 15, (sub >> 4) & 15):
-                c = _close_bonus(code, 15, s, RUNS)
+                c = _close_bonus(code, ends15[s])
                 if c < 0:
                     ok = False
                     break
@@ -878,7 +907,7 @@ def _components(ws):
 
 
 @njit(cache=True, inline="always")
-def _meld_live(ws, kind, key, a):
+def _meld_live(comp, live, kind, key, a):
     """Whether a table meld lies in a group of cards that holds a usable hand card (see :func:`_components`)."""
     if kind == RUN:
         t = key * 13 + (1 if a == 14 else a) - 1
@@ -887,7 +916,7 @@ def _meld_live(ws, kind, key, a):
         while not (a >> s) & 1:
             s += 1
         t = s * 13 + key - 1
-    return ws[17][ws[16][t]] != 0
+    return live[comp[t]] != 0
 
 
 @njit(cache=True)
@@ -915,9 +944,11 @@ def _load(ws, tcnt, hcnt, melds, n_melds, frozen, tags):
     if left == 0 or frozen:
         return left
     ws[6][3] = _components(ws)
+    comp = ws[16]
+    live = ws[17]
     if tags:
         for i in range(n_melds):
-            if ws[6][3] and not _meld_live(ws, melds[i, 0], melds[i, 1], melds[i, 2]):
+            if ws[6][3] and not _meld_live(comp, live, melds[i, 0], melds[i, 1], melds[i, 2]):
                 continue
             if melds[i, 0] == RUN:
                 s = melds[i, 1]
@@ -1062,8 +1093,10 @@ def _solve_in(ws, tcnt, hcnt, melds, n_melds, rank_value, frozen, tags, placed, 
             n_out = _write_play(ws, entry2, placed, out)
             kept = best2 % W_VALUE
     if ws[6][3]:  # the parts of the table the search left out stay as they were
+        comp = ws[16]
+        live = ws[17]
         for i in range(n_melds):
-            if not _meld_live(ws, melds[i, 0], melds[i, 1], melds[i, 2]):
+            if not _meld_live(comp, live, melds[i, 0], melds[i, 1], melds[i, 2]):
                 for j in range(4):
                     out[n_out, j] = melds[i, j]
                 n_out += 1
