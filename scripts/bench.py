@@ -29,6 +29,7 @@ Usage::
     python scripts/bench.py --policy-file examples/policies/greedy_copy.py --policy my-greedy --skip-cold
     python scripts/bench.py --preset russian --jobs 2 --skip-cold   # Russian Hand: games/s, 4 x greedy,
                                                                     # and the rearrangement searches
+    python scripts/bench.py --preset russian --baseline main --skip-cold --deals 3000
 
 With ``--preset russian`` (RULES.md section 8) a deal is one game (``one_core_games_per_s``,
 ``all_cores_games_per_s``) and ``rearrangement`` gives the table-rearrangement searches:
@@ -228,8 +229,8 @@ def main() -> None:
 
     russian = args.preset.lower() == "russian"
     probe_code = _RUSSIAN_PROBE if russian else _PROBE
-    if russian and (args.baseline or args.policy_file):
-        ap.error("--preset russian: no --baseline or --policy-file (Russian Hand plays its built-in policies)")
+    if russian and args.policy_file:
+        ap.error("--preset russian: no --policy-file (Russian Hand plays its built-in policies)")
     current = Tree("current", ROOT, None)
     trees = [current]
     if args.baseline:
@@ -274,16 +275,20 @@ def main() -> None:
             f["all_cores_jobs"] = args.jobs
             f["all_cores_rounds_per_s"] = median(allc[t.label])
             f["scaling"] = round(f["all_cores_rounds_per_s"] / f["one_core_rounds_per_s"], 2)
+        if russian:  # a deal of Russian Hand is one game
+            f["one_core_games_per_s"] = f["one_core_rounds_per_s"]
+            if "all_cores_rounds_per_s" in f:
+                f["all_cores_games_per_s"] = f["all_cores_rounds_per_s"]
     result.update(figures[current.label])
-    if russian:  # a deal of Russian Hand is one game
+    if russian:
         result["unit"] = "games"
-        result["one_core_games_per_s"] = result["one_core_rounds_per_s"]
-        if "all_cores_rounds_per_s" in result:
-            result["all_cores_games_per_s"] = result["all_cores_rounds_per_s"]
-        c = current.run(probe_code, {**probe, "jobs": 1, "count_solves": True})
-        result["rearrangement"] = {k: round(c[k], 4 if k == "search_turn_share" else 1) for k in
-                                   ("solves_per_s", "dp_searches_per_s", "solves_per_game", "dp_searches_per_game",
-                                    "turns_per_game", "search_turn_share", "games_per_s_chunk")}
+        for t in trees:
+            c = t.run(probe_code, {**probe, "jobs": 1, "count_solves": True})
+            figures[t.label]["rearrangement"] = {
+                k: round(c[k], 4 if k == "search_turn_share" else 1) for k in
+                ("solves_per_s", "dp_searches_per_s", "solves_per_game", "dp_searches_per_game", "turns_per_game",
+                 "search_turn_share", "games_per_s_chunk")}
+        result["rearrangement"] = figures[current.label]["rearrangement"]
     result["load_average"] = [round(x, 2) for x in os.getloadavg()]
     if args.baseline:
         b = figures[trees[1].label]
