@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 from collections import Counter
 
 import pytest
@@ -225,3 +226,133 @@ def test_the_stock_out_rules_are_checked():
     i = max(i for i, e in enumerate(early["events"]) if e["type"] == "draw")
     del early["events"][i - 1:i + 1]  # the last turn gone: the stock still holds a card
     assert any("the game ends on an empty stock, but it holds 1 cards" in m for m in check_deal(early))
+
+
+# ------------------------------------------------------------------------------ every kind of fault
+
+
+def _nth_play(tr, pred=lambda e: True):
+    return tr["events"][_first(tr, "play", lambda e: bool(e["table_before"]) and pred(e))]
+
+
+def _drop_before_meld(tr):
+    _nth_play(tr)["table_before"].pop()
+
+
+def _swap_before_card(tr):
+    ev = _nth_play(tr)
+    meld = ev["table_before"][0]
+    meld[0] = "KS" if meld[0] != "KS" else "QS"
+
+
+def _empty_play(tr):
+    ev = _nth_play(tr)
+    ev["cards"] = []
+    ev["table_after"] = copy.deepcopy(ev["table_before"])
+
+
+def _take_back(tr):  # a table card goes back to the hand: the table after lacks it
+    ev = _nth_play(tr, lambda e: any(len(m) > 3 for m in e["table_before"]))
+    meld = next(m for m in ev["table_before"] if len(m) > 3)
+    card = meld[0]
+    for m in ev["table_after"]:
+        if card in m:
+            m.remove(card)
+            break
+
+
+def _result(key, change):
+    def corrupt(tr):
+        tr["result"][key] = change(tr["result"][key])
+    return corrupt
+
+
+def _event_after_end(tr):
+    tr["events"].append({"type": "draw", "seat": tr["events"][-1]["seat"], "card": "2C"})
+
+
+def _out_too_early(tr):
+    i = _first(tr, "draw")
+    tr["events"].insert(i + 1, {"type": "out", "seat": tr["events"][i]["seat"]})
+
+
+def _no_move(tr):
+    del tr["events"][_first(tr, "draw")]
+
+
+def _unknown_event(tr):
+    i = _first(tr, "draw")
+    tr["events"][i]["type"] = "discard"
+
+
+def _bad_deck(tr):
+    tr["deck"][-1] = tr["deck"][0] if tr["deck"][0] != tr["deck"][-1] else tr["deck"][1]
+
+
+def _bad_hand(tr):
+    tr["hands"][1][0] = tr["hands"][0][0]
+
+
+def _illegal_after(tr):  # a legal table after, but one meld split into a pair and the rest
+    ev = _nth_play(tr, lambda e: any(len(m) >= 5 for m in e["table_after"]))
+    meld = next(m for m in ev["table_after"] if len(m) >= 5)
+    ev["table_after"].remove(meld)
+    ev["table_after"] += [meld[:2], meld[2:]]
+
+
+FAULTS = {
+    "the table before is not the table": (_drop_before_meld, "play: the table before, as logged, is not the table as it stands"),
+    "a card of the table before replaced": (_swap_before_card, "play: the table before, as logged, is not the table as it stands"),
+    "a play of no card": (_empty_play, "a play must put at least one hand card on the table"),
+    "a table card taken back": (_take_back, "the table after is not the table before plus the played cards"),
+    "an illegal meld after": (_illegal_after, "the table after holds an illegal meld"),
+    "wrong cards left": (_result("cards_left", lambda v: [x + 1 for x in v]), "result: cards_left is"),
+    "wrong value left": (_result("value_left", lambda v: [x + 1 for x in v]), "result: value_left is"),
+    "wrong turns": (_result("turns", lambda v: v + 1), "result: turns is"),
+    "a drawn game claimed": (_result("draw", lambda v: not v), "result: draw is"),
+    "a move after the end": (_event_after_end, "the game had ended (out), but a 'draw' event follows"),
+    "out holding cards": (_out_too_early, "goes out holding"),
+    "a turn without a move": (_no_move, "the turn ended without a draw or a play"),
+    "an unknown event": (_unknown_event, "unknown event 'discard'"),
+    "a deck that is not two decks": (_bad_deck, "the deck is not two full decks"),
+    "a hand not dealt from the deck": (_bad_hand, "the hand dealt is not the deck's cards for that seat"),
+}
+
+
+def _as_read(tr):
+    """The move log as a file gives it back (the traced dict shares one list between a play's
+    table after and the next play's table before; a file does not)."""
+    return json.loads(json.dumps(tr))
+
+
+@pytest.mark.parametrize("kind", sorted(FAULTS))
+def test_the_checker_catches_each_kind_of_fault(game, kind):
+    corrupt, message = FAULTS[kind]
+    assert check_deal(_as_read(game)) == []
+    tr = _as_read(game)
+    corrupt(tr)
+    msgs = check_deal(tr)
+    assert any(message in m for m in msgs), msgs
+
+
+def test_melds_before_in_another_order_are_the_same_table(game):
+    tr = _as_read(game)
+    ev = _nth_play(tr, lambda e: len(e["table_before"]) >= 2)
+    ev["table_before"].reverse()
+    for m in ev["table_before"]:
+        m.reverse()
+    assert check_deal(tr) == []
+
+
+def test_a_second_meld_in_the_first_round_under_one_meld_is_named():
+    rules = RussianRules.preset()
+    for d in range(400):
+        tr = trace_deal(rules, "greedy,greedy,greedy,greedy", d, 3)
+        first = tr["events"][:next(i for i, e in enumerate(tr["events"]) if e["type"] == "turn" and e["turn"] == 5)]
+        if any(e["type"] == "play" and len(e["table_after"]) - len(e["table_before"]) == 2 for e in first):
+            break
+    else:
+        raise AssertionError("no first-round play of two melds")
+    assert check_deal(tr) == []
+    tr["rules"]["first_round"] = "one_meld"
+    assert any("first round (first_round = one_meld): one new meld only, not 2" in m for m in check_deal(tr))

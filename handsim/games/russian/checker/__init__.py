@@ -77,6 +77,8 @@ def check_play(table_before: Melds, hand: Sequence[int], played: Sequence[int], 
         ``"the table after holds an illegal meld 5H 6H 8H: not consecutive: missing 7H"``.
     """
     rules = rules or RussianRules.preset()
+    if _is_legal_fast(table_before, hand, played, table_after, first_round and rules.first_round != "free"):
+        return []
     problems = []
     before_cards = Counter(c for m in table_before for c in m)
     after_cards = Counter(c for m in table_after for c in m)
@@ -114,6 +116,35 @@ def check_play(table_before: Melds, hand: Sequence[int], played: Sequence[int], 
         if rules.first_round == "one_meld" and laid != 1:
             problems.append(f"first round (first_round = one_meld): one new meld only, not {laid}")
     return problems
+
+
+def _is_legal_fast(table_before: Melds, hand: Sequence[int], played: Sequence[int], table_after: Melds,
+                   restricted: bool) -> bool:
+    """Whether :func:`check_play` would find no problem, decided quickly: the same conditions
+    (a card played, the played cards in the hand, the table after holding exactly the table
+    before plus the played cards, every meld legal, the first-round rule when ``restricted``)
+    tested without building the messages.  A replayed game calls :func:`check_play` for every
+    play, and nearly every play is legal; ``False`` sends it to the full check, which names
+    the problems."""
+    if not played:
+        return False
+    try:
+        before = [c for m in table_before for c in m]
+        after = [c for m in table_after for c in m]
+        if len(after) != len(before) + len(played) or sorted(after) != sorted(before + list(played)):
+            return False
+        left = list(hand)
+        for c in played:
+            left.remove(c)  # ValueError: not in the hand
+        for m in table_before:
+            if _meld_problem(m):
+                return False
+        for m in table_after:
+            if _meld_problem(m):
+                return False
+    except (TypeError, ValueError):
+        return False
+    return not restricted  # the first round: the full check compares the melds
 
 
 def is_legal_play(table_before: Melds, hand: Sequence[int], played: Sequence[int], table_after: Melds, *,
