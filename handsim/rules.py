@@ -328,7 +328,7 @@ class Rules(_Rules):
             raise RulesError(f"invalid preset {_shown(preset)} in {path}: allowed {', '.join(PRESETS)}")
         named = {}
         for k, v in body.items():  # joker-penalty = 30 reads as joker_penalty = 30, as in --set
-            name = k.strip().replace("-", "_")
+            name = k.strip().lower().replace("-", "_")
             if name in named:
                 raise RulesError(f"rule '{name}' is given twice in {path}")
             named[name] = v
@@ -349,7 +349,7 @@ class Rules(_Rules):
             if "=" not in s:
                 raise RulesError(f"bad --set {_shown(s)}: expected key=value, e.g. joker_penalty=30")
             k, v = s.split("=", 1)
-            k = k.strip().replace("-", "_")
+            k = k.strip().lower().replace("-", "_")
             if k not in PARAM_BY_NAME:
                 raise RulesError(f"unknown rule {_shown(k)} in --set: allowed {', '.join(PARAM_BY_NAME)}")
             if k in changes:

@@ -793,6 +793,20 @@ def test_show_deal_json(deal_traces):
     assert sorted(t2["policies"]) == ["greedy", "greedy", "greedy", "hold-hand"]
 
 
+def test_rule_names_in_any_case(runner):
+    """README: words may be written with - or _, in any case; --set OPENING_THRESHOLD=91 was refused."""
+    from handsim.rules import Rules
+
+    assert Rules.preset("classic").with_settings(["OPENING_THRESHOLD=91", "Joker-Penalty=30"]) == \
+        Rules.preset("classic", opening_threshold=91, joker_penalty=30)
+    common = ["show-deal", "--deal", 2, "--players", 2, "--policy", "greedy", "--json"]
+    a = run(runner, *common, "--set", "Opening-Threshold=71")
+    assert_ok(a)
+    assert json.loads(a.stdout)["rules"]["opening_threshold"] == 71
+    assert_usage_error(run(runner, *common, "--set", "OPENING_THRESHOLD=71", "--threshold", 91),
+                       "--threshold 91 contradicts --set opening_threshold=71")
+
+
 def test_show_deal_threshold_and_joker_penalty_shortcuts(runner):
     """--threshold / --joker-penalty pick one configuration of a study that varied them: the same
     trace as --set, a contradiction with --set is one line, Russian Hand refuses them."""
@@ -808,6 +822,8 @@ def test_show_deal_threshold_and_joker_penalty_shortcuts(runner):
                        "--threshold 71 contradicts --set opening_threshold=91")
     assert_usage_error(run(runner, "show-deal", "--preset", "russian", "--threshold", 51),
                        "--threshold does not apply to Russian Hand")
+    assert_usage_error(run(runner, *common, "--threshold", 71, "--threshold", 91),  # was: the last one, silently
+                       "--threshold is given 2 times: show-deal replays one configuration, give --threshold once")
 
 
 def test_show_deal_tracks_hands_to_the_scores(deal_traces):

@@ -56,11 +56,11 @@ def _run(args):
                           capture_output=True, text=True, timeout=HANG_GUARD)
 
 
-def _start_held(args, hold: int, sigint=signal.default_int_handler):
-    """Start a study that holds after ``hold`` finished chunks; return it once it holds, with its
-    stderr so far."""
+def _start_held(args, hold: int, sigint=signal.default_int_handler, command: str = "simulate"):
+    """Start a study (``handsim COMMAND``) that holds after ``hold`` finished chunks; return it once
+    it holds, with its stderr so far."""
     with sigint_for_children(sigint):
-        p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", *args], env=_env(**{TEST_HOLD_ENV: str(hold)}),
+        p = subprocess.Popen([sys.executable, "-m", "handsim", command, *args], env=_env(**{TEST_HOLD_ENV: str(hold)}),
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
     lines = []
@@ -138,6 +138,31 @@ def test_stopped_run_resumes_to_identical_summary(tmp_path, reference, case):
     r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
     assert (out / "summary.csv").read_bytes() == reference, r.stderr
+
+
+@pytest.mark.parametrize("command, args", [
+    ("tournament", ["--policy", "greedy", "--policy", "random", "--players", "3", "--deals", "400", "--chunk", "50"]),
+    ("tune", ["hold-hand", "--param", "bail_turn=1:9:4", "--deals", "400", "--chunk", "50", "--confirm-deals", "100"]),
+])
+def test_kill_stops_a_tournament_or_a_tuning_run_like_ctrl_c(tmp_path, command, args):
+    """`kill PID` (SIGTERM) on tournament / tune: it used to kill the main process outright, keep
+    none of the finished chunks and leave the worker processes running (found by a review)."""
+    out = tmp_path / "run"
+    p, lines = _start_held([*args, "--seed", "3", "--jobs", "2", "--no-progress", "-q", "--out", str(out)], 2,
+                           signal.SIG_IGN, command=command)
+    p.send_signal(signal.SIGTERM)  # the main process only, as `kill PID` does
+    err = _finish(p, lines)
+    assert p.returncode == 143, err
+    assert f"\nTerminated: finished work is checkpointed in {out}; 'handsim {command} --resume {out}' continues.\n" \
+        in err, err
+    assert "Traceback" not in err and "Error" not in err, err
+    with pytest.raises(ProcessLookupError):  # no worker process left in its process group
+        for _ in range(50):
+            os.killpg(p.pid, 0)
+            threading.Event().wait(0.1)
+    r = subprocess.run([sys.executable, "-m", "handsim", command, "--resume", str(out), "--no-progress", "-q"],
+                       env=_env(), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=HANG_GUARD)
+    assert r.returncode == 0, r.stderr
 
 
 def test_interrupt_before_any_finished_chunk_leaves_nothing_to_resume(tmp_path):

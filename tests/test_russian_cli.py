@@ -179,8 +179,10 @@ def _russian_play(t: dict) -> dict:
     (lambda t: t["events"][0].update(seat="0"), ["the 'seat' of its event 1 is a JSON string, not an integer"]),
     (lambda t: t.pop("result"), ["no 'result' field"]),
     (lambda t: t.update(game="rummikub"), ["unknown game 'rummikub'"]),
+    (lambda t: t.update(game={}), ["its 'game' is a JSON object, not a string"]),
+    (lambda t: t.update(game=["russian"]), ["its 'game' is a JSON array, not a string"]),
 ], ids=["hands-obj", "hand-str", "deck-str", "deck-ints", "event-num", "cards-str", "table-str", "seat-str",
-        "no-result", "game"])
+        "no-result", "game", "game-obj", "game-list"])
 def test_check_refuses_a_wrongly_typed_russian_move_log(runner, tmp_path, change, fragments):
     """Was 'internal error: TypeError/KeyError' (exit 1), or a string read card by card."""
     result = run(runner, "show-deal", "--preset", "russian", "--players", "3", "--deal", "1", "--json")
@@ -189,8 +191,8 @@ def test_check_refuses_a_wrongly_typed_russian_move_log(runner, tmp_path, change
     change(trace)
     path = tmp_path / "g.jsonl"
     path.write_text(json.dumps(trace) + "\n")
-    assert_usage_error(run(runner, "check", str(path)), "line 1", "not a deal trace" if "game" not in trace
-                       or trace["game"] == "russian" else "unknown game", *fragments)
+    assert_usage_error(run(runner, "check", str(path)), "line 1", "unknown game" if trace.get("game") == "rummikub"
+                       else "not a deal trace", *fragments)
 
 
 def test_check_refuses_a_file_that_mixes_the_games(runner, tmp_path):

@@ -197,6 +197,12 @@ def test_a_tuned_policy_used_under_other_rules_says_so(runner, tmp_path):
         f"{best} was tuned under classic + opening_threshold=71, this run plays classic; for 4 players, this run has 3: "
         "its parameters were chosen for another game"]
     assert tuned_notes(["greedy", "hold-hand"], [Rules.preset("classic")], 3) == []  # no file, nothing to say
+    assert tuned_notes([f"@{best}"], [Rules.preset("classic"), at71], 4) == [  # a study of both thresholds
+        f"{best} was tuned under classic + opening_threshold=71, this run plays classic as well: its parameters "
+        "were chosen for another game"]
+    other = tmp_path / "other.toml"
+    other.write_text('[policy]\nname = "greedy"\n\n[tuned]\nplayers = "four"\nrules = 71\n')
+    assert tuned_notes([f"@{other}"], [Rules.preset("classic")], 3) == []  # what it cannot read, it does not guess
     result = run(runner, "simulate", "--policy", f"@{best}", "--deals", "4", "--out", tmp_path / "s", *FAST)
     assert_ok(result)
     notes = [line for line in result.stderr.splitlines() if line.startswith("Note: ")]
@@ -228,6 +234,12 @@ def test_tune_resume_of_a_damaged_run_json_is_one_line(runner, tune_dir, tmp_pat
     (out / "run.json").write_text(json.dumps(info))
     assert_usage_error(run(runner, "tune", "--resume", out, *FAST, "-q"), "cannot resume the tuning run", str(out),
                        "damaged or incomplete", *fragments)
+
+
+def test_report_on_the_stages_folder_points_to_the_tuning_run(runner, tune_dir):
+    out, _ = tune_dir
+    assert_usage_error(run(runner, "report", out / "stages"), "holds the stages of a tuning run",
+                       f"handsim report {out.resolve()}")
 
 
 def test_report_rebuilds_a_tuning_run_from_its_stages(runner, tune_dir, tmp_path):

@@ -554,3 +554,13 @@ def test_tournament_and_tune_take_policy_files_and_record_them(tmp_path):
     assert "keeper.py" in line
     assert make_tune("greedy", ["support_hand=0:1"], "greedy,greedy,greedy", players="2v2").to_json().get(
         "policy_files") is None  # built-in policies only: the saved spec stays as it was
+
+
+def test_what_a_policy_file_prints_while_it_loads_goes_to_stderr(tmp_path):
+    """`show-deal --json > f` must stay a file of move logs (a file that printed at import wrote
+    to handsim's stdout, and `handsim check f` then failed: found by a review)."""
+    path = policy_file(tmp_path, 'print("HELLO FROM POLICY")\n', "loud.py")
+    result = run("show-deal", "--policy-file", path, "--lineup", "t-loud,greedy", "--deal", 1, "--json")
+    assert result.exit_code == 0, result.output
+    assert "HELLO" not in result.stdout and "HELLO FROM POLICY" in result.stderr
+    assert json.loads(result.stdout)["policies"].count("t-loud") == 1

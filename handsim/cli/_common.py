@@ -373,11 +373,11 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
             cmd = click.get_current_context(silent=True)
             name = f"'handsim {cmd.info_name}'" if cmd is not None else "this command"
             raise click.UsageError(f"{name} is for classic Hand: Russian Hand (--preset russian) is played by "
-                                   "simulate, show-deal, check, rules, policies and rearrange")
+                                   "simulate, show-deal, check, report, rules, policies and rearrange")
         return _russian_rules(rules_file, settings, partnership)
     rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
     settings = list(settings)
-    if partnership and not any(s.partition("=")[0].strip().replace("-", "_") == "partnership" for s in settings):
+    if partnership and not any(s.partition("=")[0].strip().lower().replace("-", "_") == "partnership" for s in settings):
         settings.insert(0, "partnership=true")  # checked together with the other overrides
     if settings:
         rules = rules.with_settings(settings)
@@ -415,7 +415,7 @@ def _russian_rules(rules_file, settings, partnership: bool):
         data = read_toml(rules_file, "rules file")
         body = dict(data["rules"]) if isinstance(data.get("rules"), dict) else dict(data)
         body.pop("preset", None)
-        rules = RussianRules.from_dict({k.strip().replace("-", "_"): v for k, v in body.items()})
+        rules = RussianRules.from_dict({k.strip().lower().replace("-", "_"): v for k, v in body.items()})
     if settings:
         rules = rules.with_settings(list(settings))
     return rules

@@ -478,9 +478,9 @@ Examples:
 @click.option("--round", "match_round", type=IntIn(1, 10**6, "1..10^6"), default=None, metavar="R",
               help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
                    "--deal of a match study (--rounds N or --matches).")
-@click.option("--threshold", type=IntIn(), default=None, metavar="N",
+@click.option("--threshold", type=IntIn(), multiple=True, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N): one of a study's --threshold values.")
-@click.option("--joker-penalty", type=IntIn(), default=None, metavar="N",
+@click.option("--joker-penalty", type=IntIn(), multiple=True, metavar="N",
               help="joker_penalty (the same as --set joker_penalty=N): one of a study's --joker-penalty values.")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
 def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, match_round, threshold,
@@ -493,12 +493,16 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
 
     players, two_v_two = parse_players(players)
     shortcuts = {"opening_threshold": ("--threshold", threshold), "joker_penalty": ("--joker-penalty", joker_penalty)}
-    for key, (flag, value) in shortcuts.items():
-        if value is None:
+    for key, (flag, values) in shortcuts.items():
+        if not values:
             continue
+        if len(values) > 1:
+            raise click.UsageError(f"{flag} is given {len(values)} times: show-deal replays one configuration, "
+                                   f"give {flag} once")
+        value = values[0]
         if is_russian(preset, rules_file):
             raise click.UsageError(f"{flag} does not apply to Russian Hand (it has no opening or jokers)")
-        given = [s.partition("=")[2].strip() for s in settings if s.partition("=")[0].strip().replace("-", "_") == key]
+        given = [s.partition("=")[2].strip() for s in settings if s.partition("=")[0].strip().lower().replace("-", "_") == key]
         if given and given[-1] != str(value):
             raise click.UsageError(f"{flag} {value} contradicts --set {key}={given[-1]}: give one of them")
         if not given:
@@ -703,6 +707,9 @@ def _check_traces_file(path) -> str | None:
                 raise click.UsageError(f"{where}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
                                        f"not a deal trace object: {expected}")
             this = obj.get("game")
+            if this is not None and not isinstance(this, str):
+                raise click.UsageError(f"{where}: not a deal trace: its 'game' is {_found(this)}, not a string "
+                                       f"(\"russian\", or no \"game\" field for classic Hand): {expected}")
             if this not in _GAME_NAMES:
                 raise click.UsageError(f"{where}: unknown game {this!r} (allowed: \"russian\", or no \"game\" "
                                        f"field for classic Hand): {expected}")

@@ -83,7 +83,7 @@ def _parse_vary(items) -> dict[str, list[str]]:
 
 def _set_differs(settings, key: str, set_value, value) -> bool:
     """Whether ``--set key=...`` was given with a value other than ``value``."""
-    given = any(s.partition("=")[0].strip().replace("-", "_") == key for s in settings)
+    given = any(s.partition("=")[0].strip().lower().replace("-", "_") == key for s in settings)
     return given and set_value != value
 
 
@@ -137,7 +137,7 @@ def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, pl
         raise click.UsageError(f"{_FLAG[name]} does not apply to Russian Hand: {_NOT_RUSSIAN[name]}")
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
     vary_map = _parse_vary(vary)
-    set_keys = {k.strip().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
+    set_keys = {k.strip().lower().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
     for k in vary_map:
         if k in set_keys:
             raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied (--vary): drop one")
@@ -455,7 +455,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                     flag = "--threshold" if k == "opening_threshold" else "--joker-penalty"
                     raise click.UsageError(f"{k} is varied twice: by {flag} and by --vary")
                 vary_map[k] = vals
-            set_keys = {k.strip().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
+            set_keys = {k.strip().lower().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
             for k in vary_map:
                 if k in set_keys:
                     flag = {"opening_threshold": "--threshold", "joker_penalty": "--joker-penalty"}.get(k, "--vary")
@@ -668,9 +668,13 @@ def report(folder, fmt, quiet):
 
         return rebuild_report(out, quiet, formats)
     if not ck_path.is_file():
-        inside = sorted(str(p.parent) for p in out.glob(f"*/{CHECKPOINT}"))
+        if out.resolve().name == "stages" and (out.resolve().parent / "run.json").is_file():
+            raise click.UsageError(f"{folder} holds the stages of a tuning run: report the tuning run, "
+                                   f"handsim report {out.resolve().parent}")
+        # study folders inside (a tuning run's stages are not reports of their own)
+        inside = sorted(str(p.parent) for p in out.glob(f"*/{CHECKPOINT}") if "stages" not in p.parts[-3:-1])
         if not inside:
-            inside = sorted(str(p.parent) for p in out.glob(f"*/*/{CHECKPOINT}"))
+            inside = sorted(str(p.parent) for p in out.glob(f"*/*/{CHECKPOINT}") if "stages" not in p.parts[-3:-1])
         if inside:  # a folder of studies (results/russian holds one per player count)
             shown = ", ".join(inside[:4]) + (f" and {len(inside) - 4} more" if len(inside) > 4 else "")
             raise click.UsageError(f"{folder} is not a study folder but holds {len(inside)} of them: give one, "

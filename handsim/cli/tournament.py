@@ -15,8 +15,8 @@ from handsim.errors import InputError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
                       load_rules, parse_players, table)
-from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, _default_out, _given,
-                       _read_run_json)
+from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated, _default_out,
+                       _given, _read_run_json, _sigterm_stops)
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
 _T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "policy_files", "players", "tables", "deals",
@@ -116,13 +116,16 @@ def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress
     return out, jobs or os.cpu_count() or 1, progress
 
 
-def _interrupted(ctx, out: Path, command: str, has_work: bool) -> None:
+def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterrupt | None = None) -> None:
+    """Ctrl-C (exit 130) or ``kill PID`` (SIGTERM, exit 143: :class:`~handsim.cli.simulate.Terminated`)
+    during a run: say what was kept."""
+    what = "Terminated" if isinstance(e, Terminated) else "Interrupted"
     if has_work:
-        click.echo(f"\nInterrupted: finished work is checkpointed in {out}; "
+        click.echo(f"\n{what}: finished work is checkpointed in {out}; "
                    f"'handsim {command} --resume {shlex.quote(str(out))}' continues.", err=True)
     else:
-        click.echo(f"\nInterrupted before any work was finished: nothing to resume in {out}.", err=True)
-    ctx.exit(130)
+        click.echo(f"\n{what} before any work was finished: nothing to resume in {out}.", err=True)
+    ctx.exit(143 if isinstance(e, Terminated) else 130)
 
 
 def _compile_notice(quiet: bool, policies) -> None:
@@ -228,12 +231,13 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
                    f"{len(d.lineups) * spec.deals:,} rounds; seed {spec.seed}, {n_jobs} job{'s' if n_jobs != 1 else ''} "
                    f"-> {out}")
     try:
-        _compile_notice(quiet, spec.entries)
-        result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
-                                scheduler=scheduler)
-        write_tournament(result, out, command=command_line(ctx))
-    except KeyboardInterrupt:
-        _interrupted(ctx, out, "tournament", (Path(out) / CHECKPOINT).exists())
+        with _sigterm_stops():  # kill PID: stop like Ctrl-C (finished chunks kept, workers stopped), exit 143
+            _compile_notice(quiet, spec.entries)
+            result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
+                                    scheduler=scheduler)
+            write_tournament(result, out, command=command_line(ctx))
+    except KeyboardInterrupt as e:
+        _interrupted(ctx, out, "tournament", (Path(out) / CHECKPOINT).exists(), e)
     if quiet:
         return
     frames = result.frames()
@@ -346,12 +350,13 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
                    f"{n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
     log = None if quiet else (lambda text: click.echo(text, err=True))
     try:
-        _compile_notice(quiet, [spec.base, *spec.against])
-        result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
-                          log=log)
-        write_tune(result, out, command=command_line(ctx))
-    except KeyboardInterrupt:
-        _interrupted(ctx, out, "tune", (out / "stages").is_dir())
+        with _sigterm_stops():
+            _compile_notice(quiet, [spec.base, *spec.against])
+            result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
+                              log=log)
+            write_tune(result, out, command=command_line(ctx))
+    except KeyboardInterrupt as e:
+        _interrupted(ctx, out, "tune", (out / "stages").is_dir(), e)
     if quiet:
         return
     df = result.tune.sort_values("rank").head(5)

@@ -15,6 +15,7 @@ compile for the engine or returns the wrong type, a parameter default outside it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sys
 import traceback
@@ -174,7 +175,10 @@ def _import(path: Path, text: str, sha: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        exec(code, module.__dict__)
+        # what the file prints while it loads goes to stderr: stdout is the command's output
+        # (show-deal --json > f must stay a file of move logs)
+        with contextlib.redirect_stdout(sys.stderr):
+            exec(code, module.__dict__)
     except BaseException as e:
         sys.modules.pop(name, None)
         if isinstance(e, KeyboardInterrupt):

@@ -146,9 +146,11 @@ def tuned_notes(refs, configs, players) -> list[str]:
                 continue
             rules, n = tuned.get("rules"), tuned.get("players")
             why = []
-            if isinstance(rules, str) and rules not in run_rules:
-                why.append(f"under {rules}, this run plays {' / '.join(run_rules)}")
-            if isinstance(n, (int, str)) and not isinstance(n, bool) and str(n) != str(players):
+            others = [r for r in run_rules if r != rules] if isinstance(rules, str) else []
+            if others:  # every configuration of the run that is not the tuned one
+                why.append(f"under {rules}, this run plays {' / '.join(others)}"
+                           + (" as well" if rules in run_rules else ""))
+            if ((isinstance(n, int) and not isinstance(n, bool)) or n == "2v2") and str(n) != str(players):
                 why.append(f"for {n} players, this run has {players}")
             if why:
                 notes.append(f"{t[1:]} was tuned {'; '.join(why)}: its parameters were chosen for another game")

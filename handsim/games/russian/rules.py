@@ -139,7 +139,7 @@ class RussianRules(_rules_class()):
             if "=" not in s:
                 raise RulesError(f"bad --set {s!r}: expected key=value, e.g. stock_out_end=last_card")
             k, v = s.split("=", 1)
-            changes[k.strip().replace("-", "_")] = v.strip()
+            changes[k.strip().lower().replace("-", "_")] = v.strip()
         return self.replace(**changes)
 
     def to_dict(self) -> dict[str, Any]:
