@@ -9,10 +9,12 @@ source file, so a policy cannot be plugged into an engine that is already compil
 * a **smaller built-in engine** plays a run that does not use every built-in policy:
   compiling the policies' functions is most of a first run's wait (of the ~58 s of CPU that
   compile the default study's engine, the card-reader takes 15, greedy 6, random 4; the sampler
-  adds about 20 more), so a run compiles the dispatch over the built-in policies it plays only,
-  and ``greedy`` (:data:`ALWAYS`: the warm-up's policy, and the base the others build on).
-  Compiling another engine's drivers costs about 10 s: the policies' functions come from the
-  cache.
+  adds about 20 more), so a run compiles the dispatch over the first of :data:`TIERS` that holds
+  the built-in policies it plays: the light players (greedy, hold-hand, random), the default
+  study's (greedy, hold-hand, card-reader), else every one.  Each engine's drivers compile
+  once (about 10 s each: the policies' functions come from the cache), so a few fixed sets keep
+  the engines few (a test suite or a fuzz of many line-ups compiled dozens with one engine per
+  exact set).
 * an **engine for policy files** is generated as real source files in the compilation cache
   (``<cache>/engines/<key>/``): a dispatch over the built-ins and the files' policies, and a copy
   of :mod:`handsim._kernels.engine` whose one dispatch import names it.  ``<key>`` is a hash of
@@ -41,6 +43,9 @@ from .registry import BUILTIN_IDS, builtin_policies
 
 #: The built-in policy every engine plays (the warm-up plays it).
 ALWAYS = "greedy"
+#: The sets of built-in policies an engine is compiled for, smallest first; a run gets the first
+#: that holds its built-in policies (none: every built-in policy, the package's engine).
+TIERS = (("greedy", "hold-hand", "random"), ("greedy", "hold-hand", "card-reader"))
 #: Kernel ids of user-written policies start here (``handsim._kernels.state.FIRST_USER_POLICY``).
 FIRST_USER_ID = 100
 #: The marked import line of ``handsim/_kernels/engine.py`` that a generated engine replaces.
@@ -217,8 +222,9 @@ def builtin_engine() -> Engine:
 
 
 def engine_for(specs) -> Engine:
-    """The engine that plays the policies of ``specs`` (PolicySpec or names): the built-in ones
-    among them and :data:`ALWAYS`, with the policy files of the others."""
+    """The engine that plays the policies of ``specs`` (PolicySpec or names): the first of
+    :data:`TIERS` that holds the built-in ones among them (else all built-ins), with the policy
+    files of the others."""
     from . import files as F
     from .registry import get
 
@@ -229,7 +235,11 @@ def engine_for(specs) -> Engine:
             builtins.add(BUILTIN_IDS[p.name])
         elif p.source not in sources:
             sources.append(p.source)
-    return engine_for_files([F.LOADED[src] for src in sources], builtins)
+    for tier in TIERS:
+        ids = {BUILTIN_IDS[name] for name in tier}
+        if builtins <= ids:
+            return engine_for_files([F.LOADED[src] for src in sources], ids)
+    return engine_for_files([F.LOADED[src] for src in sources], None)
 
 
 def engine_from_ref(ref: tuple) -> Engine:
