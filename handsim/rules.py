@@ -212,6 +212,12 @@ def _make_rules_class():
 _Rules = _make_rules_class()
 
 
+def option_key(key: str) -> str:
+    """The name of a rule option as written in ``--set`` or a rules file: any case, ``-`` read as
+    ``_`` (``Joker-Penalty`` is ``joker_penalty``)."""
+    return str(key).strip().lower().replace("-", "_")
+
+
 @dataclass(frozen=True)
 class Rules(_Rules):
     """One full set of rule options (RULES.md sections 1-7), immutable.
@@ -328,7 +334,7 @@ class Rules(_Rules):
             raise RulesError(f"invalid preset {_shown(preset)} in {path}: allowed {', '.join(PRESETS)}")
         named = {}
         for k, v in body.items():  # joker-penalty = 30 reads as joker_penalty = 30, as in --set
-            name = k.strip().lower().replace("-", "_")
+            name = option_key(k)
             if name in named:
                 raise RulesError(f"rule '{name}' is given twice in {path}")
             named[name] = v
@@ -349,7 +355,7 @@ class Rules(_Rules):
             if "=" not in s:
                 raise RulesError(f"bad --set {_shown(s)}: expected key=value, e.g. joker_penalty=30")
             k, v = s.split("=", 1)
-            k = k.strip().lower().replace("-", "_")
+            k = option_key(k)
             if k not in PARAM_BY_NAME:
                 raise RulesError(f"unknown rule {_shown(k)} in --set: allowed {', '.join(PARAM_BY_NAME)}")
             if k in changes:

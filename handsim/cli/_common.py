@@ -348,6 +348,18 @@ def check_classic_players(players: int | None) -> None:
                                  "5 play Russian Hand (--preset russian)", param_hint="'--players'")
 
 
+def set_keys_of(settings) -> set[str]:
+    """The rule options that ``--set KEY=VALUE`` fixes."""
+    from handsim.rules import option_key
+
+    return {option_key(s.partition("=")[0]) for s in settings}
+
+
+def set_differs(settings, key: str, set_value, value) -> bool:
+    """Whether ``--set key=...`` was given with a value other than ``value``."""
+    return key in set_keys_of(settings) and set_value != value
+
+
 def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False,
                russian: bool = False):
     """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides (with ``partnership``,
@@ -364,7 +376,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     handsim.rules.RulesError
         Unknown options or bad values (turned into a usage error by :class:`Command`).
     """
-    from handsim.rules import Rules
+    from handsim.rules import Rules, option_key
 
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
@@ -377,7 +389,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
         return _russian_rules(rules_file, settings, partnership)
     rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
     settings = list(settings)
-    if partnership and not any(s.partition("=")[0].strip().lower().replace("-", "_") == "partnership" for s in settings):
+    if partnership and not any(option_key(s.partition("=")[0]) == "partnership" for s in settings):
         settings.insert(0, "partnership=true")  # checked together with the other overrides
     if settings:
         rules = rules.with_settings(settings)
@@ -407,6 +419,7 @@ def _russian_rules(rules_file, settings, partnership: bool):
     at top level or under ``[rules]``), then ``--set`` overrides."""
     from handsim._io import read_toml
     from handsim.games.russian.rules import RussianRules
+    from handsim.rules import option_key
 
     if partnership:
         raise click.UsageError("Russian Hand is for 2 to 5 single players: --players 2v2 is classic Hand's partnership")
@@ -415,7 +428,7 @@ def _russian_rules(rules_file, settings, partnership: bool):
         data = read_toml(rules_file, "rules file")
         body = dict(data["rules"]) if isinstance(data.get("rules"), dict) else dict(data)
         body.pop("preset", None)
-        rules = RussianRules.from_dict({k.strip().lower().replace("-", "_"): v for k, v in body.items()})
+        rules = RussianRules.from_dict({option_key(k): v for k, v in body.items()})
     if settings:
         rules = rules.with_settings(list(settings))
     return rules

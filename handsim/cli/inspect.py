@@ -7,7 +7,8 @@ import json
 import click
 
 from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, IntIn, announce_compile, announce_engine_compile,
-                      cards_text, dump_json, is_russian, load_rules, parse_players, rules_note, rules_options, sorted_cards, table)
+                      cards_text, dump_json, is_russian, load_rules, parse_players, rules_note, rules_options, set_differs,
+                      sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
 
@@ -494,25 +495,23 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     players, two_v_two = parse_players(players)
     shortcuts = {"opening_threshold": ("--threshold", threshold), "joker_penalty": ("--joker-penalty", joker_penalty)}
     for key, (flag, values) in shortcuts.items():
-        if not values:
-            continue
         if len(values) > 1:
             raise click.UsageError(f"{flag} is given {len(values)} times: show-deal replays one configuration, "
                                    f"give {flag} once")
-        value = values[0]
-        if is_russian(preset, rules_file):
+        if values and is_russian(preset, rules_file):
             raise click.UsageError(f"{flag} does not apply to Russian Hand (it has no opening or jokers)")
-        given = [s.partition("=")[2].strip() for s in settings if s.partition("=")[0].strip().lower().replace("-", "_") == key]
-        if given and given[-1] != str(value):
-            raise click.UsageError(f"{flag} {value} contradicts --set {key}={given[-1]}: give one of them")
-        if not given:
-            settings = (*settings, f"{key}={value}")
     if is_russian(preset, rules_file):
         _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,
                            match_round, as_json)
         return
     check_classic_players(players)
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
+    for key, (flag, values) in shortcuts.items():
+        if values:
+            if set_differs(settings, key, getattr(rules, key), values[0]):
+                raise click.UsageError(f"{flag} {values[0]} contradicts --set {key}={getattr(rules, key)}: "
+                                       "give one of them")
+            rules = rules.replace(**{key: values[0]})
     if match_round is not None and match_round > rules.rounds + MAX_TIEBREAKS:
         raise click.BadParameter(f"{match_round} is beyond the last possible round of a {rules.rounds}-round match "
                                  f"(at most {rules.rounds} + {MAX_TIEBREAKS} tie-break rounds)", param_hint="'--round'")
@@ -542,11 +541,11 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
                             "2v2" if rules.partnership else len(specs)):
         click.echo(f"Note: {note}", err=True)
     try:
+        engine = engine_for(specs)
         if match_round is not None and match_round > rules.rounds:  # a tie-break round: did the match have it?
-            announce_engine_compile(engine_for(specs), "the match engine", "about a minute", "play_matches")
+            announce_engine_compile(engine, "the match engine", "about a minute", "play_matches")
             _check_tiebreak_round(rules, specs, deal, seed, match_round)
         driver = "play_traced" if match_round is None else "play_traced_match_round"
-        engine = engine_for(specs)
         announce_engine_compile(engine, "the deal tracer", "about half a minute", driver)
         trace = trace_deal(rules, specs, deal, seed,
                            match_round=None if match_round is None else match_round - 1)

@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from ._common import PRESET_NAMES, Command, IntIn
+from ._common import PRESET_NAMES, Command, IntIn, announce_engine_compile
 
 POLICIES_HELP = """List the policies and their parameters: the built-in ones, and with --policy-file
 the user-written policies of that file (see docs/policies.md).
@@ -105,9 +105,7 @@ def check_policy(ctx, file, policy, deals, seed, jobs, progress):
     if os.path.realpath(spec.policy.source) != os.path.realpath(file):
         raise click.UsageError(f"policy {spec.name!r} is declared in {spec.policy.source}, not in {file}")
     engine = engine_for([spec])
-    if not engine.is_compiled("play_traced"):
-        click.echo("Compiling the engine for the policy file (once per version of the file, about a minute; "
-                   "cached afterwards)...", err=True)
+    announce_engine_compile(engine, "the engine", "about a minute", "play_traced")
     jobs = jobs or os.cpu_count() or 1
     if progress is None:
         progress = sys.stderr.isatty()

@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, announce_engine_compile,
-                      command_line, dump_json, is_russian, check_classic_players,
-                      fmt_value, load_rules, parse_players, rules_note, rules_options, table)
+                      check_classic_players, command_line, dump_json, fmt_value, is_russian, load_rules, parse_players,
+                      rules_note, rules_options, set_differs, set_keys_of, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK, DEFAULT_DEALS and DEFAULT_POLICY (kept here so that --help
 #: imports nothing heavy; tests check them).
@@ -81,12 +81,6 @@ def _parse_vary(items) -> dict[str, list[str]]:
     return out
 
 
-def _set_differs(settings, key: str, set_value, value) -> bool:
-    """Whether ``--set key=...`` was given with a value other than ``value``."""
-    given = any(s.partition("=")[0].strip().lower().replace("-", "_") == key for s in settings)
-    return given and set_value != value
-
-
 def _check_lineup_lengths(texts, lineups, players: int | None, two_v_two: bool = False) -> None:
     """One policy per seat: 2 to 4 in every --lineup, as many as --players (when given) or as the
     first --lineup.
@@ -137,7 +131,7 @@ def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, pl
         raise click.UsageError(f"{_FLAG[name]} does not apply to Russian Hand: {_NOT_RUSSIAN[name]}")
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
     vary_map = _parse_vary(vary)
-    set_keys = {k.strip().lower().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
+    set_keys = set_keys_of(settings)
     for k in vary_map:
         if k in set_keys:
             raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied (--vary): drop one")
@@ -455,7 +449,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                     flag = "--threshold" if k == "opening_threshold" else "--joker-penalty"
                     raise click.UsageError(f"{k} is varied twice: by {flag} and by --vary")
                 vary_map[k] = vals
-            set_keys = {k.strip().lower().replace("-", "_") for k, _, _ in (s.partition("=") for s in settings)}
+            set_keys = set_keys_of(settings)
             for k in vary_map:
                 if k in set_keys:
                     flag = {"opening_threshold": "--threshold", "joker_penalty": "--joker-penalty"}.get(k, "--vary")
@@ -471,12 +465,12 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 lineup_list = [[parse_policy(DEFAULT_POLICY)] * players]
         if rounds is not None:
             matches = True
-            if _set_differs(settings, "rounds", rules.rounds, rounds):
+            if set_differs(settings, "rounds", rules.rounds, rounds):
                 raise click.UsageError(f"--rounds {rounds} contradicts --set rounds={rules.rounds}: give one of them")
             rules = rules.replace(rounds=rounds)
         if standings is not None:
             matches = True
-            if _set_differs(settings, "standings", rules.standings, standings):
+            if set_differs(settings, "standings", rules.standings, standings):
                 raise click.UsageError(f"--standings {standings} contradicts --set standings={rules.standings}: "
                                        "give one of them")
             rules = rules.replace(standings=standings)
@@ -671,10 +665,10 @@ def report(folder, fmt, quiet):
         if out.resolve().name == "stages" and (out.resolve().parent / "run.json").is_file():
             raise click.UsageError(f"{folder} holds the stages of a tuning run: report the tuning run, "
                                    f"handsim report {out.resolve().parent}")
-        # study folders inside (a tuning run's stages are not reports of their own)
-        inside = sorted(str(p.parent) for p in out.glob(f"*/{CHECKPOINT}") if "stages" not in p.parts[-3:-1])
-        if not inside:
-            inside = sorted(str(p.parent) for p in out.glob(f"*/*/{CHECKPOINT}") if "stages" not in p.parts[-3:-1])
+        # study folders one or two levels down (a tuning run's stages are not reports of their own)
+        inside = []
+        for pattern in (f"*/{CHECKPOINT}", f"*/*/{CHECKPOINT}"):
+            inside = inside or sorted(str(p.parent) for p in out.glob(pattern) if "stages" not in p.parts[-3:-1])
         if inside:  # a folder of studies (results/russian holds one per player count)
             shown = ", ".join(inside[:4]) + (f" and {len(inside) - 4} more" if len(inside) > 4 else "")
             raise click.UsageError(f"{folder} is not a study folder but holds {len(inside)} of them: give one, "

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from handsim.rules import Param, RulesError
+from handsim.rules import Param, RulesError, option_key
 
 #: Fewest and most players of Russian Hand (RULES.md §8).
 MIN_PLAYERS = 2
@@ -139,7 +139,7 @@ class RussianRules(_rules_class()):
             if "=" not in s:
                 raise RulesError(f"bad --set {s!r}: expected key=value, e.g. stock_out_end=last_card")
             k, v = s.split("=", 1)
-            changes[k.strip().lower().replace("-", "_")] = v.strip()
+            changes[option_key(k)] = v.strip()
         return self.replace(**changes)
 
     def to_dict(self) -> dict[str, Any]:
