@@ -818,6 +818,7 @@ def test_show_deal_threshold_and_joker_penalty_shortcuts(runner):
     t = json.loads(short.stdout)
     assert short.stdout == long.stdout and t["rules"]["opening_threshold"] == 71 and t["rules"]["joker_penalty"] == 30
     assert_ok(run(runner, *common, "--threshold", 71, "--set", "opening_threshold=71"))
+    assert_ok(run(runner, *common, "--threshold", 71, "--set", "opening_threshold=071"))  # the value, not its text
     assert_usage_error(run(runner, *common, "--threshold", 71, "--set", "opening_threshold=91"),
                        "--threshold 71 contradicts --set opening_threshold=91")
     assert_usage_error(run(runner, "show-deal", "--preset", "russian", "--threshold", 51),
