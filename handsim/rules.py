@@ -94,7 +94,7 @@ class Param:
                 return False
             raise bad
         if self.kind == "choice":
-            v = str(value).strip().lower().replace("-", "_")
+            v = option_key(value)
             if v not in self.choices:
                 raise bad
             return v
@@ -213,8 +213,10 @@ _Rules = _make_rules_class()
 
 
 def option_key(key: str) -> str:
-    """The name of a rule option as written in ``--set`` or a rules file: any case, ``-`` read as
-    ``_`` (``Joker-Penalty`` is ``joker_penalty``)."""
+    """The name of a rule option, or a word of a choice, as written in ``--set``, a rules file or a
+    command-line choice: any case, ``-`` read as ``_`` (``Joker-Penalty`` is ``joker_penalty``,
+    ``Last-Loses`` is ``last_loses``).  The one place that spells words alike: the CLI's choices
+    (``handsim.cli._common.Words``) use it too."""
     return str(key).strip().lower().replace("-", "_")
 
 

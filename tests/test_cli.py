@@ -1225,6 +1225,25 @@ def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tm
                        "allowed lowest_wins or last_loses")
 
 
+def test_cli_choices_and_rule_names_are_spelled_by_one_function(monkeypatch):
+    """The CLI's choice words (--standings, --tables, --search) read a word as handsim.rules.option_key
+    spells it, the one function for rule names and choice words (the CLI had its own copy)."""
+    import handsim.cli._common as common
+    import handsim.rules
+    from handsim.cli._common import STANDINGS, Words
+
+    assert not hasattr(common, "spelling")
+    standings = Words(STANDINGS)
+    for word in (" Last-Loses ", "LAST_LOSES", "last-loses"):
+        assert handsim.rules.option_key(word) == "last_loses"
+        assert standings.convert(word, None, None) == "last_loses"
+    assert Words(["pairs", "all"]).convert("ALL", None, None) == "all"
+    # the CLI calls option_key itself: a different spelling rule there is a different answer here
+    monkeypatch.setattr(handsim.rules, "option_key", lambda w: str(w).strip().lower())
+    with pytest.raises(click.BadParameter, match="'last-loses' is not one of 'lowest_wins', 'last_loses'"):
+        standings.convert("last-loses", None, None)
+
+
 def test_toml_rule_given_twice_in_two_spellings(tmp_path):
     from handsim.rules import Rules, RulesError
 

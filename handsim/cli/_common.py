@@ -307,16 +307,13 @@ class Words(click.Choice):
 
     def convert(self, value: Any, param, ctx) -> Any:
         if isinstance(value, str):
-            word = spelling(value)
+            from handsim.rules import option_key  # here, not at import: --help imports no numpy
+
+            word = option_key(value)
             for c in self.choices:
-                if spelling(c) == word:
+                if option_key(c) == word:
                     return c
         return super().convert(value, param, ctx)
-
-
-def spelling(word: str) -> str:
-    """One spelling of a choice word for comparing: lower case, ``-`` read as ``_``."""
-    return str(word).strip().lower().replace("-", "_")
 
 
 #: ``--players`` of ``tournament`` and ``tune``: single players, or ``2v2`` (partnership).
