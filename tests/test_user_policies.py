@@ -564,3 +564,28 @@ def test_what_a_policy_file_prints_while_it_loads_goes_to_stderr(tmp_path):
     assert result.exit_code == 0, result.output
     assert "HELLO" not in result.stdout and "HELLO FROM POLICY" in result.stderr
     assert json.loads(result.stdout)["policies"].count("t-loud") == 1
+
+
+def test_a_policy_file_that_changes_the_working_folder_does_not_move_the_command(tmp_path, monkeypatch):
+    """A policy file that calls os.chdir() when it is loaded gets the working folder put back: the
+    command's later relative paths (here the second --policy-file, then @best.toml) are read from
+    where the user typed them (they were looked up in the folder the file moved to: found by a review)."""
+    from handsim.tournament.best import expand_policy_ref
+
+    (tmp_path / "elsewhere").mkdir()
+    policy_file(tmp_path, 'import os\nos.chdir("elsewhere")\n', "mover.py")
+    policy_file(tmp_path, "", "stayer.py")
+    (tmp_path / "best.toml").write_text('[policy]\nname = "t-stayer"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("policies", "--policy-file", "mover.py", "--policy-file", "stayer.py")
+    assert result.exit_code == 0, result.output
+    assert "t-mover" in result.stdout and "t-stayer" in result.stdout
+    assert os.getcwd() == str(tmp_path)
+    # in-process, as tune and show-deal do: load the files, then read a relative @FILE
+    (tmp_path / "elsewhere" / "best.toml").write_text('[policy]\nname = "greedy"\n', encoding="utf-8")
+    mover = tmp_path / "mover2.py"
+    mover.write_text((tmp_path / "mover.py").read_text(encoding="utf-8").replace('"t-mover"', '"t-mover2"'),
+                     encoding="utf-8")
+    load_policy_files(["mover2.py"])
+    assert os.getcwd() == str(tmp_path)
+    assert expand_policy_ref("@best.toml") == "t-stayer"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sys
 import traceback
 from dataclasses import dataclass
@@ -176,8 +177,10 @@ def _import(path: Path, text: str, sha: str):
     sys.modules[name] = module
     try:
         # what the file prints while it loads goes to stderr: stdout is the command's output
-        # (show-deal --json > f must stay a file of move logs)
-        with contextlib.redirect_stdout(sys.stderr):
+        # (show-deal --json > f must stay a file of move logs); a file that changes the working
+        # folder (os.chdir) gets it back, so the command's relative paths (--out, @best.toml, the
+        # next --policy-file) still mean what the user typed
+        with contextlib.redirect_stdout(sys.stderr), contextlib.chdir(os.getcwd()):
             exec(code, module.__dict__)
     except BaseException as e:
         sys.modules.pop(name, None)
