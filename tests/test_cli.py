@@ -827,6 +827,34 @@ def test_show_deal_threshold_and_joker_penalty_shortcuts(runner):
                        "--threshold is given 2 times: show-deal replays one configuration, give --threshold once")
 
 
+def test_show_deal_header_names_the_preset_used(runner, tmp_path):
+    """The header names the rules by the preset they were loaded from (--preset or the rules file's
+    preset = ...) plus what --set changed; it said "classic + <every option qahwa changes>"."""
+    from handsim.cli._common import preset_name
+
+    common = ["show-deal", "--deal", 1, "--players", 2, "--policy", "greedy"]
+    toml = tmp_path / "r.toml"
+    toml.write_text('[rules]\npreset = "Saudi"\njokers = 4\n')
+    cases = [
+        ([], "rules classic;"),
+        (["--preset", "qahwa"], "rules qahwa;"),
+        (["--preset", "QAHWA", "--set", "joker_penalty=20", "--threshold", 71],
+         "rules qahwa + joker_penalty=20, opening_threshold=71;"),
+        (["--rules", toml], "rules saudi + jokers=4;"),
+    ]
+    for args, want in cases:
+        result = run(runner, *common, *args)
+        assert_ok(result)
+        assert result.output.startswith(f"Deal 1, seed 0: 2 players, {want} dealer seat "), (args, result.output[:200])
+    result = run(runner, "show-deal", "--deal", 1, "--preset", "partnership", "--policy", "greedy")  # 2 v 2
+    assert_ok(result)
+    assert result.output.startswith("Deal 1, seed 0: 4 players (2 v 2: seats 0 & 2 against 1 & 3), rules partnership; ")
+    assert [preset_name(None), preset_name("Qahwa"), preset_name(None, str(toml))] == ["classic", "qahwa", "saudi"]
+    top = tmp_path / "top.toml"
+    top.write_text('preset = "qahwa"\njokers = 4\n')
+    assert preset_name(None, str(top)) == "qahwa" and preset_name(None, str(tmp_path / "missing.toml")) == "classic"
+
+
 def test_show_deal_tracks_hands_to_the_scores(deal_traces):
     for args, t in deal_traces:
         assert replay_scores(t) == t["result"]["scores"], args

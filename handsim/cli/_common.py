@@ -395,20 +395,30 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     return rules
 
 
-def is_russian(preset: str | None, rules_file: str | None = None) -> bool:
-    """Whether ``--preset`` / ``--rules FILE`` (its ``preset = "russian"``) names Russian Hand."""
+def preset_name(preset: str | None, rules_file: str | None = None) -> str:
+    """The preset the rules start from, in lower case: ``--preset``, else the ``preset = "name"`` of the
+    ``--rules`` file (under ``[rules]`` or at top level, as :meth:`handsim.rules.Rules.from_toml` reads
+    it), else ``classic`` (also for a file that cannot be read or names no known preset: loading the
+    rules names that problem)."""
     if preset is not None:
-        return preset.strip().lower() == RUSSIAN
+        return preset.strip().lower()
     if rules_file is None:
-        return False
+        return "classic"
     from handsim._io import InputFileError, read_toml
 
     try:
         data = read_toml(rules_file, "rules file")
     except InputFileError:
-        return False  # Rules.from_toml names the problem
-    name = data.get("preset", (data.get("rules") or {}).get("preset") if isinstance(data.get("rules"), dict) else None)
-    return isinstance(name, str) and name.strip().lower() == RUSSIAN
+        return "classic"
+    table = data.get("rules")
+    name = table["preset"] if isinstance(table, dict) and "preset" in table else data.get("preset")
+    name = name.strip().lower() if isinstance(name, str) else ""
+    return name if name in PRESET_NAMES else "classic"
+
+
+def is_russian(preset: str | None, rules_file: str | None = None) -> bool:
+    """Whether ``--preset`` / ``--rules FILE`` (its ``preset = "russian"``) names Russian Hand."""
+    return preset_name(preset, rules_file) == RUSSIAN
 
 
 def _russian_rules(rules_file, settings, partnership: bool):

@@ -7,7 +7,7 @@ import json
 import click
 
 from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, IntIn, announce_compile, announce_engine_compile,
-                      cards_text, dump_json, is_russian, load_rules, parse_players, rules_note, rules_options, set_differs,
+                      cards_text, dump_json, is_russian, load_rules, parse_players, preset_name, rules_note, rules_options, set_differs,
                       sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
@@ -341,14 +341,15 @@ class _DealView:
                  "the round is void")
 
 
-def render_deal(trace: dict) -> str:
-    """A trace (docs/design.md layout) as readable text, turn by turn."""
+def render_deal(trace: dict, preset: str = "classic") -> str:
+    """A trace (docs/design.md layout) as readable text, turn by turn; the header names the rules as
+    ``preset`` (the one the rules were loaded from) plus the options that differ from it."""
     view = _DealView(trace)
     rules, P = view.rules, trace["players"]
     what = (f"Match {trace['match']}, round {trace['round'] + 1}" if "round" in trace else f"Deal {trace['deal']}")
     team = " (2 v 2: seats 0 & 2 against 1 & 3)" if rules.partnership else ""
     lines = [
-        f"{what}, seed {trace['seed']}: {P} players{team}, rules {rules_note(rules)}; "
+        f"{what}, seed {trace['seed']}: {P} players{team}, rules {rules_note(rules, preset)}; "
         f"dealer seat {trace['dealer']}, starter seat {trace['starter']}",
         f"(seats are numbered around the table; in summary.csv and per-deal files seat 0 is the starter, so seat "
         f"s here is seat (s - {trace['starter']}) mod {P} there)",
@@ -552,11 +553,11 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     except PolicyMoveError as e:  # the moves up to the illegal one, then the one-line error (exit 1)
         partial = getattr(e, "trace", None)
         if partial is not None and not as_json:
-            click.echo(render_deal(partial))
+            click.echo(render_deal(partial, preset_name(preset, rules_file)))
         raise
     except EngineError as e:  # a bug, not bad input: exit 1, one line
         raise click.ClickException(f"internal engine error {e.code} in deal {deal} (please report it)") from None
-    click.echo(dump_json(trace) if as_json else render_deal(trace))
+    click.echo(dump_json(trace) if as_json else render_deal(trace, preset_name(preset, rules_file)))
 
 
 def _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,

@@ -16,7 +16,7 @@ import click
 
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, announce_engine_compile,
                       check_classic_players, command_line, dump_json, fmt_value, is_russian, load_rules, parse_players,
-                      rules_note, rules_options, set_differs, set_keys_of, table)
+                      preset_name, rules_note, rules_options, set_differs, set_keys_of, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK, DEFAULT_DEALS and DEFAULT_POLICY (kept here so that --help
 #: imports nothing heavy; tests check them).
@@ -396,7 +396,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     from handsim.simulate import claim_out, make_spec, run_study, write_outputs
 
     # ---- what to run
-    base = preset or "classic"
+    base = preset_name(preset, rules_file)
     players, two_v_two = parse_players(players)
     if resume and from_run:
         raise click.UsageError("use either --resume or --from")
