@@ -4,6 +4,7 @@ best.toml as --policy input, README and --help coverage."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import click
@@ -56,6 +57,18 @@ def test_tournament_writes_its_outputs_and_prints_the_ratings(tournament_dir):
                  "report.html", "run.json", "checkpoint.npz"):
         assert (out / name).exists(), name
     assert "rank" in result.output and "greedy" in result.output and "Results:" in result.output
+    # under each table, its units and which quantity the 95% CI is of (as simulate prints)
+    lines = result.output.splitlines()
+    ratings_end = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("2  random"))
+    assert lines[ratings_end + 1] == (
+        "Units: rating: Elo scale, the policies' mean is 0 (95% CI: of the rating, relative to that mean); finished "
+        "ahead: share of its comparisons at the table (pairs of seats held by two policies) it finished ahead in, ties "
+        "counted half.")
+    cross_end = next(i for i, ln in enumerate(lines) if ln.startswith("greedy  random"))
+    assert lines[cross_end + 1] == (
+        "Units: score diff: the policy's mean score minus the opponent's, points per player-round (below 0: the policy "
+        "scores less; 95% CI: of score diff, the deal as unit); deals ahead: share of deals whose total over the "
+        "seatings where both sat was lower for the policy.")
     info = json.loads((out / "run.json").read_text())
     assert info["kind"] == "tournament" and info["tournament"]["entries"] == ["greedy", "random"]
     assert info["games_per_deal"] == 6 and info["rounds_played"] == 360
@@ -139,6 +152,16 @@ def test_resume_finishes_an_interrupted_tournament_byte_identical(runner, tmp_pa
         assert (part / name).read_bytes() == (ref / name).read_bytes(), name
 
 
+def test_units_lines_of_2v2_name_the_team_round():
+    """2 v 2 tournaments and tuning runs score teams: their units lines say points per team-round."""
+    from handsim.cli.tournament import crosstable_units, tune_units
+
+    assert "the opponent's, points per team-round (below 0" in crosstable_units(True)
+    assert tune_units(True).startswith("Units: mean score: the tuned team's (both partners summed) points per "
+                                       "team-round, lower is better")
+    assert "points per player-round" in tune_units(False) and "team" not in tune_units(False)
+
+
 # ------------------------------------------------------------------------------ tune
 
 
@@ -157,6 +180,15 @@ def test_tune_writes_best_toml_that_simulate_and_tournament_read(runner, tune_di
     for name in ("tune.csv", "best.toml", "tune.png", "confirm.png", "report.md", "report.html", "run.json"):
         assert (out / name).exists(), name
     assert "Confirmation on 60 fresh deals (seed 3)" in result.output
+    lines = result.output.splitlines()
+    last_row = max(i for i, ln in enumerate(lines) if ln.lstrip().startswith(("1  hold-hand", "2  hold-hand",
+                                                                              "3  hold-hand")))
+    assert lines[last_row + 1] == (
+        "Units: mean score: the tuned player's points per player-round, lower is better (the 95% CI after it: of mean "
+        "score); vs default: mean score minus the defaults' on the same deals, in the same unit (the 95% CI after "
+        "it: of vs default, paired over the same deals).")
+    assert re.search(r"Confirmation on 60 fresh deals \(seed 3\): .* = -?[0-9.]+ points per player-round, 95% CI",
+                     result.output)
     assert "report.html" in result.output.split("Results:", 1)[1]
     best = out / "best.toml"
     assert "bail_turn = 1\n" in best.read_text()

@@ -246,17 +246,44 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
                      [[int(x["rank"]), x["policy"], _f(x["rating"], 0),
                        f"[{_f(x['rating_ci95_low'], 0)}, {_f(x['rating_ci95_high'], 0)}]",
                        f"{100 * x['score_share']:.1f}%"] for _, x in r.iterrows()]))
+    click.echo(RATINGS_UNITS)
     c = frames["crosstable"]
     labels = list(spec.labels)
     rows = [[x["policy"], x["opponent"], _f(x["mean_diff"], 2), f"[{_f(x['ci95_low'], 2)}, {_f(x['ci95_high'], 2)}]",
              f"{100 * x['p_deal_ahead']:.1f}%"]
             for _, x in c.iterrows() if labels.index(x["policy"]) < labels.index(x["opponent"])]
     click.echo(table(["policy", "opponent", "score diff", "95% CI", "deals ahead"], rows))
+    click.echo(crosstable_units(spec.teams))
     files = [f for f in ("report.md", "report.html", "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png",
                          "crosstable.png", "run.json") if (out / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     info = result.run_info
     click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
+
+
+#: The line under the ratings table (the table's columns and their units, as simulate prints under its own).
+RATINGS_UNITS = ("Units: rating: Elo scale, the policies' mean is 0 (95% CI: of the rating, relative to that mean); "
+                 "finished ahead: share of its comparisons at the table (pairs of seats held by two policies) it "
+                 "finished ahead in, ties counted half.")
+
+
+def crosstable_units(teams: bool) -> str:
+    """The line under the head-to-head table: its columns' units and which quantity its 95% CI is of."""
+    from handsim.tournament.report import score_unit
+
+    return (f"Units: score diff: the policy's mean score minus the opponent's, {score_unit(teams)} (below 0: the "
+            "policy scores less; 95% CI: of score diff, the deal as unit); deals ahead: share of deals whose total "
+            "over the seatings where both sat was lower for the policy.")
+
+
+def tune_units(teams: bool) -> str:
+    """The line under the tuning table: its columns' units and which quantity each 95% CI is of."""
+    from handsim.tournament.report import score_unit
+
+    whose = "the tuned team's (both partners summed)" if teams else "the tuned player's"
+    return (f"Units: mean score: {whose} {score_unit(teams)}, lower is better (the 95% CI after it: of mean score); "
+            "vs default: mean score minus the defaults' on the same deals, in the same unit (the 95% CI after it: "
+            "of vs default, paired over the same deals).")
 
 
 # ------------------------------------------------------------------------------ tune
@@ -319,6 +346,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 def tune(ctx, policy, params, against, policy_files, preset, rules_file, settings, threshold, players, deals, seed, search, trials,
          batch, confirm_deals, confirm_seed, jobs, scheduler, chunk, out, force, resume, progress, quiet):
     from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
+    from handsim.tournament.report import score_unit
     from handsim.tournament.tune import TuneSpec, make_tune, run_tune, write_tune
 
     if resume:
@@ -364,12 +392,13 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
                      [[int(r["rank"]), r["label"], _f(r["mean_score"], 2),
                        f"[{_f(r['ci95_low'], 2)}, {_f(r['ci95_high'], 2)}]", _f(r["diff_vs_default"], 2),
                        f"[{_f(r['diff_ci95_low'], 2)}, {_f(r['diff_ci95_high'], 2)}]"] for _, r in df.iterrows()]))
+    click.echo(tune_units(spec.teams))
     c = result.confirm
     if c is None:
         click.echo("The defaults were the best candidate: nothing to confirm.")
     else:
         click.echo(f"Confirmation on {c['deals']:,} fresh deals (seed {c['seed']}): {c['best']} minus {c['default']} = "
-                   f"{_f(c['diff'], 2)} points per round, 95% CI [{_f(c['diff_ci95_low'], 2)}, "
+                   f"{_f(c['diff'], 2)} {score_unit(spec.teams)}, 95% CI [{_f(c['diff_ci95_low'], 2)}, "
                    f"{_f(c['diff_ci95_high'], 2)}]")
     files = [f for f in ("report.md", "report.html", "tune.csv", "best.toml", "tune.png", "confirm.png", "run.json")
              if (out / f).exists()]
