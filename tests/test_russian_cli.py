@@ -246,6 +246,18 @@ def test_simulate_a_russian_study(runner, tmp_path):
     assert won + (mixed["draw_rate"] * mixed["games"]).sum() >= 60 - 1e-9 and won <= 60 + 1e-9
     for col in ("win_rate", "draw_rate", "mean_cards_left", "mean_card_value_left", "mean_turns", "stock_out_rate"):
         assert col in s.columns
+    # games are player-games (60 games × the seats held), as the terminal table, its Units line,
+    # summary.csv and the report's Files section all say
+    one = s[(s["lineup"] == "greedy,greedy,greedy") & (s["seat"] == "all")].iloc[0]
+    assert (one["games"], one["deals"]) == (180, 60)
+    assert list(mixed["games"]) == [60, 60, 60] and list(mixed["deals"]) == [60, 60, 60]
+    row = next(ln for ln in result.stdout.splitlines() if ln.startswith("greedy×3"))
+    assert row.split()[1:3] == ["greedy", "180"]
+    assert ("Units: the table's games are player-games (the games played × the seats the policy held in them, e.g. "
+            "4 × the games of a one-policy line-up of 4; the speed below counts whole games); win_rate, draw_rate: "
+            "shares of player-games (95% CI: of win_rate); stock_out: share of games;") in result.stdout
+    assert ("`summary.csv`: every statistic per configuration, line-up, policy and seat (also `summary.parquet`); its "
+            "`games` are player-games, the games played × the seats the policy held in them") in (out / "report.md").read_text()
     run_json = json.loads((out / "run.json").read_text())
     assert run_json["game"] == "russian" and run_json["games_played"] == 120
     assert (out / "report.md").read_text().startswith("# Russian Hand")

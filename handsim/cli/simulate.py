@@ -606,8 +606,11 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
     russian = spec.game.name == "russian"
     if russian:
         click.echo(russian_summary_table(result.summary, spec.varying()))
-        click.echo("Units: win_rate, draw_rate, stock_out: shares of games (95% CI: of win_rate); cards_left, "
-                   "value_left: cards and points left in hand at the end; mean_turns: turns per game (all players).")
+        click.echo("Units: the table's games are player-games (the games played × the seats the policy held in "
+                   "them, e.g. 4 × the games of a one-policy line-up of 4; the speed below counts whole games); "
+                   "win_rate, draw_rate: shares of player-games (95% CI: of win_rate); stock_out: share of games; "
+                   "cards_left, value_left: cards and points left in hand at the end; mean_turns: turns per game "
+                   "(all players).")
     else:
         matches = getattr(spec, "matches", False)
         click.echo(summary_table(result.summary, spec.varying(), matches))

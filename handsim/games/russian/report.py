@@ -513,7 +513,9 @@ def _length_section(st: _Study) -> Section | None:
 
 def _files_section() -> Section:
     what = {
-        "summary.csv": "every statistic per configuration, line-up, policy and seat (also `summary.parquet`)",
+        "summary.csv": "every statistic per configuration, line-up, policy and seat (also `summary.parquet`); its "
+                       "`games` are player-games, the games played × the seats the policy held in them (4 × the "
+                       "games of a one-policy line-up of 4 in a `seat` = `all` row), `deals` the games played",
         "seats.csv": "each seat whatever policy sat there: win rate, the edge over the fair share",
         "paired.csv": "configurations that differ in one option, compared game by game",
         "versus.csv": "policies compared within a line-up",
