@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from handsim import report
+from handsim.report import findings
 from handsim.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccumulator
 
 LINEUP = ("hold-hand", "greedy", "greedy", "greedy")
@@ -599,6 +600,53 @@ def joker_study(recorded: bool = True) -> StudyAccumulator:
     if not recorded:
         acc = StudyAccumulator.from_state({k: v for k, v in acc.state().items() if not k.startswith("joker_")})
     return acc
+
+
+def unopened_study(thresholds=(None,)) -> StudyAccumulator:
+    """Joker penalty 15 vs 30 (at each opening threshold given) on the same 400 deals: everyone opens
+    at 15; at 30 the player at line-up position 1 does not open in every fifth deal, so P(unopened)
+    goes from 0% to exactly 1/5 × 1/4 = 5% of player-rounds."""
+    configs = [({} if t is None else {"opening_threshold": t}) | {"joker_penalty": j}
+               for t in thresholds for j in (15, 30)]
+    varying = (["opening_threshold"] if thresholds != (None,) else []) + ["joker_penalty"]
+    acc = StudyAccumulator(configs, [("greedy",) * 4], 4, varying)
+    rng = np.random.default_rng(5)
+    n = 400
+    deals = np.arange(n, dtype=np.int64)
+    perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
+    score = rng.integers(0, 120, size=(n, 4)).astype(np.int32)
+    opened = np.full((n, 4), FLAG_OPENED, np.uint8)
+    fewer = opened.copy()
+    fewer[deals % 5 == 0, 0] = 0  # position 0 of the line-up, whatever seat it holds
+    blocks = {}
+    for c, cfg in enumerate(configs):
+        flags = opened if cfg["joker_penalty"] == 15 else fewer
+        blocks[(c, 0)] = DealBlock(deals, perm, score + (c % 2), flags, np.full(n, 30, np.int16),
+                                   np.zeros(n, np.uint8))
+    acc.add_chunk(blocks)
+    return acc
+
+
+@pytest.mark.parametrize("thresholds, rules, said", [
+    ((None,), {"opening_threshold": 71, "opening_rule": "fixed"}, "P(unopened) at opening threshold 71 goes from"),
+    ((None,), {"opening_threshold": 51, "opening_rule": "ascending"},
+     "P(unopened) at opening threshold 51 (ascending openings) goes from"),
+    ((91, 51), {"opening_threshold": 51, "opening_rule": "fixed"}, "P(unopened) at opening threshold 91 goes from"),
+])
+def test_in_brief_names_the_opening_threshold_of_p_unopened(thresholds, rules, said):
+    """The joker-penalty bullet of *In brief* says which opening P(unopened) counts: the study's
+    threshold (run.json rules), or the first value of a varying one (the bullet's baseline)."""
+    acc = unopened_study(thresholds)
+    s = acc.summary()
+    g = s[(s["seat"] == "all") & (s["joker_penalty"] == 30)]
+    assert np.allclose(g["p_unopened"], 0.05)  # the premise: 5% of player-rounds at penalty 30
+    doc = findings.build(acc.summary(), acc.paired(), acc.histograms(), {"rules": rules}, dpi=30)
+    brief = [f.text for s in doc.sections if s.id == "in-brief" for b in s.blocks for f in getattr(b, "items", ())]
+    joker = [t for t in brief if t.startswith("Raising the joker penalty from 15 to 30")]
+    assert len(joker) == 1, brief
+    assert f"; {said} 0% to 5.0% of player-rounds (+5.0 percentage points, 95% CI" in joker[0], joker[0]
+    if len(thresholds) > 1:  # the threshold's own bullet names both values and needs no "at"
+        assert not any("at opening threshold" in t for t in brief if t.startswith("Lowering the opening threshold"))
 
 
 @pytest.mark.parametrize("recorded", [True, False])

@@ -267,6 +267,14 @@ class _Study:
     def first_config(self) -> dict:
         return {o: v[0] for o, v in self.values.items()}
 
+    def rule_value(self, name: str, config: Mapping[str, Any]) -> Any:
+        """The value of rule option ``name`` in configuration ``config``: its value there when it
+        varies, else the study's (run.json ``rules``); None when neither says."""
+        if name in config:
+            return config[name]
+        rules = self.info.get("rules")
+        return rules.get(name) if isinstance(rules, Mapping) else None
+
     def reference_lineup(self) -> str | None:
         """The first line-up in which every seat plays one policy (the rule's effect with no mix), else the first."""
         for lu in self.lineups:
@@ -981,6 +989,18 @@ def _files_section(st: _Study, csv_files: Sequence[str]) -> Section:
 # the executive summary
 
 
+def _opening_of(st: _Study, rate: str, option: str, config: Mapping[str, Any]) -> str:
+    """`` at opening threshold 51`` after P(unopened) when the clause's option is not the threshold
+    itself (whose clause names both values): which opening the players did not make."""
+    if rate != "p_unopened" or option == "opening_threshold":
+        return ""
+    threshold = st.rule_value("opening_threshold", config)
+    if threshold is None:
+        return ""
+    ascending = st.rule_value("opening_rule", config) == "ascending"
+    return f" at opening threshold {value_text(threshold)}" + (" (ascending openings)" if ascending else "")
+
+
 def _summary_section(st: _Study) -> Section:
     sec = Section("In brief", level=2, id="in-brief")
     items: list[Finding] = []
@@ -1027,8 +1047,8 @@ def _summary_section(st: _Study) -> Section:
         for rate in shown:
             de = _est(r, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
             if r1 is not None and r2 is not None and de.significant:
-                text += (f"; {plots.RATE_NAMES[rate]} goes from {fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of "
-                         f"player-rounds ({de.text(inner=True)})")
+                text += (f"; {plots.RATE_NAMES[rate]}{_opening_of(st, rate, option, first)} goes from "
+                         f"{fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of player-rounds ({de.text(inner=True)})")
         items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref},
                                                      skip=(option,) if len(recs) == 1 else (option, x))))
     # 2. policy against policy (not for 2 v 2, where a policy pools partners and opponents)
