@@ -319,6 +319,77 @@ def test_colours_follow_the_policy(study):
             assert cont.lines[0].get_color() == colours[policy]
 
 
+def test_policy_colour_is_a_function_of_the_name():
+    """Built-in policies of both games have fixed colours; any other name (a parameterised variant of a
+    built-in, a user-written policy, a team) one of the other colours, from the name alone: the same in
+    another process (Python's string hash is not), and within one report no two names share one."""
+    import os
+    import subprocess
+    import sys
+
+    from handsim.games.russian.policies.registry import POLICIES as RUSSIAN
+    from handsim.policies.registry import POLICIES as CLASSIC
+    from handsim.report.plots import BUILTIN_COLOURS, OTHER_COLOURS, policy_colour
+
+    want = {"greedy": "#1f77b4", "hold-hand": "#ff7f0e", "card-reader": "#2ca02c", "sampler": "#9467bd",
+            "random": "#7f7f7f", "patient": "#d62728"}
+    assert {n: policy_colour(n) for n in want} == want
+    assert set(CLASSIC) | set(RUSSIAN) <= set(BUILTIN_COLOURS)  # every built-in of either game has its colour
+    assert not set(OTHER_COLOURS) & set(want.values()) and len(set(OTHER_COLOURS)) == len(OTHER_COLOURS)
+    names = ["patient:hold_max=2", "hold-hand:bail_turn=8", "card-reader:joker_play=0", "my-greedy",
+             "team A: greedy & greedy"]
+    here = [policy_colour(n) for n in names]
+    assert all(c in OTHER_COLOURS for c in here) and policy_colour("patient:hold_max=2") != want["patient"]
+    code = ("from handsim.report.plots import policy_colour\n"
+            f"print([policy_colour(n) for n in {names!r}])")
+    for seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert p.stdout.strip() == str(here)
+    # two names whose colour is the same: the first in sorted order keeps it, the other takes the next
+    # free one, whatever order the report lists them in
+    a, b = "card-reader:joker_play=0", "hold-hand:bail_turn=8"
+    assert policy_colour(a) == policy_colour(b) == "#e7ba52" == OTHER_COLOURS[9]
+    for order in ([a, b, "greedy"], ["greedy", b, a]):
+        assert report.policy_colours(order) == {a: "#e7ba52", b: OTHER_COLOURS[10], "greedy": "#1f77b4"}
+
+
+def test_the_same_policy_has_the_same_colour_in_two_studies_figures(monkeypatch):
+    """Two studies that list their policies in different orders (hold-hand, greedy; greedy alone)
+    draw greedy in its one colour in every figure: the report's figures take policy_colour (they
+    took the next colour of a palette, by order of appearance in the study)."""
+    from matplotlib.colors import to_hex
+
+    from handsim.report import plots
+
+    drawn = []
+    png_bytes = plots.png_bytes
+    monkeypatch.setattr(plots, "png_bytes", lambda fig, dpi=100: drawn.append(fig) or png_bytes(fig, dpi))
+
+    def colours_of_series(acc):
+        drawn.clear()
+        findings.build(acc.summary(), acc.paired(), acc.histograms(), {}, versus=acc.versus(), dpi=20)
+        got = {}
+        for fig in drawn:
+            for ax in fig.axes:
+                for cont in ax.containers:
+                    name = str(cont.get_label()).split(" — ")[0]
+                    got.setdefault(name, set()).add(to_hex(cont.lines[0].get_color()))
+        return got
+
+    first, second = colours_of_series(synthetic()), colours_of_series(joker_study())
+    assert first["greedy"] == second["greedy"] == {"#1f77b4"}
+    assert first["hold-hand"] == {"#ff7f0e"}
+    # and a tournament's ratings figure (random first, so greedy is its second policy)
+    from test_findings_wording import ratings
+
+    from handsim.tournament.plots import plot_ratings
+
+    d = plot_ratings(ratings([("random", 40, 30, 50), ("greedy", -40, -50, -30)]))
+    assert to_hex(d.artists["greedy"].lines[0].get_color()) == "#1f77b4"
+    assert to_hex(d.artists["random"].lines[0].get_color()) == "#7f7f7f"
+
+
 def test_plots_draw_on_given_axes(study):
     from matplotlib.figure import Figure
 

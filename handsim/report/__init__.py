@@ -25,7 +25,8 @@ from .._io import atomic_write
 from .findings import lineup_policies as _lineup_policies  # noqa: F401  (kept for callers of the old module)
 from .findings import quantiles_from_histograms as _quantiles_from_histograms  # noqa: F401
 from .plots import (Drawn, plot_effect, plot_final_totals, plot_lineup_pairs, plot_match_win, plot_mean_score,
-                    plot_paired, plot_rate, plot_round_length, plot_team_score, plot_versus, policy_colours)
+                    plot_paired, plot_rate, plot_round_length, plot_team_score, plot_versus, policy_colour,
+                    policy_colours)
 
 __all__ = [
     "Drawn",
@@ -42,6 +43,7 @@ __all__ = [
     "plot_round_length",
     "plot_paired",
     "plot_final_totals",
+    "policy_colour",
     "policy_colours",
     "write_report",
 ]

@@ -7,8 +7,9 @@ options are the columns before ``lineup``.
 
 Conventions kept by every figure:
 
-* one colour per policy (and per team) across all figures of a report: pass the same
-  ``colours`` mapping (:func:`policy_colours`);
+* one colour per policy (and per team), the same in every figure of every report: pass the
+  report's ``colours`` mapping (:func:`policy_colours`, made of :func:`policy_colour`: fixed
+  colours for the built-in policies, a colour derived from the name for any other);
 * values of a rule option are discrete: drawn as points, never joined by lines;
 * 95% confidence intervals are drawn *over* hollow markers, so they show whenever they are
   wider than a line; series that are the same numbers are drawn once, with a merged label;
@@ -20,6 +21,7 @@ from __future__ import annotations
 import io
 import math
 import warnings
+import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -28,6 +30,9 @@ import pandas as pd
 
 __all__ = [
     "Drawn",
+    "BUILTIN_COLOURS",
+    "OTHER_COLOURS",
+    "policy_colour",
     "policy_colours",
     "plot_mean_score",
     "plot_rate",
@@ -52,8 +57,21 @@ RATE_NAMES = {
     "match_win_rate": "P(won match)",
 }
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
-_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-            "#17becf")
+#: The colours of the built-in policies, fixed so that a policy looks the same in every report:
+#: classic Hand's greedy, hold-hand, card-reader, sampler and random, and Russian Hand's patient
+#: (its greedy and random take the classic policies' colours).
+BUILTIN_COLOURS = {
+    "greedy": "#1f77b4",  # blue
+    "hold-hand": "#ff7f0e",  # orange
+    "card-reader": "#2ca02c",  # green
+    "sampler": "#9467bd",  # purple
+    "random": "#7f7f7f",  # grey
+    "patient": "#d62728",  # red
+}
+#: The colours of every other policy (user-written, parameterised variants of built-ins) and of
+#: teams: none of them is a built-in's (:func:`policy_colour`).
+OTHER_COLOURS = ("#8c564b", "#e377c2", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
+                 "#e7ba52", "#00a087")
 
 
 class Drawn(NamedTuple):
@@ -164,19 +182,60 @@ def lineup_text(lineup: str) -> str:
     return str(lineup).replace(",", ", ")
 
 
+def policy_colour(name: str) -> str:
+    """The colour of a policy (or team) name, the same in every figure of every report.
+
+    Parameters
+    ----------
+    name : str
+        A policy label as in ``summary.csv`` (``greedy``, ``patient:hold_max=2``, a user-written
+        policy's name) or a team key (``team A: <policies>``).
+
+    Returns
+    -------
+    str
+        ``#rrggbb``: :data:`BUILTIN_COLOURS` for a built-in policy of either game; for any other
+        name (a parameterised variant of a built-in included, so that ``patient:hold_max=2`` is not
+        drawn as ``patient``) one of :data:`OTHER_COLOURS`, picked by a CRC-32 of the name: stable
+        across runs and machines (Python's ``hash`` of a string is not).
+    """
+    key = str(name).strip()
+    if key in BUILTIN_COLOURS:
+        return BUILTIN_COLOURS[key]
+    return OTHER_COLOURS[zlib.crc32(key.encode("utf-8")) % len(OTHER_COLOURS)]
+
+
 def policy_colours(names: Sequence[str]) -> dict[str, str]:
-    """One colour per name (policies first, then teams), in order of first appearance."""
-    out: dict[str, str] = {}
-    for n in names:
-        if n not in out:
-            out[n] = _PALETTE[len(out) % len(_PALETTE)]
-    return out
+    """One colour per name of a report (policies, then teams): :func:`policy_colour` of each, so a
+    policy has the same colour in every report.
+
+    Two names of one report never share a colour while :data:`OTHER_COLOURS` has one free: when
+    names that are not built-ins pick the same colour, the first of them in sorted order keeps it
+    and the next takes the following free colour of :data:`OTHER_COLOURS` (so the answer depends
+    on the set of names, not on their order).
+
+    Returns
+    -------
+    dict of str -> str
+        Name -> ``#rrggbb``, in order of first appearance.
+    """
+    unique = list(dict.fromkeys(str(n) for n in names))
+    chosen = {n: BUILTIN_COLOURS[n.strip()] for n in unique if n.strip() in BUILTIN_COLOURS}
+    used = set(chosen.values())
+    for n in sorted(n for n in unique if n not in chosen):
+        i = OTHER_COLOURS.index(policy_colour(n))
+        free = [OTHER_COLOURS[(i + k) % len(OTHER_COLOURS)] for k in range(len(OTHER_COLOURS))]
+        colour = next((c for c in free if c not in used), free[0])
+        chosen[n] = colour
+        used.add(colour)
+    return {n: chosen[n] for n in unique}
 
 
-def _colour(colours: Mapping[str, str] | None, key: str) -> str:
+def colour_of(colours: Mapping[str, str] | None, key: str) -> str:
+    """``colours[key]`` (a report's :func:`policy_colours`), else :func:`policy_colour` of ``key``."""
     if colours is not None and key in colours:
         return colours[key]
-    return _PALETTE[abs(hash(key)) % len(_PALETTE)] if colours is None else "#444444"
+    return policy_colour(key)
 
 
 def _yerr(y, lo, hi) -> np.ndarray:
@@ -271,7 +330,7 @@ def points_by_option(df: pd.DataFrame, ax, *, ycol: str, locol: str, hicol: str,
                 parts.append(_merged_text([m[0] for m in members], others) + " (same values)")
         label = " — ".join(parts) if len(parts) > 1 else parts[0]
         mk = marker_of.setdefault(other_vals if len(members) == 1 else ("merged", i), _MARKERS[len(marker_of) % len(_MARKERS)])
-        colour = _colour(colours, str(kd.get(colour_col)))
+        colour = colour_of(colours, str(kd.get(colour_col)))
         xpos = np.asarray(g["_p"], dtype=float) + dodge * (i - (n_series - 1) / 2)
         y = np.asarray(g[ycol], dtype=float) * scale
         lo = np.asarray(g[locol], dtype=float) * scale
@@ -558,7 +617,7 @@ def plot_paired(paired: pd.DataFrame, ax=None, *, metric: str = "score", lineup:
             label += " (" + ", ".join(f"{human(o)} {value_text(row[o])}" for o in others) + ")"
         if with_lineup:
             label += f" [{lineup_text(row['lineup'])}]"
-        colour = _colour(colours, str(row["policy"]))
+        colour = colour_of(colours, str(row["policy"]))
         cont = ax.errorbar([v], [-i], xerr=_yerr([v], [lo], [hi]), fmt="o", capsize=3, color=colour,
                            markerfacecolor=colour if sig else "white")
         cont.lines[0].set_zorder(2.0)
@@ -807,7 +866,7 @@ def plot_final_totals(total: pd.DataFrame, ax=None, *, lineup: str | None = None
             name = f"{key[0]}: {key[1]}" if teams else str(key[0])
             label = name + (" — " + ", ".join(f"{human(o)} {value_text(v)}" for o, v in zip(opts, cfg)) if opts else "")
             x, share = _binned_share(g["total"], g["count"], width)
-            (line,) = ax.step(x, share, where="mid", color=_colour(colours, name),
+            (line,) = ax.step(x, share, where="mid", color=colour_of(colours, name),
                               linestyle=_STYLES[ci % len(_STYLES)], linewidth=1.3, label=label)
             drawn[label] = line
     return _share_axes(Drawn(ax, drawn),
@@ -866,7 +925,7 @@ def plot_team_margin(margin: pd.DataFrame, ax=None, *, lineup: str | None = None
         label = (", ".join(f"{human(o)} {value_text(v)}" for o, v in zip(opts, cfg)) if opts
                  else f"team A: {team_a} v team B: {g['team_b'].iloc[0]}")
         x, share = _binned_share(g["margin"], g["count"], width)
-        (line,) = ax.step(x, share, where="mid", color=_colour(colours, f"team A: {team_a}"),
+        (line,) = ax.step(x, share, where="mid", color=colour_of(colours, f"team A: {team_a}"),
                           linestyle=_STYLES[ci % len(_STYLES)], linewidth=1.3, label=label)
         drawn[label] = line
     ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..report.plots import Drawn, new_figure, policy_colours
+from ..report.plots import Drawn, colour_of, new_figure, policy_colours
 
 __all__ = ["Drawn", "plot_ratings", "plot_crosstable", "plot_tune_curve", "plot_tune_grid", "plot_tune_history",
            "plot_tune_confirm", "crosstable_pairs", "MAX_PAIRS"]
@@ -74,7 +74,7 @@ def plot_ratings(ratings: pd.DataFrame, ax=None, *, colours: Mapping[str, str] |
     for i, r in enumerate(df.to_dict("records")):
         art[r["policy"]] = _point(ax, r["rating"], -i, xerr=_err([r["rating"]], [r["rating_ci95_low"]],
                                                                  [r["rating_ci95_high"]]),
-                                  colour=colours.get(r["policy"], "#444444"))
+                                  colour=colour_of(colours, r["policy"]))
     ax.axvline(0.0, color="0.6", linewidth=0.8, linestyle=":", zorder=1)
     ax.set_yticks([-i for i in range(len(df))], df["policy"].tolist())
     ax.set_ylim(-len(df) + 0.5, 0.5)
@@ -124,7 +124,7 @@ def plot_crosstable(crosstable: pd.DataFrame, order: Sequence[str], ax=None, *,
     for i, r in enumerate(df.to_dict("records")):
         label = f"{r['policy']} − {r['opponent']}"
         art[label] = _point(ax, r["mean_diff"], -i, xerr=_err([r["mean_diff"]], [r["ci95_low"]], [r["ci95_high"]]),
-                            colour=colours.get(r["policy"], "#444444"),
+                            colour=colour_of(colours, r["policy"]),
                             filled=_significant(r["ci95_low"], r["ci95_high"]))
         labels.append(label)
     ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)

@@ -161,7 +161,7 @@ def _win_rate_figure(st: _Study) -> Figure | None:
         y = len(a) - 1 - i
         v, lo, hi = (_f(r[c]) * 100 for c in ("win_rate", "win_rate_ci95_low", "win_rate_ci95_high"))
         ax.errorbar([v], [y], xerr=[[max(v - lo, 0)], [max(hi - v, 0)]], fmt="o", mfc="white", capsize=3,
-                    color=st.colours.get(r["policy"], "#444444"))
+                    color=plots.colour_of(st.colours, r["policy"]))
         where = lineup_text(r["lineup"]) + (f" | {_config_text(r, st.varying)}" if st.varying else "")
         labels.append((y, f"{r['policy']} in {where}".replace("`", "")))
     ax.axvline(100.0 / st.players, color="0.5", ls="--", lw=1)
