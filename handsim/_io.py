@@ -255,6 +255,21 @@ def decode_text(data: bytes, where: str) -> str:
     return text[1:] if text.startswith(_BOM) else text
 
 
+def json_value_text(value: Any) -> str:
+    """A JSON value named by its type, for an error message: ``the string "greedy"``, ``an array``."""
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return f"the number {repr(value)[:20]}"
+    if isinstance(value, str):
+        return f"the string {json.dumps(value[:40], ensure_ascii=False)}{'...' if len(value) > 40 else ''}"
+    if isinstance(value, list):
+        return "an array"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
 def check_depth(obj: Any, where: str, limit: int = MAX_DEPTH) -> Any:
     """Return ``obj`` if its arrays/objects nest at most ``limit`` levels deep (checked without
     recursion).

@@ -22,7 +22,7 @@ from typing import Any
 
 from handsim.cards import JOKER, N_TYPES, CardError, format_card, format_cards, parse_card
 from handsim.melds import Pair, can_lay_off, can_swap, format_pairs, validate_meld
-from handsim.rules import Rules, RulesError
+from handsim.rules import PARAM_BY_NAME, Rules, RulesError, check_json_rules
 from handsim.scoring import partners_of, score_round
 
 #: Canonical card text -> card type (``format_card``'s output); other spellings go through parse_card.
@@ -76,7 +76,17 @@ _RULES_CACHE: dict[tuple, Rules] = {}
 
 
 def _rules_from_dict(d: Any) -> Rules:
-    """:meth:`Rules.from_dict`, remembering the answer for objects already seen."""
+    """:meth:`Rules.from_dict`, remembering the answer for objects already seen; every value must
+    have its JSON type (``"hand_size": "7"`` is refused, not read as 7) and ``{}`` names no rules.
+
+    Raises
+    ------
+    RulesError
+    """
+    if isinstance(d, dict):
+        if not d:
+            raise RulesError("an empty object: a trace names the rules it was played under")
+        check_json_rules(d, PARAM_BY_NAME)
     try:
         key = tuple((k, type(v), v) for k, v in d.items())
         hash(key)
@@ -811,20 +821,26 @@ def check_file(path, check=None) -> tuple[int, list[tuple[Any, str]]]:
     OSError
         If the file cannot be read.
     """
+    with open(path, encoding="utf-8-sig") as f:
+        return check_lines(f, check)
+
+
+def check_lines(lines, check=None) -> tuple[int, list[tuple[Any, str]]]:
+    """:func:`check_file` of lines of text already read (e.g. standard input): one trace a line,
+    blank lines skipped, lines numbered from 1."""
     from ._io import InputFileError, parse_json
 
     n_deals = 0
     problems: list[tuple[Any, str]] = []
-    with open(path, encoding="utf-8-sig") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            n_deals += 1
-            try:
-                trace = parse_json(line, f"line {line_no}")
-            except InputFileError as e:
-                problems.append((None, f"line {line_no}: not a JSON object: {e}"))
-                continue
-            deal = trace.get("deal") if isinstance(trace, dict) else None
-            problems.extend((deal, message) for message in (check or check_deal)(trace))
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        n_deals += 1
+        try:
+            trace = parse_json(line, f"line {line_no}")
+        except InputFileError as e:
+            problems.append((None, f"line {line_no}: not a JSON object: {e}"))
+            continue
+        deal = trace.get("deal") if isinstance(trace, dict) else None
+        problems.extend((deal, message) for message in (check or check_deal)(trace))
     return n_deals, problems

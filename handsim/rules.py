@@ -118,6 +118,16 @@ class Param:
             raise bad
         return value
 
+    def has_type(self, value: Any) -> bool:
+        """Whether ``value``, read from a JSON or TOML file, has this option's type: an integer (not
+        a boolean), a boolean, or a string for a choice.  Text such as ``"7"`` is for ``--set``
+        only; a file that holds it for an integer is damaged or hand-edited."""
+        if self.kind == "int":
+            return isinstance(value, int) and not isinstance(value, bool)
+        if self.kind == "bool":
+            return isinstance(value, bool)
+        return isinstance(value, str)
+
     def check_toml(self, value: Any, where: Any) -> None:
         """Check that a value read from a TOML file has this option's TOML type.
 
@@ -130,14 +140,47 @@ class Param:
             Naming the option, the file, the type expected and the value found.
         """
         if self.kind == "int":
-            ok, kind, example = isinstance(value, int) and not isinstance(value, bool), "integer", str(self.default)
+            kind, example = "integer", str(self.default)
         elif self.kind == "bool":
-            ok, kind, example = isinstance(value, bool), "boolean", str(self.default).lower()
+            kind, example = "boolean", str(self.default).lower()
         else:
-            ok, kind, example = isinstance(value, str), "string", json.dumps(self.default)
-        if not ok:
+            kind, example = "string", json.dumps(self.default)
+        if not self.has_type(value):
             raise RulesError(f"rule '{self.name}' in {where} must be a TOML {kind} such as {self.name} = {example}, "
                              f"not {_toml_value_text(value)} (allowed {self.allowed()})")
+
+
+#: What a rule option's JSON value must be, by :attr:`Param.kind`.
+JSON_KINDS = {"int": "an integer", "bool": "true or false", "choice": "a string"}
+
+
+def check_json_rules(values: Mapping[str, Any], params: Mapping[str, Param], what: str = "") -> None:
+    """Check that every known option of a rules object read from JSON (a move log's ``rules``, a
+    saved study's) has its JSON type (:meth:`Param.has_type`): ``"hand_size": "7"`` is refused,
+    not read as 7.  Unknown names are left to ``from_dict``.
+
+    Parameters
+    ----------
+    values : mapping
+        Option name -> JSON value.
+    params : mapping
+        The game's options by name (``PARAM_BY_NAME``).
+    what : str
+        Words put before ``rule 'NAME'`` in the message, e.g. ``"the study spec's "``.
+
+    Raises
+    ------
+    RulesError
+        One line naming the option, the type it must have and the value found, e.g.
+        ``rule 'hand_size' must be an integer (an integer from 3 to 20), not the string "7"``.
+    """
+    from ._io import json_value_text
+
+    for k, v in values.items():
+        p = params.get(k)
+        if p is not None and not p.has_type(v):
+            allowed = "" if p.kind == "bool" else f" ({p.allowed()})"
+            raise RulesError(f"{what}rule {k!r} must be {JSON_KINDS[p.kind]}{allowed}, not {json_value_text(v)}")
 
 
 PARAMS: tuple[Param, ...] = (

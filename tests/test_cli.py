@@ -461,7 +461,7 @@ def test_show_deal_internal_engine_error(runner, monkeypatch):
 
 def test_check_trace_that_breaks_the_rules_is_exit_1(runner, tmp_path):
     """A file of traces is checked (exit 1 on discrepancies); only a file of non-traces is bad input."""
-    trace = {"deal": 4, "players": 2, "rules": {}, "dealer": 0, "starter": 0, "deck": [], "events": [], "result": {}}
+    trace = {"deal": 4, "players": 2, "rules": {"jokers": 2}, "dealer": 0, "starter": 0, "deck": [], "events": [], "result": {}}
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(trace) + "\n")
     result = run(runner, "check", path)

@@ -456,6 +456,114 @@ def test_check_refuses_what_is_not_a_trace(runner, tmp_path, change, frag):
     one_line(run(runner, "check", path), 2, frag)
 
 
+def _russian_line(runner) -> dict:
+    return json.loads(ok(run(runner, "show-deal", "--preset", "russian", "--players", "3", "--deal", "1",
+                             "--json")).stdout)
+
+
+def _with(t: dict, path: str, value) -> dict:
+    """A deep copy of trace ``t`` with the field at ``path`` (``"rules.hand_size"``, ``"events.2.card"``) set."""
+    t = json.loads(json.dumps(t))
+    *keys, last = path.split(".")
+    obj = t
+    for k in keys:
+        obj = obj[int(k)] if isinstance(obj, list) else obj[k]
+    if isinstance(obj, list):
+        obj[int(last)] = value
+    elif value is _DROP:
+        del obj[last]
+    else:
+        obj[last] = value
+    return t
+
+
+_DROP = object()
+
+
+def _event_index(t: dict, kind: str) -> int:
+    return next(i for i, e in enumerate(t["events"]) if e["type"] == kind)
+
+
+@pytest.mark.parametrize("game, change, frags", [
+    # a string where an integer belongs is not read as the integer (it was: exit 0, "0 discrepancies")
+    ("classic", lambda t: _with(t, "rules.hand_size", "14"),
+     ["line 1", "rule 'hand_size' must be an integer (an integer from 3 to 20), not the string \"14\""]),
+    ("classic", lambda t: _with(t, "rules.joker_swap", "true"), ["rule 'joker_swap' must be true or false, not the string"]),
+    ("classic", lambda t: _with(t, "rules.starter", 0), ["rule 'starter' must be a string (dealer_right or dealer)"]),
+    ("classic", lambda t: _with(t, "deal", "x"), ["line 1", "its 'deal' is a JSON string, not an integer"]),
+    ("classic", lambda t: _with(t, "seed", 1.5), ["its 'seed' is a JSON number, not an integer"]),
+    ("classic", lambda t: json.dumps(t).replace('"deal": 1,', '"deal": NaN,'), ["its 'deal' is NaN or Infinity"]),
+    ("classic", lambda t: json.dumps(_with(t, "result.scores.1", 1e999)),
+     ["its 'result.scores[1]' is NaN or Infinity"]),
+    ("classic", lambda t: _with(t, "rules", {}), ["line 1", "its 'rules' is an empty object"]),
+    ("classic", lambda t: _with(t, "rules", _DROP), ["line 1", "no 'rules' field"]),
+    ("classic", lambda t: _with(t, "rules.house_rule", 1), ["unknown option 'house_rule'"]),
+    ("classic", lambda t: _with(t, "hands.0", ["KS", 5]), ["its 'hands' is an array holding an array, not an array of hands"]),
+    ("classic", lambda t: _with(t, "deck.3", ["KS"]), ["its 'deck' is an array holding an array, not an array of cards"]),
+    ("classic", lambda t: _with(t, "events.1", "discard"), ["its event 2 is a JSON string, not an object"]),
+    ("classic", lambda t: _with(t, "events.1.card", 5), ["the 'card' of its event 2 is a JSON number, not a string"]),
+    ("classic", lambda t: _with(t, "events.0.seat", "0"), ["the 'seat' of its event 1 is a JSON string, not an integer"]),
+    ("classic", lambda t: _with(t, f"events.{_event_index(t, 'out')}.hand", 0),
+     ["the 'hand' of its event", "is a JSON number, not true or false"]),
+    ("classic", lambda t: _with(t, "result.turns", "5"), ["the 'turns' of its result is a JSON string, not an integer"]),
+    ("classic", lambda t: _with(t, "result.opened", [1, 0]), ["the 'opened' of its result is an array holding the number 1"]),
+    ("russian", lambda t: _with(t, "rules.hand_size", "7"),
+     ["line 1", "rule 'hand_size' must be an integer (an integer from 3 to 20), not the string \"7\""]),
+    ("russian", lambda t: _with(t, "rules.first_round", True), ["rule 'first_round' must be a string"]),
+    ("russian", lambda t: _with(t, "rules", {}), ["its 'rules' is an empty object"]),
+    ("russian", lambda t: _with(t, "rules", _DROP), ["no 'rules' field"]),
+    ("russian", lambda t: _with(t, "deal", "x"), ["its 'deal' is a JSON string, not an integer"]),
+    ("russian", lambda t: json.dumps(t).replace('"deal": 1,', '"deal": Infinity,'), ["its 'deal' is NaN or Infinity"]),
+    ("russian", lambda t: _with(t, "result.cards_left.0", "3"), ["the 'cards_left' of its result is an array holding"]),
+], ids=lambda x: x if isinstance(x, str) else "")
+def test_check_refuses_wrongly_typed_content_with_exit_2(runner, tmp_path, game, change, frags):
+    """Wrongly typed content is bad input (one line naming the field and the line, exit 2), not a rule
+    discrepancy (exit 1) nor, worse, read as something else ("hand_size": "14" as 14: exit 0)."""
+    new = change(_trace_line(runner) if game == "classic" else _russian_line(runner))
+    path = tmp_path / "t.jsonl"
+    path.write_text((new if isinstance(new, str) else json.dumps(new)) + "\n")
+    one_line(run(runner, "check", path), 2, f"{path}, line 1: not a deal trace", *frags)
+
+
+def test_the_checkers_do_not_read_text_as_a_rule_value(runner):
+    """The libraries too: a wrongly typed or empty rules object is a discrepancy, not read as the value."""
+    from handsim.checker import check_deal
+    from handsim.games.russian.checker import check_deal as check_russian
+
+    t = _trace_line(runner)
+    assert check_deal(t) == []
+    assert check_deal(_with(t, "rules.hand_size", "14")) == [
+        "deal 1: rules: rule 'hand_size' must be an integer (an integer from 3 to 20), not the string \"14\""]
+    assert check_deal(_with(t, "rules", {})) == [
+        "deal 1: rules: an empty object: a trace names the rules it was played under"]
+    r = _russian_line(runner)
+    assert check_russian(r) == []
+    assert check_russian(_with(r, "rules.hand_size", "7")) == [
+        "deal 1: its rules cannot be read: rule 'hand_size' must be an integer (an integer from 3 to 20), not the "
+        "string \"7\""]
+    assert check_russian(_with(r, "rules", {})) == [
+        "deal 1: its rules must be an object naming the rules it was played under, not {}"]
+
+
+def test_check_reads_standard_input(runner):
+    """'handsim check -' reads the move log from standard input: the same answers as from a file."""
+    t = _trace_line(runner)
+    assert ok(run(runner, "check", "-", input=json.dumps(t) + "\n")).stdout == "1 deal checked, 0 discrepancies\n"
+    r = _russian_line(runner)
+    text = "\ufeff" + json.dumps(r) + "\n\n" + json.dumps(r) + "\n"  # a byte-order mark, a blank line
+    assert ok(run(runner, "check", "-", input=text.encode())).stdout == "2 deals checked, 0 discrepancies\n"
+    broken = _with(t, "result.scores.0", t["result"]["scores"][0] + 1)  # a real discrepancy: exit 1
+    result = run(runner, "check", "-", input=json.dumps(broken) + "\n")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"deal 1: result: scores is {json.dumps(broken['result']['scores'])}, but the replay gives "
+        f"{json.dumps(t['result']['scores'])}", "1 deal checked, 1 discrepancy"]
+    one_line(run(runner, "check", "-", input="\n" + json.dumps(_with(t, "deal", "x")) + "\n"), 2,
+             "standard input, line 2: not a deal trace: its 'deal' is a JSON string, not an integer")
+    one_line(run(runner, "check", "-", input=b"\xff{}\n"), 2, "standard input is not UTF-8 text")
+    one_line(run(runner, "check", "-", input=""), 2, "standard input holds no deal")
+
+
 def test_check_reads_a_byte_order_mark_and_the_library_names_bad_rules(runner, tmp_path):
     from handsim.checker import check_deal, check_file
 
@@ -854,7 +962,8 @@ def test_ctrl_c_is_exit_130(runner, monkeypatch, tmp_path, copy, args, target):
 
     monkeypatch.setattr(target, interrupted)
     trace = tmp_path / "t.jsonl"
-    trace.write_text('{"players": 2, "rules": {}, "dealer": 0, "starter": 1, "deck": [], "events": [], "result": {}}\n')
+    trace.write_text('{"players": 2, "rules": {"jokers": 2}, "dealer": 0, "starter": 1, "deck": [], "events": [], '
+                     '"result": {}}\n')
     score = tmp_path / "s.json"
     score.write_text('{"out": 1, "hand_finish": false, "hands": ["KS", ""], "opened": [true, true]}')
     args = [a.format(study=copy, trace=trace, score=score) for a in args]

@@ -169,9 +169,9 @@ def _russian_play(t: dict) -> dict:
 
 @pytest.mark.parametrize("change, fragments", [
     (lambda t: t.update(hands={"0": []}), ["its 'hands' is a JSON object, not an array"]),
-    (lambda t: t.update(hands=["KS7H"]), ["'hands' must be an array of hands"]),
+    (lambda t: t.update(hands=["KS7H"]), ["its 'hands' is an array holding the string \"KS7H\", not an array of hands"]),
     (lambda t: t.update(deck="KS7H"), ["its 'deck' is a JSON string, not an array"]),
-    (lambda t: t.update(deck=[1, 2]), ["'deck' must be an array of strings"]),
+    (lambda t: t.update(deck=[1, 2]), ["its 'deck' is an array holding the number 1, not an array of cards"]),
     (lambda t: t.update(events=[5]), ["its event 1 is a JSON number, not an object"]),
     (lambda t: _russian_play(t).update(cards="7H"), ["the 'cards' of its event", "a JSON string, not an array of cards"]),
     (lambda t: _russian_play(t).update(table_after=["7H8H9H"]), ["the 'table_after' of its event",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
@@ -626,7 +627,9 @@ def _check_tiebreak_round(rules, specs, match: int, seed: int, match_round: int)
 CHECK_HELP = """Replay recorded deals (JSON lines, e.g. OUT/traces.jsonl of 'handsim simulate --trace N')
 through the pure-Python rules and list every discrepancy.
 
-Exit code 1 when a discrepancy is found; 2 when FILE is not JSON lines of deal traces.
+FILE - reads the move logs from standard input.  Exit code 1 when a discrepancy is found; 2 when
+FILE is not JSON lines of deal traces (a missing field, a field of the wrong JSON type such as
+"hand_size": "7", NaN or Infinity, empty rules: one line naming the line and the field).
 
 Russian Hand move logs ('handsim show-deal --preset russian --json', 'simulate --preset russian
 --trace N') are replayed by the Russian Hand checker (RULES.md section 8).
@@ -634,24 +637,35 @@ Russian Hand move logs ('handsim show-deal --preset russian --json', 'simulate -
 \b
 Example:
     $ handsim check results/study-20250101-120000/traces.jsonl
+    $ handsim show-deal --deal 3 --json | handsim check -
 """
 
 
 #: Fields every deal trace holds (docs/design.md); a JSON line without them is not a trace.
 _TRACE_FIELDS = ("players", "rules", "dealer", "starter", "deck", "events", "result")
-#: The JSON type of each trace field (docs/design.md).
-_TRACE_TYPES = {"players": int, "rules": dict, "dealer": int, "starter": int, "deck": list, "hands": list,
-                "events": list, "result": dict, "policies": list}
+#: The JSON type of each trace field (docs/design.md): int an integer (not a boolean), "cards" an
+#: array of card strings, "melds" an array of those, "pairs" an array of [card, stands_for] pairs,
+#: "bools"/"ints" arrays of booleans/integers, "seat" an integer or null.
+_TRACE_TYPES = {"deal": int, "seed": int, "match": int, "round": int, "players": int, "rules": dict, "dealer": int,
+                "starter": int, "deck": "cards", "hands": "hands", "events": list, "result": dict, "policies": "cards"}
+#: Classic Hand event fields and result fields and their JSON types (docs/design.md).
+_EVENT_TYPES = {"type": str, "seat": int, "turn": int, "source": str, "card": str, "stands_for": str, "meld": int,
+                "kind": str, "cards": "pairs", "stock": "cards", "hand": bool}
+_RESULT_TYPES = {"void": bool, "out": "seat", "hand": bool, "turns": int, "opened": "bools", "joker_left": "bools",
+                 "scores": "ints", "error": str}
 #: The same for a Russian Hand move log (handsim/games/russian/trace.py).
-_RUSSIAN_FIELDS = ("players", "deck", "events", "result")
-_RUSSIAN_TYPES = {"players": int, "rules": dict, "deck": list, "hands": list, "events": list, "result": dict,
-                  "policies": list}
-#: Russian Hand event fields and their JSON types ("cards": list of card strings, "table_*": list of
-#: melds, each a list of card strings).
-_RUSSIAN_EVENT_TYPES = {"type": str, "seat": int, "turn": int, "card": str, "cards": "cards",
+_RUSSIAN_FIELDS = ("players", "rules", "deck", "events", "result")
+_RUSSIAN_TYPES = {"deal": int, "seed": int, "players": int, "rules": dict, "deck": "cards", "hands": "hands",
+                  "events": list, "result": dict, "policies": "cards"}
+_RUSSIAN_EVENT_TYPES = {"type": str, "seat": "seat", "turn": int, "card": str, "cards": "cards",
                         "table_before": "melds", "table_after": "melds"}
-_TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array", str: "a string",
-                     "cards": "an array of cards", "melds": "an array of melds (arrays of cards)"}
+_RUSSIAN_RESULT_TYPES = {"end": str, "winner": "seat", "draw": bool, "turns": int, "won": "bools", "drew": "bools",
+                         "cards_left": "ints", "value_left": "ints"}
+_TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array", str: "a string", bool: "true or false",
+                     "cards": "an array of cards", "melds": "an array of melds (arrays of cards)",
+                     "hands": "an array of hands (arrays of cards)",
+                     "pairs": "an array of [card, stands_for] pairs", "bools": "an array of true/false",
+                     "ints": "an array of integers", "seat": "an integer (or null)"}
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 _GAME_NAMES = {None: "classic Hand deal traces", "russian": "Russian Hand move logs"}
@@ -660,19 +674,59 @@ _GAME_NAMES = {None: "classic Hand deal traces", "russian": "Russian Hand move l
 def _json_is(value, kind) -> bool:
     if kind == "cards":
         return isinstance(value, list) and all(isinstance(c, str) for c in value)
-    if kind == "melds":
+    if kind in ("melds", "hands"):
         return isinstance(value, list) and all(_json_is(m, "cards") for m in value)
+    if kind == "pairs":
+        return isinstance(value, list) and all(_json_is(m, "cards") and len(m) == 2 for m in value)
+    if kind == "bools":
+        return isinstance(value, list) and all(isinstance(x, bool) for x in value)
+    if kind == "ints":
+        return isinstance(value, list) and all(_json_is(x, int) for x in value)
+    if kind == "seat":
+        return value is None or _json_is(value, int)
     return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
 
 
-def _found(value) -> str:
+def _found(value, kind=None) -> str:
+    """``value`` named by its JSON type; an array that should hold items of a kind, by the first
+    item that is not one (``an array holding the number 1``)."""
+    item = {"cards": str, "melds": "cards", "hands": "cards", "pairs": "cards", "bools": bool, "ints": int}.get(kind)
+    if item is not None and isinstance(value, list):
+        from handsim._io import json_value_text
+
+        bad = next((x for x in value if not _json_is(x, item) or (kind == "pairs" and len(x) != 2)), None)
+        return f"an array holding {json_value_text(bad)}"
     return "null" if value is None else f"a JSON {_JSON_TYPES.get(type(value), 'value')}"
 
 
-def _check_traces_file(path) -> str | None:
-    """Check that ``path`` holds JSON lines of deal traces of one game (one object per non-blank
-    line, with the trace fields and their JSON types); what the rules say about them is the
-    checkers' business (:func:`handsim.checker.check_file`, the Russian Hand checker).
+def _not_finite(obj) -> str | None:
+    """The path (``result.scores[1]``) of the first NaN or Infinity in a JSON value, or None:
+    Python's JSON reader takes them, JSON has no such numbers."""
+    stack = [(obj, "")]
+    while stack:
+        x, path = stack.pop()
+        if isinstance(x, float) and not math.isfinite(x):
+            return path or "value"
+        if isinstance(x, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(x.items())))
+        elif isinstance(x, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(x))))
+    return None
+
+
+def _check_types(obj: dict, types: dict, what: str, where: str, expected: str) -> None:
+    """Refuse the first field of ``obj`` (named ``what`` % field) whose JSON type is not ``types``'."""
+    for k, kind in types.items():
+        if k in obj and not _json_is(obj[k], kind):
+            raise click.UsageError(f"{where}: not a deal trace: {what % repr(k)} is {_found(obj[k], kind)}, not "
+                                   f"{_TRACE_TYPE_NAMES[kind]}: {expected}")
+
+
+def _check_traces_file(lines, name: str) -> str | None:
+    """Check that ``lines`` (the text of file ``name``) are JSON lines of deal traces of one game
+    (one object per non-blank line, with the trace fields and their JSON types, nested ones too);
+    what the rules say about them is the checkers' business (:func:`handsim.checker.check_file`,
+    the Russian Hand checker).
 
     Returns
     -------
@@ -683,8 +737,10 @@ def _check_traces_file(path) -> str | None:
     Raises
     ------
     click.UsageError
-        Naming the first line that is not a trace, a line of the other game than the first
-        line's, or an empty file.
+        Naming the line and the field: the first line that is not a trace (a missing field, a
+        field of the wrong JSON type such as ``"hand_size": "7"`` or ``"deal": "x"``, a NaN or
+        Infinity, an empty ``rules``), a line of the other game than the first line's, or an
+        empty file.
     OSError, UnicodeDecodeError
         The file cannot be read as text.
     """
@@ -693,83 +749,109 @@ def _check_traces_file(path) -> str | None:
     expected = "expected one deal trace per line, as 'handsim show-deal --json' or 'handsim simulate --trace N' write"
     n = 0
     game = first_line = None
-    with open(path, encoding="utf-8-sig") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            n += 1
-            where = f"{path}, line {line_no}"
-            try:
-                obj = parse_json(line, where)
-            except InputFileError as e:
-                raise click.UsageError(f"{e}: {expected}") from None
-            if not isinstance(obj, dict):
-                raise click.UsageError(f"{where}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
-                                       f"not a deal trace object: {expected}")
-            this = obj.get("game")
-            if this is not None and not isinstance(this, str):
-                raise click.UsageError(f"{where}: not a deal trace: its 'game' is {_found(this)}, not a string "
-                                       f"(\"russian\", or no \"game\" field for classic Hand): {expected}")
-            if this not in _GAME_NAMES:
-                raise click.UsageError(f"{where}: unknown game {this!r} (allowed: \"russian\", or no \"game\" "
-                                       f"field for classic Hand): {expected}")
-            if n == 1:
-                game, first_line = this, line_no
-            elif this != game:
-                raise click.UsageError(f"{where} is one of the {_GAME_NAMES[this]}, but line {first_line} is one of "
-                                       f"the {_GAME_NAMES[game]}: check each game's file on its own")
-            fields, types = (_RUSSIAN_FIELDS, _RUSSIAN_TYPES) if game == "russian" else (_TRACE_FIELDS, _TRACE_TYPES)
-            missing = [k for k in fields if k not in obj]
-            if missing:
-                raise click.UsageError(f"{where}: not a deal trace (no {', '.join(map(repr, missing))} "
-                                       f"field{'s' if len(missing) > 1 else ''}): {expected}")
-            for k, kind in types.items():
-                if k in obj and not _json_is(obj[k], kind):
-                    raise click.UsageError(f"{where}: not a deal trace: its {k!r} is {_found(obj[k])}, not "
-                                           f"{_TRACE_TYPE_NAMES[kind]}: {expected}")
-            if game == "russian":
-                _check_russian_fields(obj, where, expected)
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        n += 1
+        where = f"{name}, line {line_no}"
+        try:
+            obj = parse_json(line, where)
+        except InputFileError as e:
+            raise click.UsageError(f"{e}: {expected}") from None
+        if not isinstance(obj, dict):
+            raise click.UsageError(f"{where}: a JSON {_JSON_TYPES.get(type(obj), 'value')}, "
+                                   f"not a deal trace object: {expected}")
+        this = obj.get("game")
+        if this is not None and not isinstance(this, str):
+            raise click.UsageError(f"{where}: not a deal trace: its 'game' is {_found(this)}, not a string "
+                                   f"(\"russian\", or no \"game\" field for classic Hand): {expected}")
+        if this not in _GAME_NAMES:
+            raise click.UsageError(f"{where}: unknown game {this!r} (allowed: \"russian\", or no \"game\" "
+                                   f"field for classic Hand): {expected}")
+        if n == 1:
+            game, first_line = this, line_no
+        elif this != game:
+            raise click.UsageError(f"{where} is one of the {_GAME_NAMES[this]}, but line {first_line} is one of "
+                                   f"the {_GAME_NAMES[game]}: check each game's file on its own")
+        bad = _not_finite(obj)
+        if bad is not None:
+            raise click.UsageError(f"{where}: not a deal trace: its '{bad}' is NaN or Infinity, which is no JSON "
+                                   f"number: {expected}")
+        russian = game == "russian"
+        fields, types = (_RUSSIAN_FIELDS, _RUSSIAN_TYPES) if russian else (_TRACE_FIELDS, _TRACE_TYPES)
+        missing = [k for k in fields if k not in obj]
+        if missing:
+            raise click.UsageError(f"{where}: not a deal trace (no {', '.join(map(repr, missing))} "
+                                   f"field{'s' if len(missing) > 1 else ''}): {expected}")
+        _check_types(obj, types, "its %s", where, expected)
+        _check_rules_field(obj["rules"], game, where, expected)
+        event_types = _RUSSIAN_EVENT_TYPES if russian else _EVENT_TYPES
+        for i, ev in enumerate(obj["events"], start=1):
+            if not isinstance(ev, dict):
+                raise click.UsageError(f"{where}: not a deal trace: its event {i} is {_found(ev)}, not an object: "
+                                       f"{expected}")
+            _check_types(ev, event_types, f"the %s of its event {i}", where, expected)
+        _check_types(obj["result"], _RUSSIAN_RESULT_TYPES if russian else _RESULT_TYPES, "the %s of its result",
+                     where, expected)
     if not n:
-        raise click.UsageError(f"{path} holds no deal: {expected}")
+        raise click.UsageError(f"{name} holds no deal: {expected}")
     return game
 
 
-def _check_russian_fields(obj: dict, where: str, expected: str) -> None:
-    """The nested JSON types of a Russian Hand move log: cards are strings, hands and melds arrays
-    of them, events objects with typed fields (a wrong type would otherwise be read as a
-    different log, e.g. a string deck card by card)."""
-    for k in ("deck", "policies"):
-        if k in obj and not _json_is(obj[k], "cards"):
-            raise click.UsageError(f"{where}: not a deal trace: its {k!r} must be an array of strings: {expected}")
-    if "hands" in obj and not _json_is(obj["hands"], "melds"):
-        raise click.UsageError(f"{where}: not a deal trace: its 'hands' must be an array of hands (arrays of "
-                               f"cards): {expected}")
-    for i, ev in enumerate(obj["events"], start=1):
-        if not isinstance(ev, dict):
-            raise click.UsageError(f"{where}: not a deal trace: its event {i} is {_found(ev)}, not an object: "
-                                   f"{expected}")
-        for k, kind in _RUSSIAN_EVENT_TYPES.items():
-            if k in ev and not _json_is(ev[k], kind) and not (k == "seat" and ev[k] is None):
-                raise click.UsageError(f"{where}: not a deal trace: the {k!r} of its event {i} is {_found(ev[k])}, "
-                                       f"not {_TRACE_TYPE_NAMES[kind]}: {expected}")
+def _check_rules_field(rules: dict, game: str | None, where: str, expected: str) -> None:
+    """A move log's ``rules``: not empty, every option known and of its JSON type (``"hand_size":
+    "7"`` is refused, not read as 7; a value out of range is the checker's discrepancy)."""
+    from handsim.rules import PARAM_BY_NAME, RulesError, check_json_rules
+
+    if game == "russian":
+        from handsim.games.russian.rules import PARAM_BY_NAME
+    if not rules:
+        raise click.UsageError(f"{where}: not a deal trace: its 'rules' is an empty object, but a move log names "
+                               f"the rules it was played under: {expected}")
+    unknown = [k for k in rules if k not in PARAM_BY_NAME]
+    if unknown:
+        raise click.UsageError(f"{where}: not a deal trace: its 'rules' name an unknown option {unknown[0]!r} "
+                               f"(allowed: {', '.join(PARAM_BY_NAME)})")
+    try:
+        check_json_rules(rules, PARAM_BY_NAME, "its ")
+    except RulesError as e:
+        raise click.UsageError(f"{where}: not a deal trace: {e}") from None
 
 
 @click.command(cls=Command, name="check", help=CHECK_HELP, short_help="Check recorded deals against the rules.")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False), metavar="FILE")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True), metavar="FILE")
 @click.pass_context
 def check(ctx, file):
-    from handsim.checker import check_file
+    from handsim.checker import check_file, check_lines
 
+    name = "standard input" if file == "-" else file
     try:
-        if _check_traces_file(file) == "russian":  # Russian Hand move logs (RULES.md §8)
-            from handsim.games.russian.checker import check_file
-        n, problems = check_file(file)
+        if file == "-":  # read once: the file is checked twice (its form, then the rules)
+            from handsim._io import decode_text
+
+            with click.open_file("-", "rb") as f:
+                text = decode_text(f.read(), name)
+            lines = text.splitlines(keepends=True)
+            source, run_check = lines, lambda check: check_lines(lines, check)
+        else:
+            source, run_check = _lines_of(file), lambda check: check_file(file, check)
+        from handsim.checker import check_deal
+
+        if _check_traces_file(source, name) == "russian":  # Russian Hand move logs (RULES.md §8)
+            from handsim.games.russian.checker import check_deal
+        n, problems = run_check(check_deal)
     except OSError as e:
-        raise click.UsageError(f"cannot read {file}: {e.strerror}") from None
+        raise click.UsageError(f"cannot read {name}: {e.strerror}") from None
     except UnicodeDecodeError:
-        raise click.UsageError(f"{file} is not UTF-8 text (expected JSON lines)") from None
+        raise click.UsageError(f"{name} is not UTF-8 text (expected JSON lines)") from None
     for _, message in problems:
         click.echo(message)
     click.echo(f"{n} deal{'s' if n != 1 else ''} checked, {len(problems)} discrepanc{'ies' if len(problems) != 1 else 'y'}")
     if problems:
         ctx.exit(1)
+
+
+def _lines_of(path):
+    """The lines of a UTF-8 text file, read as they are needed (a byte-order mark dropped)."""
+    with open(path, encoding="utf-8-sig") as f:
+        yield from f

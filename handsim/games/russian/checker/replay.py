@@ -26,7 +26,9 @@ from typing import Any
 
 from handsim.cards import CardError, format_card, parse_card
 
-from ..rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, RussianRules
+from handsim.rules import check_json_rules
+
+from ..rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, PARAM_BY_NAME, RussianRules
 from . import check_play
 
 
@@ -116,8 +118,12 @@ class _Replay:
             raise _Stop(f"a move log is a JSON object, not {type(trace).__name__}")
         self.trace = trace
         self.deal = trace.get("deal", "?")
+        rules = trace.get("rules")
+        if not isinstance(rules, dict) or not rules:
+            raise _Stop(f"its rules must be an object naming the rules it was played under, not {rules!r}")
         try:
-            self.rules = RussianRules.from_dict(trace.get("rules") or {})
+            check_json_rules(rules, PARAM_BY_NAME)  # "hand_size": "7" is refused, not read as 7
+            self.rules = RussianRules.from_dict(rules)
         except ValueError as e:
             raise _Stop(f"its rules cannot be read: {e}") from None
         P = trace.get("players")
