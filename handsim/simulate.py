@@ -35,9 +35,9 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import __version__
-from ._io import LOCK_NAME, FolderLock, WriteError, atomic_write
+from ._io import LOCK_NAME, FolderLock, WriteError, atomic_write, json_value_text as _json_kind
 from .policies import PolicySpec, check_lineup_rules, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
-from .rules import PARAM_BY_NAME, Rules, RulesError
+from .rules import PARAM_BY_NAME, Rules, RulesError, check_json_rules
 
 CHECKPOINT = "checkpoint.npz"
 DEFAULT_CHUNK = 2000
@@ -200,19 +200,6 @@ def load_saved_policy_files(items: Any, what: str) -> list[str]:
     return paths
 
 
-def _json_kind(value: Any) -> str:
-    """A JSON value named by its type, for an error message: ``the string "greedy"``, ``an array``."""
-    if isinstance(value, bool):
-        return f"the boolean {'true' if value else 'false'}"
-    if value is None:
-        return "null"
-    if isinstance(value, (int, float)):
-        return f"the number {repr(value)[:20]}"
-    if isinstance(value, str):
-        return f"the string {json.dumps(value[:40], ensure_ascii=False)}{'...' if len(value) > 40 else ''}"
-    return "an array" if isinstance(value, list) else "an object" if isinstance(value, Mapping) else type(value).__name__
-
-
 #: The fields of a saved study spec: name, required, check, what is expected.
 _SPEC_FIELDS = (
     ("rules", True, lambda v: isinstance(v, Mapping), "an object of rule options"),
@@ -229,28 +216,50 @@ _SPEC_FIELDS = (
 )
 
 
-def _check_spec_types(d: Any) -> None:
-    """Check the JSON types of a saved study spec (see :meth:`StudySpec.from_json`)."""
+def check_saved_fields(d: Any, fields: Sequence[tuple], what: str, game: str = "hand") -> None:
+    """Check the JSON types of a saved spec read back from run.json or a checkpoint: a study's
+    (:data:`_SPEC_FIELDS`), a tournament's, a tuning run's; and every rule value's
+    (:func:`handsim.rules.check_json_rules`).
+
+    Parameters
+    ----------
+    d : object
+        The JSON value read.
+    fields : sequence of (name, required, check, expected)
+        ``check(value) -> bool``; ``expected`` says in words what the field must be.
+    what : str
+        The spec's name in messages, e.g. ``"study spec"``.
+    game : str
+        ``"hand"`` or ``"russian"``: whose rule options ``d["rules"]`` holds.
+
+    Raises
+    ------
+    StudyError
+        One line naming the field, what it must be and what it is, e.g. ``the study spec's
+        'deals' must be an integer, not the string "x"``, or ``the study spec has no 'deals' field``.
+    """
     if not isinstance(d, Mapping):
-        raise StudyError(f"a study spec is a JSON object, not {_json_kind(d)}")
-    for name, required, ok, expected in _SPEC_FIELDS:
+        raise StudyError(f"a {what} is a JSON object, not {_json_kind(d)}")
+    for name, required, ok, expected in fields:
         if name not in d:
             if required:
-                raise StudyError(f"the study spec has no {name!r} field")
+                raise StudyError(f"the {what} has no {name!r} field")
             continue
         if not ok(d[name]):
-            raise StudyError(f"the study spec's {name!r} must be {expected}, not {_json_kind(d[name])}")
-    from .games import get_game
+            raise StudyError(f"the {what}'s {name!r} must be {expected}, not {_json_kind(d[name])}")
+    if isinstance(d.get("rules"), Mapping):
+        from .games import get_game
 
-    params = get_game(d.get("game", "hand")).param_by_name()
-    for k, v in d["rules"].items():
-        p = params.get(k)
-        if p is None:
-            continue  # Rules.from_dict names unknown options
-        ok = (_is_int(v) if p.kind == "int" else isinstance(v, bool) if p.kind == "bool" else isinstance(v, str))
-        if not ok:
-            expected = {"int": "an integer", "bool": "true or false", "choice": "a string"}[p.kind]
-            raise StudyError(f"the study spec's rule {k!r} must be {expected} ({p.allowed()}), not {_json_kind(v)}")
+        try:  # unknown options: Rules.from_dict names them
+            check_json_rules(d["rules"], get_game(game).param_by_name(), f"the {what}'s ")
+        except RulesError as e:
+            raise StudyError(str(e)) from None
+
+
+def _check_spec_types(d: Any) -> None:
+    """Check the JSON types of a saved study spec (see :meth:`StudySpec.from_json`)."""
+    game = d.get("game", "hand") if isinstance(d, Mapping) else "hand"
+    check_saved_fields(d, _SPEC_FIELDS, "study spec", game if game in ("hand", "russian") else "hand")
     vary = d.get("vary", [])
     items = vary.items() if isinstance(vary, Mapping) else vary
     for item in items:

@@ -250,22 +250,49 @@ def test_a_tuned_policy_used_under_other_rules_says_so(runner, tmp_path):
     json.loads(result.stdout)  # stdout is still the trace alone
 
 
-@pytest.mark.parametrize("edit, fragments", [
-    (lambda t: t["params"][0].__setitem__(1, "four"), ["ValueError", "four"]),
-    (lambda t: t.pop("deals"), ["no field 'deals'"]),
-    (lambda t: t.__setitem__("params", 3), ["TypeError"]),
-], ids=["non-numeric-param", "missing-field", "wrong-type"])
-def test_tune_resume_of_a_damaged_run_json_is_one_line(runner, tune_dir, tmp_path, edit, fragments):
-    """A hand-edited run.json: one line naming the folder (was 'internal error: ValueError', exit 1)."""
+def _edited_copy(folder: Path, out: Path, kind: str, edit) -> Path:
+    """A copy of a tournament or tuning folder whose run.json's saved spec (``kind``) ``edit`` changed."""
     import shutil
 
-    out = tmp_path / "u"
-    shutil.copytree(tune_dir[0], out)
+    shutil.copytree(folder, out)
     info = json.loads((out / "run.json").read_text())
-    edit(info["tune"])
+    edit(info[kind])
     (out / "run.json").write_text(json.dumps(info))
+    return out
+
+
+@pytest.mark.parametrize("edit, fragments", [
+    (lambda t: t["params"][0].__setitem__(1, "four"), ["the saved tuning run's 'params' item 1 must be [name, low, high, "
+                                                       "step]", '"four"']),
+    (lambda t: t.pop("deals"), ["the saved tuning run has no 'deals' field"]),
+    (lambda t: t.__setitem__("params", 3), ["the saved tuning run's 'params' must be a non-empty array", "not the "
+                                                                                                        "number 3"]),
+    (lambda t: t.__setitem__("trials", "64"), ["the saved tuning run's 'trials' must be an integer, not the string "
+                                               '"64"']),
+    (lambda t: t.__setitem__("confirm_seed", None), ["'confirm_seed' must be an integer, not null"]),
+    (lambda t: t["rules"].__setitem__("hand_size", "14"), ["the saved tuning run's rule 'hand_size' must be an integer"]),
+], ids=["non-numeric-param", "missing-field", "wrong-type", "trials-str", "seed-null", "rule-str"])
+def test_tune_resume_of_a_damaged_run_json_is_one_line(runner, tune_dir, tmp_path, edit, fragments):
+    """A hand-edited run.json: one line naming the folder (was 'internal error: ValueError', exit 1)."""
+    out = _edited_copy(tune_dir[0], tmp_path / "u", "tune", edit)
     assert_usage_error(run(runner, "tune", "--resume", out, *FAST, "-q"), "cannot resume the tuning run", str(out),
                        "damaged or incomplete", *fragments)
+
+
+@pytest.mark.parametrize("edit, fragments", [
+    (lambda t: t.__setitem__("deals", "x"), ["the saved tournament's 'deals' must be an integer, not the string \"x\""]),
+    (lambda t: t.pop("deals"), ["the saved tournament has no 'deals' field"]),
+    (lambda t: t.__setitem__("entries", "greedy"), ["'entries' must be a non-empty array of policy strings"]),
+    (lambda t: t.__setitem__("players", "three"), ["'players' must be an integer or \"2v2\", not the string"]),
+    (lambda t: t.__setitem__("seed", 1.5), ["'seed' must be an integer, not the number 1.5"]),
+    (lambda t: t["rules"].__setitem__("jokers", "2"), ["rule 'jokers' must be an integer (an integer from 0 to 8)"]),
+], ids=["deals-str", "no-deals", "entries-str", "players-str", "seed-float", "rule-str"])
+def test_tournament_resume_of_a_hand_edited_run_json_names_the_field(runner, tournament_dir, tmp_path, edit, fragments):
+    """Was 'TypeError: ...' or 'no field ...' without the spec's name: one line naming the field, exit 2."""
+    out = _edited_copy(tournament_dir[0], tmp_path / "t", "tournament", edit)
+    assert_usage_error(run(runner, "tournament", "--resume", out, *FAST, "-q"), "cannot resume the tournament",
+                       str(out), *fragments)
+    assert_usage_error(run(runner, "report", out), "cannot read the tournament", *fragments)
 
 
 def test_report_on_the_stages_folder_points_to_the_tuning_run(runner, tune_dir):

@@ -105,15 +105,45 @@ class TournamentSpec:
 
         Raises
         ------
-        KeyError, TypeError, ValueError
-            A malformed object (and the input errors of :func:`make_tournament`).
+        handsim.simulate.StudyError
+            Not an object, a missing field or a field of the wrong JSON type (one line naming it,
+            e.g. ``the saved tournament's 'deals' must be an integer, not the string "x"``).
+        ValueError
+            The input errors of :func:`make_tournament`.
         """
-        from ..simulate import load_saved_policy_files
+        from ..simulate import check_saved_fields, load_saved_policy_files
 
+        check_saved_fields(d, SAVED_FIELDS, "saved tournament")
         load_saved_policy_files(d.get("policy_files"), "saved tournament")
         return make_tournament(d["entries"], players=d["players"], rules=Rules.from_dict(d["rules"]),
                                tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
                                chunk=d.get("chunk", 2000), labels=d.get("labels"))
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _strings(v: Any, empty: bool = False) -> bool:
+    return isinstance(v, list) and (empty or bool(v)) and all(isinstance(x, str) for x in v)
+
+
+#: Players as saved: 2, 3, 4 or "2v2".
+PLAYERS_FIELD = (lambda v: _is_int(v) or v == "2v2", "an integer or \"2v2\"")
+
+#: The fields of a saved tournament (run.json's ``"tournament"``): name, required, check, what is
+#: expected (:func:`handsim.simulate.check_saved_fields`).
+SAVED_FIELDS = (
+    ("rules", True, lambda v: isinstance(v, Mapping), "an object of rule options"),
+    ("entries", True, _strings, "a non-empty array of policy strings such as \"greedy\""),
+    ("labels", False, lambda v: v is None or _strings(v), "an array of strings"),
+    ("players", True, *PLAYERS_FIELD),
+    ("tables", False, lambda v: isinstance(v, str), "a string (\"pairs\" or \"all\")"),
+    ("deals", True, _is_int, "an integer"),
+    ("seed", False, _is_int, "an integer"),
+    ("chunk", False, _is_int, "an integer"),
+    ("policy_files", False, lambda v: isinstance(v, list), "an array of {\"path\", \"sha256\"} objects"),
+)
 
 
 def _labels(entries: Sequence[PolicySpec]) -> tuple[str, ...]:

@@ -31,6 +31,7 @@ interval is the answer.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -46,6 +47,7 @@ from ..rules import Rules
 from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments
 from ._counters import Counters, positions_view
 from .best import policy_text
+from .core import PLAYERS_FIELD, _is_int, _strings
 
 __all__ = ["ParamRange", "TuneSpec", "TuneResult", "make_tune", "run_tune", "write_tune", "GRID_POINTS",
            "STRATEGIES", "TuneCounters", "TuneUnfinished"]
@@ -240,6 +242,24 @@ class TuneSpec:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "TuneSpec":
+        """Rebuild a spec from :meth:`to_json` (run.json's ``"tune"``).
+
+        Raises
+        ------
+        handsim.simulate.StudyError
+            Not an object, a missing field or a field of the wrong JSON type (one line naming it,
+            e.g. ``the saved tuning run's 'deals' must be an integer, not the string "x"``).
+        ValueError
+            The input errors of :func:`make_tune`.
+        """
+        from ..simulate import check_saved_fields
+
+        check_saved_fields(d, SAVED_FIELDS, "saved tuning run")
+        for i, x in enumerate(d["params"], start=1):
+            if not _param_item(x):
+                raise _study_error(f"the saved tuning run's 'params' item {i} must be [name, low, high, step] (a "
+                                   f"string, numbers, step a number or null), not {json.dumps(x)[:80]}")
+
         def r(x):
             lo, hi, step = x[1], x[2], x[3]
             n = lambda v: str(int(v)) if float(v).is_integer() else repr(float(v))  # noqa: E731
@@ -252,6 +272,30 @@ class TuneSpec:
                          players=d["players"], deals=d["deals"], seed=d["seed"], chunk=d["chunk"],
                          strategy=d["strategy"], trials=d["trials"], batch=d["batch"],
                          confirm_deals=d["confirm_deals"], confirm_seed=d["confirm_seed"])
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _param_item(x: Any) -> bool:
+    return (isinstance(x, list) and len(x) == 4 and isinstance(x[0], str) and _number(x[1]) and _number(x[2])
+            and (x[3] is None or _number(x[3])))
+
+
+#: The fields of a saved tuning run (run.json's ``"tune"``): name, required, check, what is expected
+#: (:func:`handsim.simulate.check_saved_fields`).
+SAVED_FIELDS = (
+    ("base", True, lambda v: isinstance(v, str), "a policy string such as \"hold-hand:bail_turn=8\""),
+    ("params", True, lambda v: isinstance(v, list) and bool(v), "a non-empty array of [name, low, high, step] items"),
+    ("against", True, lambda v: _strings(v, empty=True), "an array of policy strings"),
+    ("rules", True, lambda v: isinstance(v, Mapping), "an object of rule options"),
+    ("players", True, *PLAYERS_FIELD),
+    *((name, True, _is_int, "an integer") for name in ("deals", "seed", "chunk", "trials", "batch", "confirm_deals",
+                                                       "confirm_seed")),
+    ("strategy", True, lambda v: isinstance(v, str), "a string (\"grid\" or \"tpe\")"),
+    ("policy_files", False, lambda v: isinstance(v, list), "an array of {\"path\", \"sha256\"} objects"),
+)
 
 
 def make_tune(policy, params: Sequence[str], against: Sequence | str | None = None, rules: Rules | None = None,
