@@ -541,6 +541,9 @@ class StudyResult:
     accumulator: Any
     run_info: dict = field(default_factory=dict)
     out: Path | None = None
+    #: Rounds played and seconds taken by this call (a resume: not those of the checkpoint).
+    rounds_now: int = 0
+    seconds_now: float = 0.0
 
     @property
     def summary(self):
@@ -554,12 +557,18 @@ class StudyResult:
 _atomic_write = atomic_write
 
 
-def _save_checkpoint(out: Path, acc, done: set[int], spec: StudySpec, rounds: int, seconds: float) -> None:
+def _save_checkpoint(out: Path, acc, done: set[int], spec: StudySpec, rounds: int, seconds: float,
+                     history: Mapping[str, Any] | None = None) -> None:
+    """Write ``out/checkpoint.npz`` atomically: the accumulator's state, the finished chunks, the
+    spec, rounds and seconds so far and, when given, the run's ``history`` (the command that
+    started it, the resumes: :func:`run_history`)."""
     state = dict(acc.state())
     state["__done__"] = np.array(sorted(done), dtype=np.int64)
     state["__spec__"] = np.frombuffer(json.dumps(spec.to_json(), sort_keys=True).encode(), dtype=np.uint8)
     state["__rounds__"] = np.array([rounds], dtype=np.int64)
     state["__seconds__"] = np.array([seconds], dtype=np.float64)
+    if history:
+        state["__run__"] = np.frombuffer(json.dumps(history, sort_keys=True).encode(), dtype=np.uint8)
     import io
 
     buf = io.BytesIO()
@@ -588,6 +597,9 @@ class Checkpoint:
         Rounds played so far.
     seconds : float
         Seconds of simulation so far.
+    history : dict or None
+        The command that started the study and its resumes (``{"command": str, "resumed":
+        [{"command": str, "at": str}, ...]}``); None in a checkpoint written before handsim kept it.
     """
 
     spec: StudySpec
@@ -595,6 +607,7 @@ class Checkpoint:
     done: frozenset
     rounds: int
     seconds: float
+    history: dict | None = None
 
 
 def read_checkpoint(path, cls=None) -> Checkpoint:
@@ -662,6 +675,15 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     n_chunks = len(_ranges(spec))
     if len(done) and (done.min() < 0 or done.max() >= n_chunks or len(np.unique(done)) != len(done)):
         raise damaged(f"its finished chunks do not fit the study's {n_chunks} chunks")
+    history = None
+    if "__run__" in state:
+        raw = state.pop("__run__")
+        try:
+            history = parse_json(bytes(raw.astype(np.uint8)).decode("utf-8"), "its run history")
+        except (UnicodeDecodeError, InputFileError, ValueError, TypeError) as e:
+            raise damaged(f"its run history is unreadable ({' '.join(str(e).split())})") from None
+        if not isinstance(history, dict):
+            raise damaged("its run history is not a JSON object")
     rounds = int(state.pop("__rounds__")[0])
     seconds = float(state.pop("__seconds__")[0])
     if rounds < 0 or not seconds >= 0:
@@ -681,7 +703,7 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
         raise damaged(f"its statistics cannot be used: {' '.join(str(e).split())}") from None
     except Exception as e:  # noqa: BLE001 - malformed metadata of any other kind
         raise damaged(f"its statistics are malformed ({type(e).__name__})") from None
-    return Checkpoint(spec, acc, frozenset(int(x) for x in done), rounds, seconds)
+    return Checkpoint(spec, acc, frozenset(int(x) for x in done), rounds, seconds, history)
 
 
 def _canonical(spec: StudySpec) -> str:
@@ -695,7 +717,42 @@ def _load_checkpoint(out: Path, spec: StudySpec, cls=None):
     ck = read_checkpoint(path, cls)
     if _canonical(ck.spec) != _canonical(spec):
         raise StudyError(f"checkpoint {path} belongs to a different study: resume with the same arguments")
-    return ck.accumulator, set(ck.done), ck.rounds, ck.seconds
+    return ck.accumulator, set(ck.done), ck.rounds, ck.seconds, ck.history
+
+
+def run_history(saved: Any, command: str | None, resume: bool) -> dict | None:
+    """The run's history after this invocation: the command that started it (the reproducible one)
+    and, for a resume, one more ``{"command", "at"}`` entry (UTC) in ``"resumed"``.
+
+    Parameters
+    ----------
+    saved : dict or None
+        The history kept so far (a checkpoint's, a run.json's ``command`` and ``resumed``); fields
+        of the wrong type are dropped.  None when nothing was kept (a new run, or a checkpoint
+        written before handsim kept it: the starting command is then not known).
+    command : str or None
+        This invocation's command line.
+    resume : bool
+        Whether this invocation continues a saved run.
+
+    Returns
+    -------
+    dict or None
+        ``{"command": str or None, "resumed": [...]}`` (``resumed`` only when there were resumes);
+        None when there is nothing to record.
+    """
+    saved = saved if isinstance(saved, Mapping) else {}
+    first = saved.get("command")
+    resumed = [dict(r) for r in saved.get("resumed") or [] if isinstance(r, Mapping)] \
+        if isinstance(saved.get("resumed"), list) else []
+    if not resume:
+        return {"command": command} if command else None
+    history = {"command": first if isinstance(first, str) else None}
+    if command:
+        resumed.append({"command": command, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+    if resumed:
+        history["resumed"] = resumed
+    return history
 
 
 class _ChunkRanges(collections.abc.Sequence):
@@ -736,6 +793,7 @@ def run_study(
     executor: str = "process",
     scheduler: str | None = None,
     accumulator: Any = None,
+    command: str | None = None,
 ) -> StudyResult:
     """Play a study and return its accumulated statistics.
 
@@ -770,11 +828,17 @@ def run_study(
         deals), ``state()`` (a dict of numpy arrays, exact and canonical, so that a resume stays
         byte-identical) and a class method ``from_state(state)`` (used by ``resume``; raises
         ``ValueError`` for a state it cannot read).
+    command : str, optional
+        The command line of this invocation.  A new study keeps it in the checkpoint as the one
+        that started it; a resume keeps that one and adds its own to ``"resumed"`` (with the time,
+        UTC): ``run_info["command"]`` and ``run_info["resumed"]`` (:func:`run_history`).
 
     Returns
     -------
     StudyResult
-        ``run_info["rounds_per_s"]`` is rounds played per second of wall time (rounds/s).
+        ``run_info["rounds_per_s"]`` is rounds played per second of wall time (rounds/s) in this
+        call; ``rounds_now`` and ``seconds_now`` what this call played (not what a resumed
+        checkpoint held).
 
     Raises
     ------
@@ -816,10 +880,14 @@ def run_study(
     done: set[int] = set()
     rounds_before = 0
     seconds_before = 0.0
+    saved_history = None
     if resume and out is not None:
         loaded = _load_checkpoint(out, spec, None if accumulator is None else type(accumulator))
         if loaded is not None:
-            acc, done, rounds_before, seconds_before = loaded
+            acc, done, rounds_before, seconds_before, saved_history = loaded
+        if saved_history is None and (out / "run.json").is_file():  # a checkpoint from before the history
+            saved_history = _run_json_history(out / "run.json")
+    history = run_history(saved_history, command, resume) if (command or saved_history) else None
     if acc is None and accumulator is not None:
         acc = accumulator
     if acc is None and game.name != "hand":
@@ -914,7 +982,8 @@ def run_study(
             finish_range(ri)
             now = time.perf_counter()
             if out is not None and (hold or now - last_ck >= checkpoint_every):
-                _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + now - t_start)
+                _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + now - t_start,
+                                 history)
                 last_ck = now
         if hold:
             _test_hold(len(done))
@@ -940,7 +1009,8 @@ def run_study(
             elapsed = time.perf_counter() - t_start
             if out is not None and (done or (out / CHECKPOINT).exists()):  # else: nothing to resume
                 with signals.deferred():
-                    _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + elapsed)
+                    _save_checkpoint(out, acc, done, spec, rounds_before + rounds_now, seconds_before + elapsed,
+                                     history)
     if stop is not None:
         raise stop
 
@@ -961,9 +1031,22 @@ def run_study(
         "numba": _numba_version(),
         "machine": f"{platform.machine()} {os.cpu_count()} cores",
     }
+    if history:
+        run_info.update(history)
     if game.name != "hand":  # a Russian Hand deal is one game: the same figures, in games
         run_info.update(game=game.name, games_played=rounds, games_per_s=run_info["rounds_per_s"])
-    return StudyResult(spec, acc, run_info, out)
+    return StudyResult(spec, acc, run_info, out, rounds_now, elapsed)
+
+
+def _run_json_history(path: Path) -> dict | None:
+    """``command`` and ``resumed`` of a finished study's run.json (None if it cannot be read)."""
+    from ._io import InputFileError, read_json
+
+    try:
+        d = read_json(path, "run.json")
+    except (InputFileError, OSError):
+        return None
+    return {k: d[k] for k in ("command", "resumed") if k in d} if isinstance(d, dict) else None
 
 
 #: Address schemes of dask.distributed (``tcp://`` when none is given).
@@ -1472,7 +1555,7 @@ def write_outputs(result: StudyResult, out, command: str | None = None, title: s
     out = Path(out)
     acc = result.accumulator
     info = dict(result.run_info)
-    if command:
+    if command and "command" not in info:  # a resumed study keeps the command that started it
         info["command"] = command
     if title:
         info["title"] = title

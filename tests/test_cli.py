@@ -1016,8 +1016,45 @@ def test_resume_from_checkpoint_only(runner, study, tmp_path):
     assert_ok(result)
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), want)
     info = json.loads((copy / "run.json").read_text())
-    assert info["command"].startswith("handsim simulate --resume")
+    # the command that started the study (kept in the checkpoint) stays: it is the reproducible one
+    # (it was replaced by the resume's); the resume is recorded on its own, with its time (UTC)
+    assert info["command"] == json.loads((out / "run.json").read_text())["command"]
+    assert info["command"].startswith("handsim simulate --deals 20 --threshold 51")
+    [resumed] = info["resumed"]
+    assert resumed["command"] == f"handsim simulate --resume {copy} --jobs 1"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", resumed["at"])
+    report = (copy / "report.md").read_text(encoding="utf-8")
+    assert f"**Command:** `{info['command']}`." in report
+    assert f"**Resumed:** 1 time: `handsim simulate --resume {copy} --jobs 1` at {resumed['at']}." in report
+    # a finished study resumed plays nothing: the speed says so (it counted the checkpoint's 40 rounds,
+    # 2 configurations x 20 deals, as played in the moment the resume took)
+    assert "Speed: no rounds played now (all 40 rounds loaded from the checkpoint), 1 job" in result.output.splitlines()
     assert_usage_error(run(runner, "simulate", "--resume", copy, "--force"), "--force")
+
+
+def test_resume_of_a_checkpoint_written_before_the_run_history(runner, study, tmp_path):
+    """A checkpoint without the run history (handsim before it kept one) still resumes: the starting
+    command comes from run.json if there is one, else it is not known (null, not the resume's)."""
+    import shutil
+
+    out, _ = study
+    original = json.loads((out / "run.json").read_text())["command"]
+    for keep_run_json in (True, False):
+        copy = tmp_path / f"old-{keep_run_json}"
+        shutil.copytree(out, copy)
+        with np.load(copy / "checkpoint.npz") as z:
+            state = {k: z[k] for k in z.files}
+        assert "__run__" in state
+        del state["__run__"]
+        np.savez(copy / "checkpoint.npz", **state)
+        if not keep_run_json:
+            (copy / "run.json").unlink()
+        for _ in range(2):  # the second resume finds the history the first one kept
+            assert_ok(run(runner, "simulate", "--resume", copy, "--jobs", 1, "-q"))
+        info = json.loads((copy / "run.json").read_text())
+        assert info["command"] == (original if keep_run_json else None)
+        assert [r["command"] for r in info["resumed"]] == [f"handsim simulate --resume {copy} --jobs 1 -q"] * 2
+        assert ("**Command:**" in (copy / "report.md").read_text(encoding="utf-8")) == keep_run_json
 
 
 def test_report_regenerates(runner, study, tmp_path):

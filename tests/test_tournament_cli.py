@@ -147,9 +147,20 @@ def test_resume_finishes_an_interrupted_tournament_byte_identical(runner, tmp_pa
     assert "Partial results" in (part / "report.md").read_text(encoding="utf-8")
     assert pd.read_csv(part / "ratings.csv")["deals"].tolist() == [40, 40]
     assert_usage_error(run(runner, "tournament", "--resume", part, "--deals", "5"), "drop --deals")
-    assert_ok(run(runner, "tournament", "--resume", part, *FAST, "-q"))
+    started = json.loads((part / "run.json").read_text())["command"]
+    result = run(runner, "tournament", "--resume", part, *FAST)
+    assert_ok(result)
     for name in ("crosstable.csv", "ratings.csv", "tables.csv"):
         assert (part / name).read_bytes() == (ref / name).read_bytes(), name
+    # the speed counts the rounds played now: the last 20 deals x 2 seatings (A B, B A), not the
+    # 40 x 2 loaded from the checkpoint
+    [speed] = [line for line in result.output.splitlines() if line.startswith("Speed: ")]
+    assert re.fullmatch(r"Speed: [\d,.]+ rounds/s \(40 rounds played now in [\d.]+ s; 80 rounds loaded from the "
+                        r"checkpoint\), 1 job", speed), speed
+    info = json.loads((part / "run.json").read_text())
+    assert info["command"] == started == f"handsim tournament {' '.join(map(str, args))} --out {part}"
+    assert [r["command"] for r in info["resumed"]] == [f"handsim tournament --resume {part} --jobs 1 --no-progress"]
+    assert info["rounds_played"] == 120
 
 
 def test_units_lines_of_2v2_name_the_team_round():
@@ -208,9 +219,22 @@ def test_tune_writes_best_toml_that_simulate_and_tournament_read(runner, tune_di
 def test_tune_resume_replays_finished_stages(runner, tune_dir):
     out, _ = tune_dir
     before = (out / "tune.csv").read_bytes()
+    started = json.loads((out / "run.json").read_text())
     (out / "tune.csv").unlink()
-    assert_ok(run(runner, "tune", "--resume", out, *FAST, "-q"))
+    result = run(runner, "tune", "--resume", out, *FAST)
+    assert_ok(result)
     assert (out / "tune.csv").read_bytes() == before
+    # every stage was loaded from its checkpoint: nothing played now (the speed counted them as played
+    # in the moment the resume took). Rounds: the search's 3 candidates (the defaults, bail_turn 1 and
+    # 1000; each one line-up) x 60 deals + the confirmation's 2 x 60 deals
+    assert started["rounds_played"] == 3 * 60 + 2 * 60 == 300
+    assert ("Speed: no rounds played now (all 300 rounds loaded from the checkpoints), 1 job"
+            in result.output.splitlines())
+    info = json.loads((out / "run.json").read_text())
+    assert info["command"] == started["command"] and info["command"].startswith("handsim tune hold-hand:")
+    assert [r["command"] for r in info["resumed"]] == [f"handsim tune --resume {out} --jobs 1 --no-progress"]
+    assert info["rounds_played"] == 300 and info["seconds"] == pytest.approx(started["seconds"], abs=0.5)
+    assert "**Resumed:** 1 time: `handsim tune --resume" in (out / "report.md").read_text(encoding="utf-8")
     assert_usage_error(run(runner, "tune", "--resume", out, "--param", "bail_turn=1:3"), "drop --param")
 
 

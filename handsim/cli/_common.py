@@ -577,3 +577,19 @@ def _json_default(o: Any):
     except ImportError:  # pragma: no cover
         pass
     return str(o)
+
+
+def speed_text(result, unit: str = "rounds") -> str:
+    """The speed of what this invocation played (``result.rounds_now`` in ``result.seconds_now``; a
+    resume: not the rounds loaded from checkpoints, which ``run_info["rounds_played"]`` counts too),
+    e.g. ``12,345 rounds/s (2,000 rounds played now in 0.2 s; 4,000 rounds loaded from the
+    checkpoint)`` or ``no rounds played now (all 6,000 rounds loaded from the checkpoint)``."""
+    rounds, seconds = result.rounds_now, result.seconds_now
+    total = result.run_info.get("rounds_played")
+    loaded = total - rounds if isinstance(total, int) and total > rounds else 0
+    from_ck = f"{loaded:,} {unit} loaded from the checkpoint{'s' if result.run_info.get('kind') == 'tune' else ''}"
+    if not rounds or not seconds > 0:
+        return f"no {unit} played now" + (f" (all {from_ck})" if loaded else "")
+    rate = rounds / seconds
+    return (f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}") + f" {unit}/s ({rounds:,} {unit} played now in " \
+        f"{seconds:.1f} s" + (f"; {from_ck}" if loaded else "") + ")"

@@ -16,7 +16,7 @@ import click
 
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, announce_engine_compile,
                       check_classic_players, command_line, dump_json, fmt_value, is_russian, load_rules, parse_players,
-                      preset_name, rules_note, rules_options, set_differs, set_keys_of, table)
+                      preset_name, rules_note, rules_options, set_differs, set_keys_of, speed_text, table)
 
 #: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK, DEFAULT_DEALS and DEFAULT_POLICY (kept here so that --help
 #: imports nothing heavy; tests check them).
@@ -518,7 +518,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 announce_engine_compile(engine, "the match engine" if driver == "play_matches" else "the simulation engine",
                                         "about a minute", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
-                               scheduler=scheduler)
+                               scheduler=scheduler, command=command_line(ctx))
             write_outputs(result, out, command=command_line(ctx))
             traces = None
             if trace:
@@ -618,18 +618,13 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
                    "points per player-round (lower is better; 95% CI); "
                    "p_out, p_hand, p_unopened: shares of player-rounds; mean_turns: turns per round (all players)"
                    + ("; match_win_rate: share of matches won." if matches else "."))
-    info = result.run_info
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
                          "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
              if (Path(out) / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:
         click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")
-    rps = info.get("rounds_per_s")
-    u = "games" if russian else "rounds"
-    speed = (f"{rps:,.0f} {u}/s" if rps >= 100 else f"{rps:.1f} {u}/s") if rps else f"no {u} played now"
-    click.echo(f"Speed: {speed} ({info.get('rounds_played', 0):,} {u}, {info.get('seconds', 0):.1f} s, "
-               f"{n_jobs} job{'s' if n_jobs != 1 else ''})")
+    click.echo(f"Speed: {speed_text(result, 'games' if russian else 'rounds')}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
 
 
 REPORT_HELP = """Rebuild the report (report.md with its figures, a self-contained report.html), the tables

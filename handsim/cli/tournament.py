@@ -14,7 +14,7 @@ import click
 from handsim.errors import InputError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
-                      load_rules, parse_players, table)
+                      load_rules, parse_players, speed_text, table)
 from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated, _default_out,
                        _given, _read_run_json, _sigterm_stops)
 
@@ -100,20 +100,30 @@ def _rules(preset, rules_file, settings, threshold, two_v_two):
 
 def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress, quiet):
     """Check the scheduler, make (or reopen) the output folder, write the starting run.json (what --resume
-    reads; replaced by the full one at the end); returns ``(out, jobs, progress)``."""
+    reads; replaced by the full one at the end); returns ``(out, jobs, progress, history)``.
+
+    ``history`` is the command that started the run (kept by every resume: it is the reproducible one)
+    and the resumes (``"resumed"``: command and time, UTC), recorded in run.json at once (so that an
+    interrupted resume is recorded too) and to be written with the results
+    (:func:`handsim.simulate.run_history`)."""
     from handsim._io import atomic_write
-    from handsim.simulate import check_scheduler, claim_out
+    from handsim.simulate import check_scheduler, claim_out, run_history
 
     if scheduler is not None:
         check_scheduler(scheduler)
     out = out if out is not None else _default_out(kind)  # claimed for this process until the command ends
     out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force, what=f"handsim {kind}"))
     if not resume:
-        info = {"kind": kind, kind: spec.to_json(), "status": "running", "command": command_line(ctx)}
-        atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
+        history = run_history(None, command_line(ctx), False)
+        info = {"kind": kind, kind: spec.to_json(), "status": "running", **history}
+    else:
+        info = _read_run_json(out / "run.json")
+        history = run_history(info, command_line(ctx), True)
+        info.update(history)
+    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
     if progress is None:
         progress = (not quiet) and sys.stderr.isatty()
-    return out, jobs or os.cpu_count() or 1, progress
+    return out, jobs or os.cpu_count() or 1, progress, history
 
 
 def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterrupt | None = None) -> None:
@@ -141,13 +151,6 @@ def _f(x, nd=1) -> str:
     except (TypeError, ValueError):
         return "-"
     return "-" if x != x else f"{x:.{nd}f}"
-
-
-def _speed(rounds, seconds) -> str:
-    if not rounds or not seconds:
-        return "no rounds played now"
-    rps = rounds / seconds
-    return f"{rps:,.0f} rounds/s ({rounds:,} rounds, {seconds:.1f} s)"
 
 
 # ------------------------------------------------------------------------------ tournament
@@ -222,7 +225,8 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
 
             for note in tuned_notes(policies, [rules], "2v2" if two_v_two else spec.players):
                 click.echo(f"Note: {note}", err=True)
-    out, n_jobs, progress = _prepare(ctx, "tournament", spec, out, resume, force, scheduler, jobs, progress, quiet)
+    out, n_jobs, progress, history = _prepare(ctx, "tournament", spec, out, resume, force, scheduler, jobs, progress,
+                                              quiet)
     d = spec.design()
     if not quiet:
         fmt = "2 v 2" if spec.teams else f"{spec.players} players"
@@ -235,7 +239,8 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
             _compile_notice(quiet, spec.entries)
             result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
                                     scheduler=scheduler)
-            write_tournament(result, out, command=command_line(ctx))
+            result.run_info.update(history)
+            write_tournament(result, out)
     except KeyboardInterrupt as e:
         _interrupted(ctx, out, "tournament", (Path(out) / CHECKPOINT).exists(), e)
     if quiet:
@@ -257,8 +262,7 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
     files = [f for f in ("report.md", "report.html", "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png",
                          "crosstable.png", "run.json") if (out / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
-    info = result.run_info
-    click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
+    click.echo(f"Speed: {speed_text(result, 'rounds')}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
 
 
 #: The line under the ratings table (the table's columns and their units, as simulate prints under its own).
@@ -370,7 +374,7 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         spec = make_tune(expand_policy_ref(policy), list(params), others, rules,
                          "2v2" if two_v_two else n_players, deals, seed, chunk, search, trials, batch,
                          confirm_deals, confirm_seed, policy_files=policy_files)
-    out, n_jobs, progress = _prepare(ctx, "tune", spec, out, resume, force, scheduler, jobs, progress, quiet)
+    out, n_jobs, progress, history = _prepare(ctx, "tune", spec, out, resume, force, scheduler, jobs, progress, quiet)
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
         click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "
@@ -382,7 +386,8 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
             _compile_notice(quiet, [spec.base, *spec.against])
             result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
                               log=log)
-            write_tune(result, out, command=command_line(ctx))
+            result.run_info.update(history)
+            write_tune(result, out)
     except KeyboardInterrupt as e:
         _interrupted(ctx, out, "tune", (out / "stages").is_dir(), e)
     if quiet:
@@ -403,8 +408,7 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
     files = [f for f in ("report.md", "report.html", "tune.csv", "best.toml", "tune.png", "confirm.png", "run.json")
              if (out / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
-    info = result.run_info
-    click.echo(f"Speed: {_speed(info.get('rounds_played'), info.get('seconds'))}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
+    click.echo(f"Speed: {speed_text(result, 'rounds')}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
 
 
 def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:

@@ -331,6 +331,20 @@ class Document:
             rec(s)
 
 
+def resumed_bullet(resumed) -> str | None:
+    """The report's line for run.json's ``resumed`` (the resumes of a study, tournament or tuning
+    run: ``[{"command", "at"}, ...]``), or None when there were none (entries of the wrong type, from
+    a hand-edited run.json, are left out).  The last three are named."""
+    items = [r for r in resumed if isinstance(r, dict) and isinstance(r.get("command"), str)] \
+        if isinstance(resumed, list) else []
+    if not items:
+        return None
+    named = "; ".join(f"`{r['command']}`" + (f" at {r['at']}" if isinstance(r.get("at"), str) else "")
+                      for r in items[-3:])
+    n = len(items)
+    return f"**Resumed:** {n} time{'s' if n != 1 else ''}{' (the last three)' if n > 3 else ''}: {named}."
+
+
 def slug(text: str) -> str:
     """An HTML id / Markdown anchor from a title: lower case, words joined by ``-``."""
     s = re.sub(r"[^\w\s-]", "", text.lower(), flags=re.UNICODE)

@@ -25,7 +25,7 @@ from ..rules import PARAMS
 from ..stats import team_margin_table
 from . import plots
 from .document import (BulletList, Column, Document, Estimate, Figure, Finding, Paragraph, Section, Table,
-                       fmt_number, fmt_pct)
+                       fmt_number, fmt_pct, resumed_bullet)
 from .plots import human, lineup_text, spread_pick, value_text
 
 __all__ = ["build", "versus_from_summary", "quantiles_from_histograms", "lineup_policies"]
@@ -839,6 +839,7 @@ def _run_section(st: _Study) -> Section:
         rps = total_rounds / float(seconds)
     policies = info.pop("policies", None)
     command = info.pop("command", None)
+    resumed = resumed_bullet(info.pop("resumed", None))
     version = info.pop("version", None)
     for k in ("title", "spec"):
         info.pop(k, None)
@@ -867,6 +868,8 @@ def _run_section(st: _Study) -> Section:
         bullets.append(f"**handsim version:** {version}.")
     if command is not None:
         bullets.append(f"**Command:** `{command}`.")
+    if resumed:
+        bullets.append(resumed)
     if bullets:
         sec.add(BulletList(tuple(bullets)))
     if st.options:

@@ -239,6 +239,9 @@ class TournamentResult:
     spec: TournamentSpec
     counters: Any
     run_info: dict
+    #: Rounds played and seconds taken by this run (a resume: not those loaded from the checkpoint).
+    rounds_now: int = 0
+    seconds_now: float = 0.0
 
     def ratings_fit(self):
         from .ratings import bradley_terry
@@ -281,7 +284,8 @@ def run_tournament(spec: TournamentSpec, jobs: int | None = None, out=None, prog
     Returns
     -------
     TournamentResult
-        ``run_info["rounds_per_s"]``: rounds played per second of wall time.
+        ``run_info["rounds_per_s"]``: rounds played per second of wall time; ``rounds_now`` and
+        ``seconds_now``: what this call played (a resume: not the checkpoint's rounds).
 
     Raises
     ------
@@ -298,7 +302,7 @@ def run_tournament(spec: TournamentSpec, jobs: int | None = None, out=None, prog
     info["tournament"] = spec.to_json()
     d = spec.design()
     info["games_per_deal"] = len(d.lineups)
-    return TournamentResult(spec, result.accumulator, info)
+    return TournamentResult(spec, result.accumulator, info, result.rounds_now, result.seconds_now)
 
 
 def write_tournament(result: TournamentResult, out, command: str | None = None,
@@ -337,7 +341,7 @@ def write_tournament(result: TournamentResult, out, command: str | None = None,
     for name in ("ratings", "crosstable", "tables"):
         atomic_write(out / f"{name}.csv", frames[name].to_csv(index=False).encode())
     info = dict(result.run_info)
-    if command:
+    if command and "command" not in info:  # a resumed run keeps the command that started it
         info["command"] = command
     info["policies"] = _policy_descriptions(result.spec)
     return write_with_run_json(out, tournament_document(result.spec, frames, info), info, formats)

@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from ..report.document import (BulletList, Column, Document, Estimate, Figure, Finding, Paragraph, Section, Table,
-                               fmt_number, fmt_pct)
+                               fmt_number, fmt_pct, resumed_bullet)
 from ..report.plots import figure_legend, png_bytes, policy_colours
 
 __all__ = ["tournament_document", "tune_document", "write_with_run_json", "rules_text", "score_unit",
@@ -111,6 +111,9 @@ def _run_details(info: Mapping[str, Any]) -> list[str]:
         out.append(f"**handsim version:** {info['version']}.")
     if isinstance(info.get("command"), str):
         out.append(f"**Command:** `{info['command']}`.")
+    resumed = resumed_bullet(info.get("resumed"))
+    if resumed:
+        out.append(resumed)
     return out
 
 

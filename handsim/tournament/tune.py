@@ -34,6 +34,7 @@ import itertools
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -490,6 +491,9 @@ class TuneResult:
     tune: pd.DataFrame
     confirm: dict[str, Any] | None
     run_info: dict = field(default_factory=dict)
+    #: Rounds played and seconds taken by this run (a resume: not those of the stages' checkpoints).
+    rounds_now: int = 0
+    seconds_now: float = 0.0
 
     @property
     def best(self) -> PolicySpec:
@@ -525,7 +529,7 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
         folder.mkdir(parents=True, exist_ok=True)
     counters = TuneCounters(len(candidates), spec.players, spec.teams)
     res = run_study(study, out=folder, resume=resume and folder is not None, accumulator=counters, **run_kw)
-    return res.accumulator.frame(), res.run_info
+    return res.accumulator.frame(), dict(res.run_info, rounds_now=res.rounds_now, seconds_now=res.seconds_now)
 
 
 def _rows(spec: TuneSpec, candidates: Sequence[PolicySpec], frame: pd.DataFrame, stage: str) -> list[dict]:
@@ -581,17 +585,17 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
     default = spec.base
     rows: list[dict] = []
     t0 = time.perf_counter()
-    rounds = 0
+    played = Counter()  # rounds_played, seconds (checkpoints included), rounds_now, seconds_now of the stages
     if spec.strategy == "grid":
         cands = [default] + [c for c in (spec.candidate(v) for v in spec.grid()) if c != default]
         say(f"search: {len(cands)} candidates x {spec.deals:,} deals")
         frame, info = _stage(spec, "search", cands, spec.seed, spec.deals, out, resume, run_kw, replay)
-        rounds += info.get("rounds_played", 0)
+        _count(played, info)
         rows = _rows(spec, cands, frame, "grid")
         grid_labels = {spec.candidate(v).label for v in spec.grid()}
     else:
         rows, r = _tpe(spec, out, resume, run_kw, say, replay)
-        rounds += r
+        played.update(r)
         grid_labels = set()
     df = pd.DataFrame.from_records(rows)
     df.insert(0, "candidate", np.arange(len(df)))
@@ -609,7 +613,7 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
             f"(seed {spec.confirm_seed})")
         frame, info = _stage(spec, "confirm", [default, best], spec.confirm_seed, spec.confirm_deals, out, resume,
                              run_kw, replay)
-        rounds += info.get("rounds_played", 0)
+        _count(played, info)
         d, b = ({k: (v.item() if isinstance(v, np.generic) else v) for k, v in r.items()}
                 for r in frame.to_dict("records"))
         confirm = {
@@ -618,10 +622,17 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
             "default_mean": d["mean_score"], "default_ci95_low": d["ci95_low"], "default_ci95_high": d["ci95_high"],
             "diff": b["diff_vs_default"], "diff_ci95_low": b["diff_ci95_low"], "diff_ci95_high": b["diff_ci95_high"],
         }
-    seconds = time.perf_counter() - t0
-    info = {"kind": KIND, "tune": spec.to_json(), "rounds_played": int(rounds), "seconds": round(seconds, 3),
-            "candidates": int(len(df))}
-    return TuneResult(spec, df, confirm, info)
+    # the seconds of the stages, those loaded from checkpoints included: the time of the rounds_played
+    seconds = played["seconds"] if played["seconds"] > 0 else time.perf_counter() - t0
+    info = {"kind": KIND, "tune": spec.to_json(), "rounds_played": int(played["rounds_played"]),
+            "seconds": round(seconds, 3), "candidates": int(len(df))}
+    return TuneResult(spec, df, confirm, info, int(played["rounds_now"]), float(played["seconds_now"]))
+
+
+def _count(played: Counter, info: Mapping[str, Any]) -> None:
+    """Add a stage's rounds and seconds (:func:`_stage`'s run info) to ``played``."""
+    for k in ("rounds_played", "seconds", "rounds_now", "seconds_now"):
+        played[k] += info.get(k, 0)
 
 
 def _distributions(spec: TuneSpec) -> dict[str, Any]:
@@ -651,7 +662,7 @@ def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, An
         (dvals[r.name] - r.lo) / r.step, round((dvals[r.name] - r.lo) / r.step))) for r in spec.ranges)
     seen: dict[str, dict] = {}
     rows: list[dict] = []
-    rounds = 0
+    played = Counter()
     asked = 0
     batch_no = 0
     while asked < spec.trials:
@@ -662,7 +673,7 @@ def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, An
         name = f"batch-{batch_no:03d}"
         say(f"{name}: {len(fresh)} new candidates x {spec.deals:,} deals")
         frame, info = _stage(spec, name, [default] + fresh, spec.seed, spec.deals, out, resume, run_kw, replay)
-        rounds += info.get("rounds_played", 0)
+        _count(played, info)
         for row in _rows(spec, [default] + fresh, frame, name):
             if row["label"] not in seen:
                 seen[row["label"]] = row
@@ -673,7 +684,7 @@ def _tpe(spec: TuneSpec, out: Path | None, resume: bool, run_kw: Mapping[str, An
         for t, c in zip(trials, cands):
             study.tell(t, float(seen[c.label]["mean_score"]))
         batch_no += 1
-    return rows, rounds
+    return rows, played
 
 
 def write_tune(result: TuneResult, out, command: str | None = None, formats: Sequence[str] = ("md", "html")) -> Path:
@@ -733,7 +744,7 @@ def write_tune(result: TuneResult, out, command: str | None = None, formats: Seq
     info["figure"] = ("grid" if len(names) == 2 else "curve") if spec.strategy == "grid" else "history"
     info["confirm"] = c
     info["best"] = best.label
-    if command:
+    if command and "command" not in info:  # a resumed run keeps the command that started it
         info["command"] = command
     return write_with_run_json(out, tune_document(spec, {"tune": df, "confirm": c}, info), info, formats)
 

@@ -23,7 +23,7 @@ from handsim._io import atomic_write
 from handsim.report import FORMATS, check_formats, write_document
 from handsim.report import plots
 from handsim.report.document import (BulletList, Column, Document, Estimate, Figure, Finding, Paragraph, Section,
-                                     Table, fmt_number, fmt_pct)
+                                     Table, fmt_number, fmt_pct, resumed_bullet)
 from handsim.report.plots import lineup_text, value_text
 
 from .rules import PARAMS
@@ -312,6 +312,8 @@ def _run_section(st: _Study) -> Section:
         bullets.append(f"**handsim version:** {info['version']}.")
     if info.get("command"):
         bullets.append(f"**Command:** `{info['command']}`.")
+    if resumed_bullet(info.get("resumed")):
+        bullets.append(resumed_bullet(info.get("resumed")))
     sec.add(BulletList(tuple(bullets)))
     if st.varying:
         lines = [f"`{o}`: {', '.join(value_text(c[o]) for c in st.acc.configs)}" for o in st.varying]
