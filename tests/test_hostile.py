@@ -515,7 +515,11 @@ def _event_index(t: dict, kind: str) -> int:
     ("russian", lambda t: _with(t, "deal", "x"), ["its 'deal' is a JSON string, not an integer"]),
     ("russian", lambda t: json.dumps(t).replace('"deal": 1,', '"deal": Infinity,'), ["its 'deal' is NaN or Infinity"]),
     ("russian", lambda t: _with(t, "result.cards_left.0", "3"), ["the 'cards_left' of its result is an array holding"]),
-], ids=lambda x: x if isinstance(x, str) else "")
+], ids=["hand_size-str", "joker_swap-str", "starter-int", "deal-str", "seed-float", "deal-nan", "score-inf",
+        "rules-empty", "rules-missing", "rules-unknown", "hand-card-int", "deck-card-list", "event-str",
+        "event-card-int", "event-seat-str", "out-hand-int", "result-turns-str", "result-opened-ints",
+        "ru-hand_size-str", "ru-first_round-bool", "ru-rules-empty", "ru-rules-missing", "ru-deal-str", "ru-deal-inf",
+        "ru-cards_left-str"])
 def test_check_refuses_wrongly_typed_content_with_exit_2(runner, tmp_path, game, change, frags):
     """Wrongly typed content is bad input (one line naming the field and the line, exit 2), not a rule
     discrepancy (exit 1) nor, worse, read as something else ("hand_size": "14" as 14: exit 0)."""
