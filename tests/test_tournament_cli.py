@@ -361,6 +361,19 @@ def test_tune_input_errors_are_one_line(runner, tmp_path, args, fragments):
     assert_usage_error(run(runner, "tune", *args, "--out", tmp_path / "x", *FAST), *fragments)
 
 
+def test_tune_refuses_a_range_the_rules_forbid_before_creating_anything(runner, tmp_path):
+    """support_hand=0:1 outside 2 v 2: the candidate support_hand=1 is refused before --out is created, so
+    the same --out works for the corrected command (was: a run.json with status "running" left behind)."""
+    out = tmp_path / "x"
+    assert_usage_error(run(runner, "tune", "greedy", "--param", "support_hand=0:1", "--deals", 10, "--out", out, *FAST),
+                       "greedy:support_hand=1 works only in 2 v 2 play")
+    assert not out.exists()
+    assert_ok(run(runner, "tune", "greedy", "--param", "support_hand=0:1", "--players", "2v2", "--deals", 10,
+                  "--out", out, *FAST, "-q"))
+    info = json.loads((out / "run.json").read_text())
+    assert info["kind"] == "tune" and "status" not in info and info["candidates"] == 2  # finished
+
+
 def test_tournament_and_tune_offer_the_classic_presets_only(runner, tmp_path):
     """They play classic Hand: --preset no longer lists russian only to refuse it later."""
     for cmd in ("tournament", "tune"):

@@ -381,7 +381,9 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
         if n > MAX_CANDIDATES:
             raise _study_error(f"the grid has {n:,} candidates: allowed at most {MAX_CANDIDATES:,} (give a STEP in "
                                "--param NAME=LO:HI:STEP, or --search tpe)")
-    spec.study([base])  # checks sizes, rules and the line-up
+    # checks sizes, rules and the line-up, also of the candidates at the ends of the ranges (e.g. support_hand
+    # outside 2 v 2), before the command creates anything
+    spec.study([base, spec.candidate({r.name: r.lo for r in ranges}), spec.candidate({r.name: r.hi for r in ranges})])
     spec.study([base], seed=confirm_seed, deals=confirm_deals)
     return spec
 
