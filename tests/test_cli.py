@@ -1074,6 +1074,11 @@ def test_report_regenerates(runner, study, tmp_path):
     assert_ok(result)
     assert (copy / "report.md").is_file() and (copy / "summary.csv").is_file()
     assert result.output.startswith(f"Report: {copy / 'report.md'}, {copy / 'report.html'}")
+    # the same bytes as simulate wrote (was: 'Other run details' in another order: python, numba before jobs)
+    assert (copy / "report.md").read_bytes() == (out / "report.md").read_bytes()
+    details = (copy / "report.md").read_text().split("**Other run details:**", 1)[1].split("\n\n#", 1)[0]
+    assert [line.split(":")[0] for line in details.split("\n") if line.startswith("- ")] == [
+        "- jobs", "- machine", "- numba", "- python"]
     assert_usage_error(run(runner, "report", copy, "--format", "pdf"), "--format")
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(out / "summary.csv"))
     # a damaged checkpoint is a one-line error

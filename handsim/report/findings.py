@@ -895,9 +895,12 @@ def _run_section(st: _Study) -> Section:
                       caption="Line-ups: the policy at each line-up position; the dealer moves every deal, so each "
                       "policy sits in every relative seat in turn."))
     if isinstance(policies, Mapping) and policies:
-        sec.add(Paragraph("**Policies:**"), BulletList(tuple(f"`{k}`: {v}" for k, v in policies.items())))
+        # in line-up order (run.json keeps them sorted by name, so simulate and 'handsim report' agree)
+        first = {p: i for i, p in enumerate(dict.fromkeys(p for lu in st.lineups for p in lineup_policies(lu)))}
+        items = sorted(policies.items(), key=lambda kv: (first.get(kv[0], len(first)), kv[0]))
+        sec.add(Paragraph("**Policies:**"), BulletList(tuple(f"`{k}`: {v}" for k, v in items)))
     if info:
-        sec.add(Paragraph("**Other run details:**"), BulletList(tuple(f"{k}: {v}" for k, v in info.items())))
+        sec.add(Paragraph("**Other run details:**"), BulletList(tuple(f"{k}: {v}" for k, v in sorted(info.items()))))  # (run.json's order)
     return sec
 
 
