@@ -1226,7 +1226,9 @@ def test_show_deal_replays_a_match_round_of_a_2v2_study(runner):
     res = run(runner, *args, "--json")
     assert_ok(res)
     trace = json.loads(res.stdout)  # stderr may hold the one-off compile notice
-    assert (trace["match"], trace["round"], trace["players"]) == (12, 2, 4)
+    assert (trace["match"], trace["round"], trace["players"]) == (12, 2, 4)  # round: the 0-based index, as
+    assert '`--round 3` writes `"round": 2`' in (ROOT / "README.md").read_text()  # README and --help say
+    assert '"round" is the 0-based index' in " ".join(run(runner, "show-deal", "--help").output.split())
     assert trace["rules"]["partnership"] is True and trace["rules"]["opening_scope"] == "team"
     # line-up position j sits at seat (j + match) % 4 for the whole match: hold-hand at seat 0
     assert trace["policies"] == ["hold-hand", "greedy", "greedy", "greedy"]

@@ -455,7 +455,8 @@ Deal I of a study with seed S is the same deal in every study (common random num
 this shows exactly what happened there: draws, melds (with what each joker stands for),
 lay-offs, joker swaps, discards, the hand after every turn and the scores with their reasons.
 Line-up positions rotate over the seats from deal to deal, as in 'handsim simulate'.  For a
-match study (--rounds N or --matches) give the match as --deal and the round as --round.
+match study (--rounds N or --matches) give the match as --deal and the round as --round (1 = the
+first; the --json move log's "round" is the 0-based index, as in --per-deal files: 2 for --round 3).
 
 \b
 Examples:
