@@ -555,7 +555,7 @@ def test_check_reads_standard_input(runner):
     assert ok(run(runner, "check", "-", input=json.dumps(t) + "\n")).stdout == "1 deal checked, 0 discrepancies\n"
     r = _russian_line(runner)
     text = "\ufeff" + json.dumps(r) + "\n\n" + json.dumps(r) + "\n"  # a byte-order mark, a blank line
-    assert ok(run(runner, "check", "-", input=text.encode())).stdout == "2 deals checked, 0 discrepancies\n"
+    assert ok(run(runner, "check", "-", input=text.encode())).stdout == "2 games checked, 0 discrepancies\n"
     broken = _with(t, "result.scores.0", t["result"]["scores"][0] + 1)  # a real discrepancy: exit 1
     result = run(runner, "check", "-", input=json.dumps(broken) + "\n")
     assert result.exit_code == 1

@@ -146,7 +146,7 @@ def test_show_deal_and_check_a_russian_game(runner, tmp_path):
     path.write_text(result.stdout)
     result = run(runner, "check", str(path))
     assert_ok(result)
-    assert result.stdout.splitlines()[-1] == "1 deal checked, 0 discrepancies"
+    assert result.stdout.splitlines()[-1] == "1 game checked, 0 discrepancies"
     # a card taken off the table is found
     bad = json.loads(path.read_text())
     play = next(e for e in bad["events"] if e["type"] == "play" and e["table_after"])
@@ -158,7 +158,15 @@ def test_show_deal_and_check_a_russian_game(runner, tmp_path):
     result = run(runner, "show-deal", "--preset", "russian", "--players", "3", "--deal", "2")
     assert_ok(result)
     lines = result.stdout.splitlines()
-    assert lines[0] == "Deal 2, seed 0: Russian Hand, 3 players, rules russian; seat 0 plays first"
+    assert lines[0] == "Game 2, seed 0: Russian Hand, 3 players, rules russian; seat 0 plays first"
+    assert lines[1] == ("(line-up positions move one seat per game: position j sits at seat (j + 2) mod 3 in this "
+                        "game, so the line-up's first policy, greedy, at seat 2; summary.csv numbers the seats the "
+                        "same way, seat 0 playing first)")
+    # patient, line-up position 0 of game 4 with 5 players, sits at seat 4, and the note says so
+    text = run(runner, "show-deal", "--preset", "russian", "--deal", "4", "--lineup",
+               "patient,greedy,random,greedy,greedy").stdout.splitlines()
+    assert "so the line-up's first policy, patient, at seat 4;" in text[1] and "(j + 4) mod 5" in text[1]
+    assert text[4 + 4].startswith("  seat 4 (patient), 7 cards: ")
     want3 = trace_deal(RussianRules.preset(), "greedy,greedy,greedy", 2, 0)["result"]
     assert f"after {want3['turns']} turns" in result.stdout
 
@@ -263,7 +271,7 @@ def test_simulate_a_russian_study(runner, tmp_path):
     assert (out / "report.md").read_text().startswith("# Russian Hand")
     result = run(runner, "check", str(out / "traces.jsonl"))
     assert_ok(result)
-    assert result.stdout.splitlines()[-1] == "4 deals checked, 0 discrepancies"
+    assert result.stdout.splitlines()[-1] == "4 games checked, 0 discrepancies"
     result = run(runner, "report", str(out), "--format", "md")
     assert_ok(result)
 

@@ -407,8 +407,14 @@ def render_russian_game(trace: dict, symbols: bool = True) -> str:
     P = trace["players"]
     rules = RussianRules.from_dict(trace["rules"])
     pol = trace.get("policies") or [""] * P
-    what = "Stacked deal" if trace.get("stacked") else f"Deal {trace.get('deal')}, seed {trace.get('seed')}"
-    lines = [f"{what}: Russian Hand, {P} players, rules {rules_note(rules)}; seat 0 plays first", "", "Dealt:"]
+    what = "Stacked game" if trace.get("stacked") else f"Game {trace.get('deal')}, seed {trace.get('seed')}"
+    lines = [f"{what}: Russian Hand, {P} players, rules {rules_note(rules)}; seat 0 plays first"]
+    if not trace.get("stacked"):  # line-up position j sits at seat (j + game) mod P (as in 'handsim simulate')
+        first = int(trace["deal"]) % P
+        lines.append(f"(line-up positions move one seat per game: position j sits at seat (j + {trace['deal']}) mod "
+                     f"{P} in this game, so the line-up's first policy, {pol[first]}, at seat {first}; summary.csv "
+                     "numbers the seats the same way, seat 0 playing first)")
+    lines += ["", "Dealt:"]
     for s, hand in enumerate(trace["hands"]):
         lines.append(f"  seat {s} ({pol[s]}), {len(hand)} cards: {cards_text(sorted_cards(hand), symbols)}")
     lines.append("")
@@ -838,7 +844,8 @@ def check(ctx, file):
             source, run_check = _lines_of(file), lambda check: check_file(file, check)
         from handsim.checker import check_deal
 
-        if _check_traces_file(source, name) == "russian":  # Russian Hand move logs (RULES.md §8)
+        game = _check_traces_file(source, name)
+        if game == "russian":  # Russian Hand move logs (RULES.md §8)
             from handsim.games.russian.checker import check_deal
         n, problems = run_check(check_deal)
     except OSError as e:
@@ -847,7 +854,8 @@ def check(ctx, file):
         raise click.UsageError(f"{name} is not UTF-8 text (expected JSON lines)") from None
     for _, message in problems:
         click.echo(message)
-    click.echo(f"{n} deal{'s' if n != 1 else ''} checked, {len(problems)} discrepanc{'ies' if len(problems) != 1 else 'y'}")
+    unit = "game" if game == "russian" else "deal"  # a Russian Hand deal is one game
+    click.echo(f"{n} {unit}{'s' if n != 1 else ''} checked, {len(problems)} discrepanc{'ies' if len(problems) != 1 else 'y'}")
     if problems:
         ctx.exit(1)
 
