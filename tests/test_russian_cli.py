@@ -274,6 +274,7 @@ def test_simulate_a_russian_study(runner, tmp_path):
     assert result.stdout.splitlines()[-1] == "4 games checked, 0 discrepancies"
     result = run(runner, "report", str(out), "--format", "md")
     assert_ok(result)
+    assert result.stdout == f"Report: {out / 'report.md'} (120 games)\n"  # (was: rounds)
 
 
 def test_per_deal_rows_of_a_russian_study(runner, tmp_path):

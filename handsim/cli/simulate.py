@@ -689,7 +689,8 @@ def report(folder, fmt, quiet):
         ck.accumulator.write_report(out, info, formats=formats)
     if not quiet:
         paths = ", ".join(str(out / f"report.{f}") for f in formats)
-        click.echo(f"Report: {paths}" + (f" ({ck.rounds:,} rounds)" if ck.rounds else ""))
+        unit = "rounds" if ck.spec.game.name == "hand" else "games"  # a Russian Hand deal is one game
+        click.echo(f"Report: {paths}" + (f" ({ck.rounds:,} {unit})" if ck.rounds else ""))
 
 
 def _spec_difference(a, b) -> str:
