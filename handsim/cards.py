@@ -174,3 +174,15 @@ def cards_of(counts) -> list[int]:
 def sort_key(t: int):
     """Display order: by suit, then rank, jokers last."""
     return (5, 0) if t == JOKER else (suit_of(t), rank_of(t))
+
+
+def n_of(n: int, word: str = "card") -> str:
+    """``n`` and ``word`` in the number it needs: ``"1 card"``, ``"0 cards"``, ``"3 jokers"`` (for messages).
+
+    Parameters
+    ----------
+    n : int
+    word : str
+        The singular; the plural adds ``s``.
+    """
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -20,7 +20,7 @@ from collections import Counter, deque
 from operator import add
 from typing import Any
 
-from handsim.cards import JOKER, N_TYPES, CardError, format_card, format_cards, parse_card
+from handsim.cards import JOKER, N_TYPES, CardError, format_card, format_cards, n_of, parse_card
 from handsim.melds import Pair, can_lay_off, can_swap, format_pairs, validate_meld
 from handsim.rules import PARAM_BY_NAME, Rules, RulesError, check_json_rules
 from handsim.scoring import partners_of, score_round
@@ -524,7 +524,7 @@ class _Replay:
         if turn.drew or not turn.needs_draw:
             self.stop("reshuffle outside the draw of a turn")
         if state.stock:
-            self.stop(f"reshuffle while the stock still holds {len(state.stock)} cards")
+            self.stop(f"reshuffle while the stock still holds {n_of(len(state.stock))}")
         if state.reshuffles >= rules.max_reshuffles:
             self.fail(f"reshuffle number {state.reshuffles + 1}, but max_reshuffles is {rules.max_reshuffles}")
         new_stock = self.cards(self.field(ev, "stock", "reshuffle"), "reshuffle")
@@ -541,7 +541,7 @@ class _Replay:
         if turn.drew or not turn.needs_draw:
             self.fail("void outside the draw of a turn")
         if state.stock:
-            self.fail(f"void while the stock still holds {len(state.stock)} cards")
+            self.fail(f"void while the stock still holds {n_of(len(state.stock))}")
         elif state.reshuffles < rules.max_reshuffles and len(state.pile) > 1:
             self.fail(f"void after {state.reshuffles} reshuffles, but max_reshuffles is {rules.max_reshuffles} "
                       f"and the pile holds {len(state.pile) - 1} cards to reshuffle")

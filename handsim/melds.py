@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from handsim.cards import JOKER, N_SUITS, card_type, format_card, format_cards, rank_of, suit_of
+from handsim.cards import JOKER, N_SUITS, card_type, format_card, format_cards, n_of, rank_of, suit_of
 
 #: ``(card, stands_for)``: a card type and the natural card type it stands for.
 Pair = tuple[int, int]
@@ -115,8 +115,7 @@ def _ace_readings(ranks: list[int]) -> list[list[int]]:
     return [[ace if r == 1 else r for r in ranks] for ace in aces]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+_plural = n_of
 
 
 # ---------------------------------------------------------------------------------------

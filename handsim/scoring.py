@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Sequence
 
-from handsim.cards import JOKER, CardError, format_card, hand_value, parse_cards
+from handsim.cards import JOKER, CardError, format_card, hand_value, n_of, parse_cards
 
 OUT_SCORE = -30
 HAND_SCORE = -60
@@ -84,7 +84,7 @@ def score_round(
     if not 0 <= out < n:
         raise ScoreInputError(f"out: seat {out} out of range 0..{n - 1}")
     if len(hands[out]):
-        raise ScoreInputError(f"hands[{out}]: the out player's hand must be empty, got {len(hands[out])} cards")
+        raise ScoreInputError(f"hands[{out}]: the out player's hand must be empty, got {n_of(len(hands[out]))}")
 
     scores = []
     for seat, hand in enumerate(hands):
@@ -166,7 +166,7 @@ def round_end_from_json(obj: Any, rules) -> list[int]:
         if k > limit:
             raise ScoreInputError(f"hands: {k} copies of {format_card(t)} in all, the deck holds {limit}")
     if out is not None and hands[out]:
-        raise ScoreInputError(f"hands[{out}]: the out player's hand must be empty, got {len(hands[out])} cards")
+        raise ScoreInputError(f"hands[{out}]: the out player's hand must be empty, got {n_of(len(hands[out]))}")
     for seat, hand in enumerate(hands):
         if seat != out and not hand:
             raise ScoreInputError(f"hands[{seat}]: empty, but only the out player can have no cards")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import JOKER, format_card
+from .cards import JOKER, format_card, n_of
 from .rules import Rules
 
 _SOURCES = {0: "stock", 1: "discard"}
@@ -351,7 +351,7 @@ def play_stacked_deal(rules: Rules, deck, policies, dealer: int = 0, key: int = 
         cards = [int(c) for c in deck]
     cnt = counts_of(cards)
     if len(cards) != rules.deck_size or any(cnt[t] != 2 for t in range(52)) or cnt[JOKER] != rules.jokers:
-        raise CardError(f"a stacked deck must hold every card twice and {rules.jokers} joker(s): got {len(cards)} cards")
+        raise CardError(f"a stacked deck must hold every card twice and {rules.jokers} joker(s): got {n_of(len(cards))}")
     specs = parse_lineup(policies)
     P = len(specs)
     E = engine_for(specs)

@@ -127,6 +127,35 @@ def test_study_findings_name_their_unit(null_study):
             assert v and all("not a comparison of teams" in f.text and not DIRECTION.search(f.text) for f in v)
 
 
+def _round_length_findings(doc) -> list[str]:
+    return [f.text for f in all_findings(doc) if f.text.startswith("A round lasts")]
+
+
+def test_round_length_finding_says_when_no_round_was_void():
+    """Was "void rounds: 0% to 0%"; a void share is given only when some round was void."""
+    n = 100
+    deals = np.arange(n, dtype=np.int64)
+    perm = np.array([np.roll(np.arange(2), -(int(d) % 2)) for d in deals], dtype=np.int8)
+    score = np.tile(np.array([[0, 10]], np.int32), (n, 1))
+    flags = np.tile(np.array([[FLAG_OPENED | FLAG_OUT, FLAG_OPENED]], np.uint8), (n, 1))
+
+    def doc(void_in_71: int):
+        acc = StudyAccumulator([{"opening_threshold": 51}, {"opening_threshold": 71}], [("greedy", "greedy")], 2,
+                               ["opening_threshold"])
+        void = np.zeros(n, np.uint8)
+        void[:void_in_71] = 1
+        acc.add_chunk({(0, 0): DealBlock(deals, perm, score, flags, np.full(n, 20, np.int16), np.zeros(n, np.uint8)),
+                       (1, 0): DealBlock(deals, perm, score, flags, np.full(n, 30, np.int16), void)})
+        return findings.build(acc.summary(), acc.paired(), acc.histograms(), {}, dpi=30)
+
+    assert _round_length_findings(doc(0)) == [
+        "A round lasts from 20.0 turns on average (opening threshold 51) to 30.0 (opening threshold 71); "
+        "none was void."]
+    assert _round_length_findings(doc(25)) == [
+        "A round lasts from 20.0 turns on average (opening threshold 51) to 30.0 (opening threshold 71); "
+        "void rounds: 0% to 25.0%."]
+
+
 # ------------------------------------------------------------------------------ tournaments
 
 

@@ -177,3 +177,16 @@ def test_bad_russian_studies_are_refused():
         _spec(lineups=["hold-hand"])
     with pytest.raises(StudyError, match="single game"):
         _spec(matches=True)
+
+
+def test_the_first_seats_edge_is_worded_as_an_advantage_or_a_disadvantage():
+    """Was "a handicap of -3.4 percentage points": a significant edge is named by its sign and given by its size."""
+    from handsim.games.russian.report import _share, edge_verdict
+
+    assert edge_verdict(_share(-0.034, -0.047, -0.021, diff=True)) == (
+        "a disadvantage of 3.4 percentage points (95% CI 2.1 to 4.7)")
+    assert edge_verdict(_share(0.021, 0.010, 0.032, diff=True)) == (
+        "an advantage of 2.1 percentage points (95% CI 1.0 to 3.2)")
+    assert edge_verdict(_share(-0.005, -0.02, 0.01, diff=True)) == (
+        "a difference from the fair share of -0.5 percentage points (95% CI -2.0 to +1.0; not significant: the "
+        "interval includes 0)")

@@ -54,8 +54,17 @@ def test_partner_of_the_out_player_scores_zero():
 
 
 def test_out_player_must_have_empty_hand():
-    with pytest.raises(ScoreInputError, match=r"hands\[0\]"):
+    with pytest.raises(ScoreInputError, match=r"hands\[0\]: the out player's hand must be empty, got 1 card$"):
         score_round(CLASSIC, 0, False, hands("KS", "7H"), [True, True])
+    with pytest.raises(ScoreInputError, match=r"must be empty, got 2 cards$"):
+        round_end_from_json({"out": 0, "hand_finish": False, "hands": ["KS QH", "7H"], "opened": [True, True]},
+                            CLASSIC)
+
+
+def test_counts_in_messages_agree_in_number():
+    from handsim.cards import n_of
+
+    assert [n_of(0), n_of(1), n_of(2), n_of(1, "joker")] == ["0 cards", "1 card", "2 cards", "1 joker"]
 
 
 # --- round_end_from_json ---------------------------------------------------------------

@@ -278,7 +278,9 @@ class _DealView:
         self.say(f"draws {cards_text([card])} {where}")
 
     def on_reshuffle(self, ev):
-        self.say(f"the stock is empty: the discard pile, except its top card, becomes the new stock ({len(ev['stock'])} cards)")
+        from handsim.cards import n_of
+
+        self.say(f"the stock is empty: the discard pile, except its top card, becomes the new stock ({n_of(len(ev['stock']))})")
 
     def on_meld(self, ev):
         from handsim.cards import parse_card

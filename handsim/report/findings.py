@@ -794,12 +794,13 @@ def _round_section(st: _Study) -> Section | None:
         lo = min(recs, key=lambda r: r["mean_turns"])
         hi = max(recs, key=lambda r: r["mean_turns"])
         vlo, vhi = min(r["void_rate"] for r in recs), max(r["void_rate"] for r in recs)
+        void = ("none was void" if vhi == 0 else f"{fmt_pct(vlo)} are void" if vlo == vhi
+                else f"void rounds: {fmt_pct(vlo)} to {fmt_pct(vhi)}")
         if len(recs) == 1 or lo["mean_turns"] == hi["mean_turns"]:
-            text = f"A round lasts {fmt_number(lo['mean_turns'])} turns on average; {fmt_pct(lo['void_rate'])} are void."
+            text = f"A round lasts {fmt_number(lo['mean_turns'])} turns on average; {void}."
         else:
             text = (f"A round lasts from {fmt_number(lo['mean_turns'])} turns on average ({_config_text(lo, st.options)}) "
-                    f"to {fmt_number(hi['mean_turns'])} ({_config_text(hi, st.options)}); void rounds: "
-                    f"{fmt_pct(vlo)} to {fmt_pct(vhi)}.")
+                    f"to {fmt_number(hi['mean_turns'])} ({_config_text(hi, st.options)}); {void}.")
         items.append(Finding(text, None, f"line-up {lineup_text(lineup)}" if len(st.lineups) > 1 else ""))
     sec.add(BulletList(tuple(items)))
     turns = st.histograms.get("turns")

@@ -11,6 +11,7 @@ games (percentage points for a difference), a number of cards or of turns, never
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -200,6 +201,25 @@ def _length_figure(st: _Study) -> Figure | None:
 # sections
 
 
+def edge_verdict(est: Estimate) -> str:
+    """The first seat's edge over its fair share in words: ``"an advantage of 2.1 percentage points
+    (95% CI 1.0 to 3.2)"`` or ``"a disadvantage of 3.4 percentage points (95% CI 2.1 to 4.7)"`` (its
+    size, never a negative advantage) when the interval excludes 0, else ``"a difference from the fair
+    share of -0.5 percentage points (95% CI ...; not significant: ...)"``.
+
+    Parameters
+    ----------
+    est : Estimate
+        The edge, a difference of shares (``unit="pp"``, fractions).
+    """
+    if not est.significant:
+        return f"a difference from the fair share of {est.text()}"
+    up = est.value > 0
+    size = dataclasses.replace(est, value=abs(est.value), low=est.low if up else -est.high,
+                               high=est.high if up else -est.low, diff=False)
+    return f"{'an advantage' if up else 'a disadvantage'} of {size.text()}"
+
+
 def _edge_findings(st: _Study) -> list[Finding]:
     out = []
     s = st.seats
@@ -208,10 +228,8 @@ def _edge_findings(st: _Study) -> list[Finding]:
             continue
         est = _share(r["edge"], r["edge_ci95_low"], r["edge_ci95_high"], diff=True)
         win = _share(r["win_rate"], r["win_rate_ci95_low"], r["win_rate_ci95_high"])
-        verdict = ("an edge of" if est.significant and est.value > 0 else
-                   "a handicap of" if est.significant else "a difference from the fair share of")
         out.append(Finding(f"The first player wins {win.text(inner=False)} of games against a fair share of "
-                           f"{fmt_pct(r['fair_share'])}: {verdict} {est.text()} in the chance to win.", est,
+                           f"{fmt_pct(r['fair_share'])}: {edge_verdict(est)} in the chance to win.", est,
                            _where(r, st.varying, r["lineup"])))
     return out
 

@@ -25,7 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from handsim.cards import format_card
+from handsim.cards import format_card, n_of
 
 from .kernels import rearrange as _k
 from .kernels import state as S
@@ -229,7 +229,7 @@ def play_stacked_deal(rules: RussianRules, deck, policies, key: int = 0) -> dict
 
     cards = parse_cards(deck, jokers=0) if isinstance(deck, str) else [int(c) for c in deck]
     if len(cards) != S.DECK or any(cards.count(t) != 2 for t in range(52)):
-        raise CardError(f"a stacked Russian Hand deck holds every card twice, 104 cards: got {len(cards)} cards")
+        raise CardError(f"a stacked Russian Hand deck holds every card twice, 104 cards: got {n_of(len(cards))}")
     specs = parse_lineup(policies, game="russian")
     P = len(specs)
     pol, pp = lineup_arrays(specs)

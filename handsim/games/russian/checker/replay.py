@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from handsim.cards import CardError, format_card, parse_card
+from handsim.cards import CardError, format_card, n_of, parse_card
 
 from handsim.rules import check_json_rules
 
@@ -139,7 +139,7 @@ class _Replay:
         tr, P, rules = self.trace, self.P, self.rules
         deck = [_card(c, "the deck") for c in tr.get("deck") or []]
         if len(deck) != DECK_SIZE or any(n != 2 for n in Counter(deck).values()) or len(set(deck)) != 52:
-            raise _Stop(f"the deck is not two full decks of 52 cards without jokers ({len(deck)} cards)")
+            raise _Stop(f"the deck is not two full decks of 52 cards without jokers ({n_of(len(deck))})")
         h = rules.hand_size
         hands = [Counter(deck[s * h:(s + 1) * h]) for s in range(P)]
         logged = tr.get("hands")
@@ -226,11 +226,11 @@ class _Replay:
                         self.fail(where, "the hand is empty: the game must end there, the player going out")
             elif kind == "out":
                 if sum(hands[seat].values()) != 0:
-                    self.fail(where, f"goes out holding {sum(hands[seat].values())} cards")
+                    self.fail(where, f"goes out holding {n_of(sum(hands[seat].values()))}")
                 ended = ("out", seat)
             elif kind == "stock_out":
                 if top < len(stock):
-                    self.fail(where, f"the game ends on an empty stock, but it holds {len(stock) - top} cards")
+                    self.fail(where, f"the game ends on an empty stock, but it holds {n_of(len(stock) - top)}")
                 elif rules.stock_out_end == "must_draw" and acted:
                     self.fail(where, "stock_out_end = must_draw: the game ends at a turn that is not a play "
                                      "while the stock is empty, not after a move")
