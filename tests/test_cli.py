@@ -1259,6 +1259,35 @@ def test_standings_last_loses_match_study(runner, tmp_path):
     assert json.loads((out / "run.json").read_text())["rules"]["standings"] == "last_loses"
 
 
+def test_two_v_two_terminal_table_prints_the_team_rows(runner, tmp_path):
+    """The pooled policy rows mix partners and opponents: the table also prints summary.csv's team rows, and
+    the Units line says which is which."""
+    out = tmp_path / "t"
+    res = run(runner, "simulate", "--players", "2v2", "--lineup", "hold-hand,greedy,greedy,greedy", "--rounds", 3,
+              "--deals", 40, "--jobs", 1, "--seed", 2, "--no-progress", "--out", out)
+    assert_ok(res)
+    s = pd.read_csv(out / "summary.csv")
+    teams = s[s["seat"].isin(["team A", "team B"])].set_index("seat")
+    assert list(teams["policy"]) == ["hold-hand & greedy", "greedy & greedy"]
+    assert list(teams["rounds"]) == [120, 120] and list(teams["matches"]) == [40, 40]
+    # every match has one winning team (tie-break rounds)
+    assert teams.loc["team A", "match_win_rate"] + teams.loc["team B", "match_win_rate"] == pytest.approx(1)
+    lines = res.stdout.splitlines()
+    for seat, r in teams.iterrows():
+        row = next(line for line in lines if f"  {seat}: {r['policy']}  " in line).split()
+        assert row[6:8] == ["120", f"{r['mean_score']:.2f}"], row  # lineup, "team A:", 3 policy words, rounds
+        assert row[-1] == f"{r['match_win_rate']:.3f}"
+    assert sum("team" not in line and line.startswith("hold-hand,greedy×3 ") for line in lines) == 2  # pooled rows
+    units = next(line for line in lines if line.startswith("Units: "))
+    assert "2 v 2: a policy's row pools every seat it held, partners and opponents alike" in units
+    assert "match_win_rate the share of matches the team won." in units
+    # singles: no team rows, no 2 v 2 words
+    res = run(runner, "simulate", "--lineup", "hold-hand,greedy", "--deals", 10, "--jobs", 1, "--no-progress",
+              "--out", tmp_path / "s")
+    assert_ok(res)
+    assert "team" not in res.stdout
+
+
 @pytest.mark.parametrize("word", ["last_loses", "last-loses", "Last-Loses", "LAST_LOSES"])
 def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tmp_path, monkeypatch, word):
     """--standings, --set, --vary, a TOML file and policy names take '-' or '_' (any case); the

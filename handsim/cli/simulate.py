@@ -281,21 +281,39 @@ def _ci_cell(value, low, high, digits: int, unit: str = "game") -> str:
 
 
 def summary_table(summary, varying, matches: bool = False) -> str:
-    """The seat "all" rows of a summary, compactly."""
+    """The seat "all" rows of a summary, compactly, and in 2 v 2 the team rows (``team A: hold-hand & greedy``:
+    the team of line-up positions 1 & 3, ``team B`` of 2 & 4), in the summary's order."""
     from handsim.policies import split_lineup
 
-    rows = summary[summary["seat"].astype(str) == "all"]
+    seat = summary["seat"].astype(str)
+    rows = summary[seat.isin(["all", "team A", "team B"])]
     headers = list(varying) + ["lineup", "policy", "rounds", "mean_score", "95% CI", "p_out", "p_hand",
                                "p_unopened", "mean_turns"] + (["match_win_rate"] if matches else [])
     body = []
     for _, r in rows.iterrows():
+        who = r["policy"] if str(r["seat"]) == "all" else f"{r['seat']}: {r['policy']}"
         body.append([fmt_value(r[k]) for k in varying] + [
             _short_lineup(split_lineup(str(r["lineup"]))),
-            r["policy"], f"{int(r['rounds']):,}", _fmt(r["mean_score"], 2),
+            who, f"{int(r['rounds']):,}", _fmt(r["mean_score"], 2),
             f"[{_fmt(r['ci95_low'], 2)}, {_fmt(r['ci95_high'], 2)}]",
             _fmt(r["p_out"], 3), _fmt(r["p_hand"], 3), _fmt(r["p_unopened"], 3), _fmt(r["mean_turns"], 1),
         ] + ([_fmt(r.get("match_win_rate"), 3)] if matches else []))
     return table(headers, body)
+
+
+def summary_units(matches: bool, teams: bool) -> str:
+    """The ``Units:`` line under :func:`summary_table` (2 v 2: what the policy rows pool and what the team rows count)."""
+    text = ("Units: the table's rounds are player-rounds (the speed below counts whole rounds); mean_score: "
+            "points per player-round (lower is better; 95% CI); "
+            "p_out, p_hand, p_unopened: shares of player-rounds; mean_turns: turns per round (all players)"
+            + ("; match_win_rate: share of matches won" if matches else ""))
+    if teams:
+        text += ("; 2 v 2: a policy's row pools every seat it held, partners and opponents alike (not a team's "
+                 "result); the team A (line-up positions 1 & 3) and team B (2 & 4) rows count team-rounds: "
+                 "mean_score is the team's points (both partners summed) per round, p_out and p_hand the share of "
+                 "rounds in which a partner went out (with a Hand), p_unopened of the team's player-rounds"
+                 + (", match_win_rate the share of matches the team won" if matches else ""))
+    return text + "."
 
 
 SIMULATE_HELP = """Run a study: every combination of the varying rule options × every line-up, on the same deals.
@@ -614,10 +632,7 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
     else:
         matches = getattr(spec, "matches", False)
         click.echo(summary_table(result.summary, spec.varying(), matches))
-        click.echo("Units: the table's rounds are player-rounds (the speed below counts whole rounds); mean_score: "
-                   "points per player-round (lower is better; 95% CI); "
-                   "p_out, p_hand, p_unopened: shares of player-rounds; mean_turns: turns per round (all players)"
-                   + ("; match_win_rate: share of matches won." if matches else "."))
+        click.echo(summary_units(matches, bool((result.summary["seat"].astype(str) == "team A").any())))
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
                          "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
              if (Path(out) / f).exists()]
