@@ -888,6 +888,8 @@ def run_study(
         if saved_history is None and (out / "run.json").is_file():  # a checkpoint from before the history
             saved_history = _run_json_history(out / "run.json")
     history = run_history(saved_history, command, resume) if (command or saved_history) else None
+    if history is not None:
+        history["jobs"] = jobs  # this invocation's worker processes: a resume without --jobs uses them again
     if acc is None and accumulator is not None:
         acc = accumulator
     if acc is None and game.name != "hand":
@@ -1036,6 +1038,47 @@ def run_study(
     if game.name != "hand":  # a Russian Hand deal is one game: the same figures, in games
         run_info.update(game=game.name, games_played=rounds, games_per_s=run_info["rounds_per_s"])
     return StudyResult(spec, acc, run_info, out, rounds_now, elapsed)
+
+
+def recorded_jobs(out) -> int | None:
+    """The worker processes (``jobs``) the last run of the study in ``out`` used: from its
+    checkpoint's run history, else from its ``run.json`` (a finished study); what ``simulate
+    --resume`` uses when ``--jobs`` is not given.
+
+    Parameters
+    ----------
+    out : path
+        A study folder.
+
+    Returns
+    -------
+    int or None
+        1 to 512; None when neither file records a usable value (a checkpoint written before
+        handsim kept it, or a damaged file: the resume then reports the damage itself).
+    """
+    import zipfile
+
+    from ._io import InputFileError, read_json
+
+    out = Path(out)
+    found = None
+    try:
+        with zipfile.ZipFile(out / CHECKPOINT) as zf:
+            info = zf.getinfo("__run__.npy")
+            if info.file_size <= 2**20:  # a run history is a few hundred bytes
+                with np.load(out / CHECKPOINT, allow_pickle=False) as z:
+                    found = json.loads(bytes(z["__run__"].astype(np.uint8)).decode("utf-8")).get("jobs")
+    except Exception:  # noqa: BLE001 - no checkpoint, no history in it, or damage: try run.json
+        found = None
+    if found is None and (out / "run.json").is_file():
+        try:
+            d = read_json(out / "run.json", "run.json")
+            found = d.get("jobs") if isinstance(d, dict) else None
+        except (InputFileError, OSError):
+            found = None
+    if isinstance(found, int) and not isinstance(found, bool) and 1 <= found <= 512:
+        return found
+    return None
 
 
 def _run_json_history(path: Path) -> dict | None:

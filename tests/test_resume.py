@@ -138,6 +138,19 @@ def test_stopped_run_resumes_to_identical_summary(tmp_path, reference, case):
     r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
     assert (out / "summary.csv").read_bytes() == reference, r.stderr
+    # without --jobs the resume uses the recorded jobs (was: all cores), and its speed counts only its own
+    # rounds: each chunk is 250 deals x 2 configurations = 500 rounds
+    lines = r.stdout.splitlines()
+    job_text = f"{jobs} job{'s' if jobs != 1 else ''}"
+    assert lines[0].endswith(f", {job_text} -> {out}"), lines[0]
+    assert json.loads((out / "run.json").read_text())["jobs"] == jobs
+    speed = next(line for line in lines if line.startswith("Speed: "))
+    loaded, now = 500 * len(held), 500 * (N_CHUNKS - len(held))
+    if now:
+        assert f" rounds/s ({now:,} rounds played now in " in speed, speed
+        assert speed.endswith(f" s; {loaded:,} rounds loaded from the checkpoint), {job_text}"), speed
+    else:
+        assert speed == f"Speed: no rounds played now (all {loaded:,} rounds loaded from the checkpoint), {job_text}"
 
 
 @pytest.mark.parametrize("command, args", [
@@ -173,6 +186,28 @@ def test_interrupt_before_any_finished_chunk_leaves_nothing_to_resume(tmp_path):
     assert p.returncode == 130, err
     assert err.endswith(f"\nInterrupted before any work was finished: nothing to resume in {out}.\n"), err
     assert not (out / CHECKPOINT).exists(), err
+
+
+def test_recorded_jobs_come_from_the_checkpoint_else_run_json(tmp_path):
+    """What 'simulate --resume' uses without --jobs: the last invocation's jobs, kept in the checkpoint's run
+    history; a finished study's run.json says it too; a value that cannot be jobs counts as none."""
+    from handsim.simulate import make_spec, recorded_jobs, run_study
+
+    spec = make_spec(lineups=["greedy,greedy"], players=2, deals=20, seed=1, chunk=10)
+    (tmp_path / "a").mkdir()
+    run_study(spec, jobs=3, executor="inline", out=tmp_path / "a", command="handsim simulate --jobs 3")
+    assert recorded_jobs(tmp_path / "a") == 3
+    run_study(spec, jobs=1, executor="inline", out=tmp_path / "a", resume=True, command="handsim simulate --resume a")
+    assert recorded_jobs(tmp_path / "a") == 1  # the latest invocation's
+    for i, (run_json, want) in enumerate([({"jobs": 5}, 5), ({"jobs": True}, None), ({"jobs": 0}, None),
+                                          ({"jobs": "2"}, None), ([], None)]):
+        folder = tmp_path / f"r{i}"
+        folder.mkdir()
+        (folder / "run.json").write_text(json.dumps(run_json))
+        assert recorded_jobs(folder) == want, run_json
+    (tmp_path / "r0" / CHECKPOINT).write_bytes(b"damaged")  # damage is the resume's to report
+    assert recorded_jobs(tmp_path / "r0") == 5
+    assert recorded_jobs(tmp_path / "none") is None
 
 
 def test_signal_while_a_chunk_is_merged_is_acted_on_after_it(tmp_path, monkeypatch):
@@ -231,3 +266,16 @@ def test_interrupted_run_on_a_dask_cluster_resumes_to_identical_summary(tmp_path
     r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
     assert (out / "summary.csv").read_bytes() == reference, r.stderr
+    # without --jobs the resume uses the recorded jobs (was: all cores), and its speed counts only its own
+    # rounds: each chunk is 250 deals x 2 configurations = 500 rounds
+    lines = r.stdout.splitlines()
+    job_text = f"{jobs} job{'s' if jobs != 1 else ''}"
+    assert lines[0].endswith(f", {job_text} -> {out}"), lines[0]
+    assert json.loads((out / "run.json").read_text())["jobs"] == jobs
+    speed = next(line for line in lines if line.startswith("Speed: "))
+    loaded, now = 500 * len(held), 500 * (N_CHUNKS - len(held))
+    if now:
+        assert f" rounds/s ({now:,} rounds played now in " in speed, speed
+        assert speed.endswith(f" s; {loaded:,} rounds loaded from the checkpoint), {job_text}"), speed
+    else:
+        assert speed == f"Speed: no rounds played now (all {loaded:,} rounds loaded from the checkpoint), {job_text}"

@@ -385,7 +385,7 @@ terminated (kill).
 @click.option("--standings", type=Words(STANDINGS), default=None,
               help="Match standings (RULES.md section 7): lowest_wins, or last_loses (3-4 single players: one winner, "
                    "one loser, the rest neutral).  Plays matches: the same as --matches --set standings=...")
-@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
+@click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores; --resume: the number the study last ran with]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
                    "handsim installed with its cluster extra (pip install -e \".[cluster]\" in a checkout).  Results are the same as locally.")
@@ -514,6 +514,10 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     if out is None:
         out = _default_out()
     out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force))
+    if resume and jobs is None:  # the worker processes the study ran with, unless --jobs says otherwise
+        from handsim.simulate import recorded_jobs
+
+        jobs = recorded_jobs(out)
     n_jobs = jobs or os.cpu_count() or 1
     if progress is None:
         progress = (not quiet) and sys.stderr.isatty()
