@@ -225,7 +225,7 @@ def test_the_stock_out_rules_are_checked():
     early = copy.deepcopy(tr)
     i = max(i for i, e in enumerate(early["events"]) if e["type"] == "draw")
     del early["events"][i - 1:i + 1]  # the last turn gone: the stock still holds a card
-    assert any("the game ends on an empty stock, but it holds 1 cards" in m for m in check_deal(early))
+    assert any("the game ends on an empty stock, but it holds 1 card" in m for m in check_deal(early))
 
 
 # ------------------------------------------------------------------------------ every kind of fault
