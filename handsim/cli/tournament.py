@@ -100,7 +100,8 @@ def _rules(preset, rules_file, settings, threshold, two_v_two):
 
 def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress, quiet):
     """Check the scheduler, make (or reopen) the output folder, write the starting run.json (what --resume
-    reads; replaced by the full one at the end); returns ``(out, jobs, progress, history)``.
+    reads; replaced by the full one at the end); returns ``(out, jobs, progress, history)``: ``jobs`` is
+    --jobs, else for a resume the jobs the run last ran with (run.json), else all cores.
 
     ``history`` is the command that started the run (kept by every resume: it is the reproducible one)
     and the resumes (``"resumed"``: command and time, UTC), recorded in run.json at once (so that an
@@ -120,10 +121,15 @@ def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress
         info = _read_run_json(out / "run.json")
         history = run_history(info, command_line(ctx), True)
         info.update(history)
+        saved = info.get("jobs")  # a resume without --jobs runs with the jobs the run last ran with
+        if jobs is None and isinstance(saved, int) and not isinstance(saved, bool) and 1 <= saved <= 512:
+            jobs = saved
+    jobs = jobs or os.cpu_count() or 1
+    history["jobs"] = info["jobs"] = jobs
     atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True) + "\n").encode())
     if progress is None:
         progress = (not quiet) and sys.stderr.isatty()
-    return out, jobs or os.cpu_count() or 1, progress, history
+    return out, jobs, progress, history
 
 
 def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterrupt | None = None) -> None:
