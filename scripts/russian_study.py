@@ -3,8 +3,11 @@
 players, the three policies.
 
 For each number of players P it runs one ``handsim simulate --preset russian`` study into
-``OUT/pP/`` with four line-ups on the same games (common random numbers): greedy at every seat,
-patient at every seat, one patient among greedy players and one random among greedy players.
+``OUT/pP/`` with seven line-ups on the same games (common random numbers): greedy at every seat,
+patient at every seat, one patient player among greedy players at each of three settings of
+patience (``hold_max`` = 1, 2, 3: it holds back plays of up to that many cards while the stock
+lasts), the ``hold_max = 2`` player made wary (``wary_at = 3``: it plays anyway once another player
+holds 3 cards or fewer), and one random player among greedy players.
 Then it gathers the headline figures of the four studies, each with its 95% confidence
 interval, into ``OUT/headline.csv``:
 
@@ -12,8 +15,10 @@ interval, into ``OUT/headline.csv``:
   greedy (``seats.csv``);
 * ``stock_out_rate``: the share of games ended by an empty stock, all greedy and all patient;
 * ``mean_turns``: game length in turns, all greedy and all patient;
-* ``patience_pays``: the win rate of line-up position 1 when it plays patient instead of greedy
-  against greedy players, paired on the same games (``lineups.csv``); the same for random.
+* ``patience_pays`` (``hold_max = 1``), ``patience2_pays``, ``patience3_pays``,
+  ``patience2_wary_pays``: the win rate of line-up position 1 when it plays that patient player
+  instead of greedy against greedy players, paired on the same games (``lineups.csv``); the same
+  for random (``random_instead_of_greedy``).
 
 A study folder that holds a finished study is kept; an interrupted one is resumed.  Usage::
 
@@ -34,9 +39,18 @@ PLAYERS = (2, 3, 4, 5)
 SEED = 2026
 
 
+#: The one-switched players of the study, each against greedy players, and the headline quantity
+#: that measures the switch.
+SWITCHED = (("patient", "patience_pays"), ("patient:hold_max=2", "patience2_pays"),
+            ("patient:hold_max=3", "patience3_pays"), ("patient:hold_max=2,wary_at=3", "patience2_wary_pays"),
+            ("random", "random_instead_of_greedy"))
+
+
 def lineups(P: int) -> list[str]:
-    return ["greedy," * (P - 1) + "greedy", "patient," * (P - 1) + "patient",
-            "patient" + ",greedy" * (P - 1), "random" + ",greedy" * (P - 1)]
+    """The study's line-ups for ``P`` players: all greedy, all patient, then each of
+    :data:`SWITCHED` at position 1 among greedy players."""
+    return (["greedy," * (P - 1) + "greedy", "patient," * (P - 1) + "patient"]
+            + [who + ",greedy" * (P - 1) for who, _ in SWITCHED])
 
 
 def run(P: int, out: Path, deals: int, jobs: int) -> None:
@@ -50,8 +64,8 @@ def run(P: int, out: Path, deals: int, jobs: int) -> None:
     else:
         cmd += ["--preset", "russian", "--players", str(P), "--deals", str(deals), "--seed", str(SEED),
                 "--out", str(out)]
-        greedy, patient, one_patient, one_random = lineups(P)
-        cmd += ["--lineup", greedy, "--lineup", patient, "--lineup", one_patient, "--lineup", one_random]
+        for lu in lineups(P):
+            cmd += ["--lineup", lu]
     print(" ".join(cmd), file=sys.stderr, flush=True)
     subprocess.run(cmd, check=True)
 
@@ -67,7 +81,7 @@ def headline(out: Path) -> pd.DataFrame:
         d = out / f"p{P}"
         if not (d / "run.json").exists():
             continue
-        greedy, patient, one_patient, one_random = lineups(P)
+        greedy, patient, *switched = lineups(P)
         seats = pd.read_csv(d / "seats.csv")
         s0 = seats[(seats["lineup"] == greedy) & (seats["seat"] == 0)].iloc[0]
         add(P, "first_seat_win_rate", greedy, "share of games", s0["win_rate"], s0["win_rate_ci95_low"],
@@ -86,7 +100,7 @@ def headline(out: Path) -> pd.DataFrame:
             add(P, "mean_turns", lu, "turns", g["mean_turns"], g["turns_ci95_low"], g["turns_ci95_high"], g["games"])
             add(P, "median_turns", lu, "turns", g["p50"], float("nan"), float("nan"), g["games"])
         pairs = pd.read_csv(d / "lineups.csv")
-        for other, name in ((one_patient, "patience_pays"), (one_random, "random_instead_of_greedy")):
+        for other, (_, name) in zip(switched, SWITCHED):
             # win_diff is line-up a minus line-up b at the switched position: the switch pays
             # (b - a) when a is all greedy
             m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
