@@ -20,9 +20,16 @@ interval, into ``OUT/headline.csv``:
   instead of greedy against greedy players, paired on the same games (``lineups.csv``); the same
   for random (``random_instead_of_greedy``).
 
+With ``--sweep`` it runs the patience sweep instead, into ``OUT/sweep-pP/``: greedy at every
+seat, and one patient player among greedy players at each ``hold_max`` of :data:`SWEEP_HOLD`,
+on the same games (the first ``--deals`` games of the same seed, so the sweep's ``hold_max`` 1 to
+3 replay games of the main study); ``OUT/patience_sweep.csv`` gathers the paired win-rate
+difference (patient minus greedy at the switched position) and the cards left, with 95% CIs.
+
 A study folder that holds a finished study is kept; an interrupted one is resumed.  Usage::
 
-    python scripts/russian_study.py --deals 10000 --jobs 1 --out results/russian
+    python scripts/russian_study.py --deals 36000 --jobs 1 --out results/russian
+    python scripts/russian_study.py --sweep --deals 20000 --jobs 1 --out results/russian
 """
 
 from __future__ import annotations
@@ -46,6 +53,18 @@ SWITCHED = (("patient", "patience_pays"), ("patient:hold_max=2", "patience2_pays
             ("random", "random_instead_of_greedy"))
 
 
+#: The patience sweep's settings of ``hold_max`` (cards).
+SWEEP_HOLD = (1, 2, 3, 4, 5, 6, 8)
+
+
+def sweep_lineups(P: int) -> list[str]:
+    """The sweep's line-ups for ``P`` players: all greedy, then one ``patient:hold_max=k`` player
+    among greedy players for each k of :data:`SWEEP_HOLD`."""
+    # hold_max = 1 is the default: handsim labels that player plain "patient"
+    return ["greedy," * (P - 1) + "greedy"] + [("patient" if k == 1 else f"patient:hold_max={k}") + ",greedy" * (P - 1)
+                                              for k in SWEEP_HOLD]
+
+
 def lineups(P: int) -> list[str]:
     """The study's line-ups for ``P`` players: all greedy, all patient, then each of
     :data:`SWITCHED` at position 1 among greedy players."""
@@ -53,8 +72,9 @@ def lineups(P: int) -> list[str]:
             + [who + ",greedy" * (P - 1) for who, _ in SWITCHED])
 
 
-def run(P: int, out: Path, deals: int, jobs: int) -> None:
-    """Play (or resume, or keep) the study of ``P`` players in ``out``."""
+def run(P: int, out: Path, deals: int, jobs: int, lineup_list: list[str] | None = None) -> None:
+    """Play (or resume, or keep) the study of ``P`` players in ``out`` (line-ups: ``lineup_list``,
+    default :func:`lineups`)."""
     if (out / "run.json").exists():
         print(f"{out}: finished, kept", file=sys.stderr)
         return
@@ -64,7 +84,7 @@ def run(P: int, out: Path, deals: int, jobs: int) -> None:
     else:
         cmd += ["--preset", "russian", "--players", str(P), "--deals", str(deals), "--seed", str(SEED),
                 "--out", str(out)]
-        for lu in lineups(P):
+        for lu in lineup_list or lineups(P):
             cmd += ["--lineup", lu]
     print(" ".join(cmd), file=sys.stderr, flush=True)
     subprocess.run(cmd, check=True)
@@ -115,6 +135,32 @@ def headline(out: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def sweep(out: Path) -> pd.DataFrame:
+    """The patience sweep's table: per number of players and ``hold_max``, the paired difference
+    of the switched position's win rate (share of games) and cards left at the end (cards),
+    patient minus greedy, each with its 95% CI (``lineups.csv`` of ``OUT/sweep-pP``)."""
+    rows = []
+    for P in PLAYERS:
+        d = out / f"sweep-p{P}"
+        if not (d / "run.json").exists():
+            continue
+        pairs = pd.read_csv(d / "lineups.csv")
+        greedy, *switched = sweep_lineups(P)
+        for k, other in zip(SWEEP_HOLD, switched):
+            m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
+            flip = -1.0
+            if m.empty:
+                m = pairs[(pairs["lineup_a"] == other) & (pairs["lineup_b"] == greedy)]
+                flip = 1.0
+            r = m.iloc[0]
+            row = {"players": P, "hold_max": k, "games": int(r["deals"])}
+            for q in ("win", "cards_left"):
+                lo, hi = sorted((flip * r[f"{q}_diff_ci95_low"], flip * r[f"{q}_diff_ci95_high"]))
+                row.update({f"{q}_diff": flip * r[f"{q}_diff"], f"{q}_diff_ci95_low": lo, f"{q}_diff_ci95_high": hi})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def power(games: int, players=PLAYERS) -> pd.DataFrame:
     """What ``games`` games per line-up can resolve (normal approximation, 95% two-sided, 80% power):
     for each number of players P, the half-width of the 95% CI of a seat's win rate at the fair
@@ -145,6 +191,8 @@ def main() -> int:
     ap.add_argument("--out", default="results/russian")
     ap.add_argument("--players", type=int, nargs="*", default=list(PLAYERS))
     ap.add_argument("--headline-only", action="store_true", help="only gather headline.csv from finished studies")
+    ap.add_argument("--sweep", action="store_true",
+                    help="run the patience sweep (OUT/sweep-pP/, OUT/patience_sweep.csv) instead of the main study")
     ap.add_argument("--power", action="store_true", help="print what --deals games per line-up can resolve, and stop")
     args = ap.parse_args()
     if args.power:
@@ -152,6 +200,14 @@ def main() -> int:
         return 0
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.sweep:
+        if not args.headline_only:
+            for P in args.players:
+                run(P, out / f"sweep-p{P}", args.deals, args.jobs, sweep_lineups(P))
+        t = sweep(out)
+        t.to_csv(out / "patience_sweep.csv", index=False)
+        print(t.to_string(index=False))
+        return 0
     if not args.headline_only:
         for P in args.players:
             run(P, out / f"p{P}", args.deals, args.jobs)
