@@ -13,6 +13,9 @@ interval, into ``OUT/headline.csv``:
 
 * ``first_seat_edge``: the win rate of the first player (seat 0) minus the fair share 1/P, all
   greedy (``seats.csv``);
+* ``last_seat_win_rate``, ``last_minus_first_seat``: the last seat to move in a round of turns,
+  and its win rate minus the first seat's on the same games (normal interval of a difference of two
+  shares of one multinomial), all greedy;
 * ``stock_out_rate``: the share of games ended by an empty stock, all greedy and all patient;
 * ``mean_turns``: game length in turns, all greedy and all patient;
 * ``patience_pays`` (``hold_max = 1``), ``patience2_pays``, ``patience3_pays``,
@@ -107,6 +110,16 @@ def headline(out: Path) -> pd.DataFrame:
         add(P, "first_seat_win_rate", greedy, "share of games", s0["win_rate"], s0["win_rate_ci95_low"],
             s0["win_rate_ci95_high"], s0["games"])
         add(P, "first_seat_edge", greedy, "share of games", s0["edge"], s0["edge_ci95_low"], s0["edge_ci95_high"],
+            s0["games"])
+        # the last seat (the starter's right-hand neighbour, who moves last in each round of turns)
+        # against the first, on the same games: one seat's win excludes the other's, so the
+        # variance of the difference of the two shares is (p_last + p_first - diff^2) / n
+        s_last = seats[(seats["lineup"] == greedy) & (seats["seat"] == P - 1)].iloc[0]
+        diff = s_last["win_rate"] - s0["win_rate"]
+        half = 1.959964 * ((s_last["win_rate"] + s0["win_rate"] - diff ** 2) / s0["games"]) ** 0.5
+        add(P, "last_seat_win_rate", greedy, "share of games", s_last["win_rate"], s_last["win_rate_ci95_low"],
+            s_last["win_rate_ci95_high"], s_last["games"])
+        add(P, "last_minus_first_seat", greedy, "win rate difference (share of games)", diff, diff - half, diff + half,
             s0["games"])
         summary = pd.read_csv(d / "summary.csv")
         length = pd.read_csv(d / "game_length.csv")
