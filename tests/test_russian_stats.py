@@ -190,3 +190,25 @@ def test_the_first_seats_edge_is_worded_as_an_advantage_or_a_disadvantage():
     assert edge_verdict(_share(-0.005, -0.02, 0.01, diff=True)) == (
         "a difference from the fair share of -0.5 percentage points (95% CI -2.0 to +1.0; not significant: the "
         "interval includes 0)")
+
+
+def test_switching_one_seat_is_worded_by_its_size_after_raises_or_lowers():
+    """Was "lowers that player's chance to win by -1.2 percentage points (95% CI -1.9 to -0.6)": the verb
+    carries the direction, the number is the size (results/russian/p2, wary patient against greedy)."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from handsim.games.russian.report import _switch_findings
+
+    def pair(d, lo, hi):
+        return {"lineup_a": "patient,greedy", "lineup_b": "greedy,greedy", "position": 1, "policy_a": "patient",
+                "policy_b": "greedy", "win_diff": d, "win_diff_ci95_low": lo, "win_diff_ci95_high": hi,
+                "cards_left_diff": 0.03, "cards_left_diff_ci95_low": 0.01, "cards_left_diff_ci95_high": 0.05}
+
+    st = SimpleNamespace(lineup_pairs=pd.DataFrame([pair(-0.0122, -0.0188, -0.0056), pair(0.0181, 0.0116, 0.0247),
+                                                    pair(-0.004, -0.011, 0.003)]), varying=[])
+    texts = [f.text for f in _switch_findings(st)]
+    assert "lowers that player's chance to win by 1.2 percentage points (95% CI 0.6 to 1.9);" in texts[0]
+    assert "raises that player's chance to win by 1.8 percentage points (95% CI 1.2 to 2.5);" in texts[1]
+    assert "leaves no significant difference in that player's chance to win (-0.4 percentage points" in texts[2]

@@ -214,10 +214,15 @@ def edge_verdict(est: Estimate) -> str:
     """
     if not est.significant:
         return f"a difference from the fair share of {est.text()}"
+    return f"{'an advantage' if est.value > 0 else 'a disadvantage'} of {_size(est).text()}"
+
+
+def _size(est: Estimate) -> Estimate:
+    """A significant difference as its size: ``-1.2 (-1.9 to -0.6)`` becomes ``1.2 (0.6 to 1.9)``,
+    for words that carry the direction ("lowers by", "a disadvantage of")."""
     up = est.value > 0
-    size = dataclasses.replace(est, value=abs(est.value), low=est.low if up else -est.high,
+    return dataclasses.replace(est, value=abs(est.value), low=est.low if up else -est.high,
                                high=est.high if up else -est.low, diff=False)
-    return f"{'an advantage' if up else 'a disadvantage'} of {size.text()}"
 
 
 def _edge_findings(st: _Study) -> list[Finding]:
@@ -265,7 +270,7 @@ def _switch_findings(st: _Study) -> list[Finding]:
         if est.identical:
             how = "does not change that player's chance to win in any game"
         elif est.significant:
-            how = f"{'raises' if est.value > 0 else 'lowers'} that player's chance to win by {est.text()}"
+            how = f"{'raises' if est.value > 0 else 'lowers'} that player's chance to win by {_size(est).text()}"
         else:
             how = f"leaves no significant difference in that player's chance to win ({est.text(inner=True)})"
         out.append(Finding(f"Playing `{r['policy_a']}` instead of `{r['policy_b']}` at line-up position "
