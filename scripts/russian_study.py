@@ -57,7 +57,7 @@ SWITCHED = (("patient", "patience_pays"), ("patient:hold_max=2", "patience2_pays
 
 
 #: The patience sweep's settings of ``hold_max`` (cards).
-SWEEP_HOLD = (1, 2, 3, 4, 5, 6, 8)
+SWEEP_HOLD = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20)
 
 
 def sweep_lineups(P: int) -> list[str]:
@@ -81,7 +81,7 @@ def run(P: int, out: Path, deals: int, jobs: int, lineup_list: list[str] | None 
     if (out / "run.json").exists():
         print(f"{out}: finished, kept", file=sys.stderr)
         return
-    cmd = ["handsim", "simulate", "--jobs", str(jobs), "--no-progress"]
+    cmd = [sys.executable, "-m", "handsim", "simulate", "--jobs", str(jobs), "--no-progress"]
     if (out / "checkpoint.npz").exists():
         cmd += ["--resume", str(out)]
     else:
