@@ -187,6 +187,8 @@ def _compare(seed: int, n: int, **gen):
     (2024, 300, {}),
     pytest.param(7, 10_000, {}, marks=pytest.mark.slow, id="10000"),
     pytest.param(8, 500, {"max_table": 50, "max_hand": 20}, marks=pytest.mark.slow, id="big-hands"),
+    # the hands a patient player with a large hold_max reaches (results/russian, the patience sweep)
+    pytest.param(12, 300, {"max_table": 100, "max_hand": 40}, marks=pytest.mark.slow, id="huge-hands"),
 ])
 def test_against_the_milp_oracle(seed, n, sizes):
     assert _compare(seed, n, **sizes) == n
