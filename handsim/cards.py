@@ -176,13 +176,16 @@ def sort_key(t: int):
     return (5, 0) if t == JOKER else (suit_of(t), rank_of(t))
 
 
-def n_of(n: int, word: str = "card") -> str:
-    """``n`` and ``word`` in the number it needs: ``"1 card"``, ``"0 cards"``, ``"3 jokers"`` (for messages).
+def n_of(n: int, word: str = "card", plural: str | None = None) -> str:
+    """``n`` and ``word`` in the number it needs: ``"1 card"``, ``"0 cards"``, ``"3 jokers"``,
+    ``n_of(2, "entry", "entries")`` ``"2 entries"`` (for messages).
 
     Parameters
     ----------
     n : int
     word : str
-        The singular; the plural adds ``s``.
+        The singular.
+    plural : str, optional
+        The plural (default: ``word`` + ``s``).
     """
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    return f"{n} " + (word if n == 1 else plural or word + "s")

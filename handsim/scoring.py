@@ -74,9 +74,9 @@ def score_round(
     """
     n = len(hands)
     if len(opened) != n:
-        raise ScoreInputError(f"opened: {len(opened)} entries but hands has {n}")
+        raise ScoreInputError(f"opened: {n_of(len(opened), 'entry', 'entries')} but hands has {n}")
     if partners is not None and len(partners) != n:
-        raise ScoreInputError(f"partners: {len(partners)} entries but hands has {n}")
+        raise ScoreInputError(f"partners: {n_of(len(partners), 'entry', 'entries')} but hands has {n}")
     if out is None:
         if hand_finish:
             raise ScoreInputError("hand_finish: true but out is null (a void round has no Hand)")
@@ -146,7 +146,7 @@ def round_end_from_json(obj: Any, rules) -> list[int]:
     if not isinstance(opened, list) or not all(isinstance(x, bool) for x in opened):
         raise ScoreInputError("opened: expected a list of true/false, one per seat")
     if len(opened) != n:
-        raise ScoreInputError(f"opened: {len(opened)} entries but hands has {n}")
+        raise ScoreInputError(f"opened: {n_of(len(opened), 'entry', 'entries')} but hands has {n}")
     if not isinstance(hand_finish, bool):
         raise ScoreInputError(f"hand_finish: expected true or false, got {hand_finish!r}")
     if out is not None and (isinstance(out, bool) or not isinstance(out, int) or not 0 <= out < n):

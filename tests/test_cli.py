@@ -1519,3 +1519,24 @@ def test_interrupt_after_the_results_are_written_says_they_are_complete(runner, 
     assert result.exit_code == 130
     assert result.stderr.splitlines()[-1] == f"Interrupted after the study was finished: its results are in {out}."
     assert (out / "summary.csv").is_file() and (out / "run.json").is_file()
+
+
+def test_report_of_a_finished_checkpoint_without_run_json_is_not_titled_partial(runner, study, tmp_path):
+    """A run stopped after its last chunk, before it wrote run.json: the report covers every deal, so
+    it is not titled "(interrupted: partial results)" (it was, for 40 of 40 rounds)."""
+    import shutil
+
+    out, _ = study
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    (copy / "run.json").unlink()
+    assert_ok(run(runner, "report", copy))
+    first = (copy / "report.md").read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# Hand (هاند) strategy study"
+
+
+def test_players_refusal_says_which_game_allows_what(runner):
+    result = run(runner, "simulate", "--players", "1", "--deals", 5)
+    assert result.exit_code == 2
+    assert ("'1' is not a number of players: classic Hand plays 2, 3 or 4 single players or 2v2 (partnership); "
+            "Russian Hand (--preset russian) 2 to 5") in result.output

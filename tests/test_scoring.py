@@ -88,6 +88,7 @@ def test_json_hands_as_lists_and_void():
         ({"out": True}, r"out:"),
         ({"hand_finish": "yes"}, r"hand_finish:"),
         ({"opened": [True, True]}, r"opened: 2 entries but hands has 3"),
+        ({"opened": [True]}, r"opened: 1 entry but hands has 3"),
         ({"opened": [True, 1, True]}, r"opened:"),
         ({"hands": ["KS 7H XX", "QH", ""]}, r"hands\[0\]: bad card 'XX'"),
         ({"hands": ["KS KS", "KS", ""]}, r"hands: 3 copies of KS"),

@@ -318,8 +318,20 @@ class Words(click.Choice):
 
 #: ``--players`` of ``tournament`` and ``tune``: single players, or ``2v2`` (partnership).
 PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"], case_sensitive=False)
+class _GamePlayers(click.Choice):
+    """``--players`` of ``simulate`` and ``show-deal``: a refusal says which game allows what (a bare
+    list of choices named 5, which classic Hand then refuses)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not a number of players: classic Hand plays 2, 3 or 4 single players or "
+                      f"2v2 (partnership); Russian Hand (--preset russian) 2 to 5", param, ctx)
+
+
 #: ``--players`` of ``simulate`` and ``show-deal``: also 5, which only Russian Hand allows.
-GAME_PLAYERS_CHOICE = click.Choice(["2", "3", "4", "5", "2v2"], case_sensitive=False)
+GAME_PLAYERS_CHOICE = _GamePlayers(["2", "3", "4", "5", "2v2"], case_sensitive=False)
 
 #: The values of the rule option ``standings`` (handsim.rules), spelled out so that ``--help``
 #: needs no numpy import (``tests/test_cli.py`` checks that the two agree).

@@ -702,8 +702,14 @@ def report(folder, fmt, quiet):
                                    "file or run the study again")
         info = _report_info(saved, ck.spec)
     else:
+        from handsim.simulate import _ranges
+
         info = _report_info({}, ck.spec)
-        info["title"] = "Hand (هاند) strategy study (interrupted: partial results)"
+        # no run.json: the run stopped before writing its outputs - after its last chunk, or before
+        if len(ck.done) < len(_ranges(ck.spec)):
+            game = ("Hand (هاند) strategy study" if ck.spec.game.name == "hand"
+                    else f"Russian Hand (هاند روسي) study: {ck.spec.players} players")
+            info["title"] = game + " (interrupted: partial results)"
     with FolderLock(out).acquire("handsim report"):
         ck.accumulator.write_report(out, info, formats=formats)
     if not quiet:
