@@ -11,6 +11,7 @@ chunks, worker processes or a dask cluster, checkpoints and resume, results inde
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import platform
 from collections.abc import Mapping, Sequence
@@ -113,11 +114,20 @@ class TournamentSpec:
         """
         from ..simulate import check_saved_fields, load_saved_policy_files
 
+        from ..simulate import StudyError
+
         check_saved_fields(d, SAVED_FIELDS, "saved tournament")
         load_saved_policy_files(d.get("policy_files"), "saved tournament")
-        return make_tournament(d["entries"], players=d["players"], rules=Rules.from_dict(d["rules"]),
+        spec = make_tournament(d["entries"], players=d["players"], rules=Rules.from_dict(d["rules"]),
                                tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
-                               chunk=d.get("chunk", 2000), labels=d.get("labels"))
+                               chunk=d.get("chunk", 2000))
+        # the labels are derived from the entries (the results are the entries'): a saved copy must agree
+        saved = d.get("labels")
+        if saved is not None and tuple(saved) != spec.labels:
+            raise StudyError(f"the saved tournament's 'labels' {json.dumps(saved)[:120]} do not match its 'entries' "
+                             f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
+                             "restore them or remove 'labels'")
+        return spec
 
 
 def _is_int(v: Any) -> bool:
@@ -158,7 +168,7 @@ def _labels(entries: Sequence[PolicySpec]) -> tuple[str, ...]:
 
 def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | None = None, tables: str = "pairs",
                     deals: int = 10000, seed: int = 0, chunk: int = 2000,
-                    labels: Sequence[str] | None = None, policy_files: Sequence = ()) -> TournamentSpec:
+                    policy_files: Sequence = ()) -> TournamentSpec:
     """Check and assemble a :class:`TournamentSpec`.
 
     Parameters
@@ -174,8 +184,6 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
         The table design (:mod:`handsim.tournament.lineups`).
     deals, seed, chunk : int
         Deals (each played at every seating), the seed of the deals, deals per work item.
-    labels : sequence of str, optional
-        Names of the entries in the outputs (default: their policy labels, repeats numbered ``#2``).
     policy_files : sequence of path, optional
         Python files of user-written policies (``docs/policies.md``), loaded first so that their
         policies can be entries; recorded with their SHA-256 in the saved spec.
@@ -221,13 +229,7 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
     if games > MAX_GAMES_PER_DEAL:
         raise StudyError(f"{len(specs)} policies at {players} seats with --tables {tables} make {games:,} games per "
                          f"deal: allowed at most {MAX_GAMES_PER_DEAL:,} (use --tables pairs or fewer policies)")
-    if labels is None:
-        labels = _labels(specs)
-    else:
-        labels = tuple(str(x) for x in labels)
-        if len(labels) != len(specs) or len(set(labels)) != len(labels):
-            raise StudyError("labels must name every entry once, without repeats")
-    spec = TournamentSpec(rules, specs, tuple(labels), players, teams, tables, deals, seed, chunk)
+    spec = TournamentSpec(rules, specs, _labels(specs), players, teams, tables, deals, seed, chunk)
     spec.study()  # checks sizes, rules and every line-up (StudyError, PolicyError, RulesError)
     return spec
 
