@@ -59,6 +59,20 @@ def test_other_bad_tuning_runs_are_refused():
         make_tune("hold-hand", ["bail_turn=1:1000:1", "bail_opponent_cards=0:30"], deals=10)
     with pytest.raises(PolicyError, match="unknown policy"):
         make_tune("nope", ["bail_turn=1:5"], deals=10)
+    # --confirm-deals refuses 0 on the command line; make_tune (and so a saved run.json) too, naming the field
+    with pytest.raises(StudyError, match=r"^invalid confirm_deals 0: allowed 1\.\.10\^12$"):
+        make_tune("hold-hand", ["bail_turn=1:5"], deals=10, confirm_deals=0)
+    with pytest.raises(StudyError, match=r"^invalid confirm_seed -1: allowed 0\.\.2\^63-1$"):
+        make_tune("hold-hand", ["bail_turn=1:5"], deals=10, confirm_seed=-1)
+
+
+def test_a_stage_is_played_on_exactly_the_deals_asked():
+    """TuneSpec.study(deals=...) takes the number given (it took 'deals or self.deals', so 0 became the search's)."""
+    spec = make_tune("hold-hand", ["bail_turn=1:5"], deals=10, confirm_deals=7, confirm_seed=9)
+    assert (spec.study([spec.base]).deals, spec.study([spec.base]).seed) == (10, 0)
+    assert spec.study([spec.base], seed=9, deals=7).deals == 7
+    assert spec.record() == {k: v for k, v in spec.to_json().items() if k not in ("kind", "policy", "policy_files")}
+    assert (spec.record()["confirm_deals"], spec.record()["confirm_seed"], spec.record()["strategy"]) == (7, 9, "grid")
 
 
 # ------------------------------------------------------------------------------ known best

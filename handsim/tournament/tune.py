@@ -225,7 +225,12 @@ class TuneSpec:
         from ..simulate import make_spec
 
         return make_spec(self.rules, None, [list(self.lineup(c)) for c in candidates], self.players,
-                         deals or self.deals, self.seed if seed is None else seed, self.chunk)
+                         self.deals if deals is None else deals, self.seed if seed is None else seed, self.chunk)
+
+    def record(self) -> dict[str, Any]:
+        """The fields of :meth:`to_json` that decide what is played (every stage's checkpoint keeps
+        them, so that a resume or a report of a hand-edited run.json is refused: :func:`check_stages`)."""
+        return {k: v for k, v in self.to_json().items() if k not in ("kind", "policy", "policy_files")}
 
     def to_json(self) -> dict[str, Any]:
         from ..simulate import saved_policy_files
@@ -374,6 +379,10 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
             raise _study_error(f"invalid {name} {v!r:.40}: allowed {lo}..{hi}")
     confirm_deals = deals if confirm_deals is None else confirm_deals
     confirm_seed = (seed + 1) % 2**63 if confirm_seed is None else confirm_seed
+    for name, v, lo, hi, allowed in (("confirm_deals", confirm_deals, 1, 10**12, "1..10^12"),
+                                     ("confirm_seed", confirm_seed, 0, 2**63 - 1, "0..2^63-1")):
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise _study_error(f"invalid {name} {v!r:.40}: allowed {allowed}")
     spec = TuneSpec(base, ranges, against, rules, players, teams, deals, seed, chunk, strategy, trials, batch,
                     confirm_deals, confirm_seed)
     if strategy == "grid":
@@ -413,14 +422,17 @@ class TuneCounters(Counters):
     FORMAT = 1
     _ARRAYS = ("lu",)
 
-    def __init__(self, lineups: int, players: int, teams: bool = False):
+    def __init__(self, lineups: int, players: int, teams: bool = False, run: Mapping[str, Any] | None = None):
         self.n_lineups, self.players, self.teams = int(lineups), int(players), bool(teams)
+        #: The tuning run's :meth:`TuneSpec.record` (None in a checkpoint written before it was kept).
+        self.run = dict(run) if isinstance(run, Mapping) else None
         self.own = [0, 2] if self.teams else [0]
         self.others = [j for j in range(self.players) if j not in self.own]
         self._lu = np.zeros((self.n_lineups, _NU), dtype=np.int64)
 
     def _meta_args(self) -> dict[str, Any]:
-        return {"lineups": self.n_lineups, "players": self.players, "teams": self.teams}
+        args = {"lineups": self.n_lineups, "players": self.players, "teams": self.teams}
+        return args if self.run is None else {**args, "run": self.run}
 
     def add_chunk(self, blocks: Mapping[tuple[int, int], Any]) -> None:
         """Add one chunk: ``blocks[(0, l)]`` for every line-up ``l`` (the same deals).
@@ -529,7 +541,7 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
     if out is not None:
         folder = out / "stages" / name
         folder.mkdir(parents=True, exist_ok=True)
-    counters = TuneCounters(len(candidates), spec.players, spec.teams)
+    counters = TuneCounters(len(candidates), spec.players, spec.teams, run=spec.record())
     res = run_study(study, out=folder, resume=resume and folder is not None, accumulator=counters, **run_kw)
     return res.accumulator.frame(), dict(res.run_info, rounds_now=res.rounds_now, seconds_now=res.seconds_now)
 
@@ -588,6 +600,8 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
     rows: list[dict] = []
     t0 = time.perf_counter()
     played = Counter()  # rounds_played, seconds (checkpoints included), rounds_now, seconds_now of the stages
+    if out is not None and (resume or replay):
+        check_stages(spec, out)
     if spec.strategy == "grid":
         cands = [default] + [c for c in (spec.candidate(v) for v in spec.grid()) if c != default]
         say(f"search: {len(cands)} candidates x {spec.deals:,} deals")
@@ -629,6 +643,41 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
     info = {"kind": KIND, "tune": spec.to_json(), "rounds_played": int(played["rounds_played"]),
             "seconds": round(seconds, 3), "candidates": int(len(df))}
     return TuneResult(spec, df, confirm, info, int(played["rounds_now"]), float(played["seconds_now"]))
+
+
+def check_stages(spec: TuneSpec, out: Path) -> None:
+    """Refuse a tuning run whose saved spec (run.json's ``"tune"``) differs from what its stages were
+    played with, before anything is played or reported.
+
+    Every stage's checkpoint keeps :meth:`TuneSpec.record`; a checkpoint written before handsim kept
+    it is checked on what its study and its name show (seed and deals, or the confirmation's;
+    ``search`` is a grid search, ``batch-*`` a TPE one).
+
+    Raises
+    ------
+    handsim.simulate.StudyError
+        One line naming the first field that differs, both values and the checkpoint.
+    """
+    from ..simulate import CHECKPOINT, read_checkpoint
+
+    now = spec.record()
+    stages = out / "stages"
+    for ck in sorted(stages.glob(f"*/{CHECKPOINT}")) if stages.is_dir() else ():
+        name = ck.parent.name
+        saved = read_checkpoint(ck, TuneCounters)  # damaged or foreign: one line (StudyError)
+        then = saved.accumulator.run
+        if then is None:  # before the record: what the stage itself shows
+            study = saved.spec
+            then = {"strategy": "grid" if name == "search" else "tpe" if name.startswith("batch-") else None}
+            keys = ("confirm_seed", "confirm_deals") if name == "confirm" else ("seed", "deals")
+            then.update(zip(keys, (study.seed, study.deals)))
+            then = {k: v for k, v in then.items() if v is not None}
+        for key, was in then.items():
+            if now.get(key) != was:
+                shown = [json.dumps(x, ensure_ascii=False) for x in (now.get(key), was)]
+                shown = [t if len(t) <= 60 else t[:57] + "..." for t in shown]
+                raise _study_error(f"{out}/run.json's tuning run has '{key}' {shown[0]} but stage {name} was played "
+                                   f"with {shown[1]} ({ck}): restore run.json's value, or run the tuning again")
 
 
 def _count(played: Counter, info: Mapping[str, Any]) -> None:
