@@ -324,6 +324,108 @@ def test_report_on_the_stages_folder_points_to_the_tuning_run(runner, tune_dir):
     out, _ = tune_dir
     assert_usage_error(run(runner, "report", out / "stages"), "holds the stages of a tuning run",
                        f"handsim report {out.resolve()}")
+    # a stage folder itself (it holds a checkpoint): was 'unsupported state format 1 ... saved by another version'
+    for stage in ("search", "confirm"):
+        assert_usage_error(run(runner, "report", out / "stages" / stage),
+                           f"{out / 'stages' / stage} is a stage of the tuning run in {out.resolve()}",
+                           f"handsim report {out.resolve()}")
+
+
+def test_resume_of_the_wrong_kind_of_folder_says_what_it_holds(runner, tune_dir, tournament_dir):
+    assert_usage_error(run(runner, "tune", "--resume", tournament_dir[0], *FAST),
+                       f"{tournament_dir[0]} holds no tuning run (run.json of handsim tune): its run.json is of a "
+                       "tournament")
+    assert_usage_error(run(runner, "tournament", "--resume", tune_dir[0], *FAST),
+                       f"{tune_dir[0]} holds no tournament (run.json of handsim tournament): its run.json is of a "
+                       "tuning run")
+
+
+def test_tournament_labels_that_do_not_match_the_entries_are_refused(runner, tournament_dir, tmp_path):
+    """The labels name the entries in order: permuted in run.json they credited one policy's results to
+    another (report and resume exited 0). Refused, naming 'labels'; without 'labels' they are derived."""
+    src = tournament_dir[0]
+    ratings = (src / "ratings.csv").read_bytes()
+    out = _edited_copy(src, tmp_path / "t", "tournament", lambda t: t.__setitem__("labels", ["random", "greedy"]))
+    frag = ["the saved tournament's 'labels' [\"random\", \"greedy\"] do not match its 'entries' (labels "
+            "[\"greedy\", \"random\"])"]
+    assert_usage_error(run(runner, "report", out, "-q"), "cannot read the tournament", *frag)
+    assert_usage_error(run(runner, "tournament", "--resume", out, *FAST, "-q"), "cannot resume the tournament", *frag)
+    assert (out / "ratings.csv").read_bytes() == ratings
+    bar = _edited_copy(src, tmp_path / "b", "tournament", lambda t: t.__setitem__("labels", ["greedy", "a|b"]))
+    assert_usage_error(run(runner, "report", bar, "-q"), "'labels' [\"greedy\", \"a|b\"] do not match")
+    gone = _edited_copy(src, tmp_path / "g", "tournament", lambda t: t.pop("labels"))
+    assert_ok(run(runner, "report", gone, "-q"))
+    assert (gone / "ratings.csv").read_bytes() == ratings
+
+
+@pytest.mark.parametrize("field, value, shown", [
+    ("confirm_deals", 7, "'confirm_deals' 7 but stage confirm was played with 60"),
+    ("confirm_seed", 9, "'confirm_seed' 9 but stage confirm was played with 3"),
+    ("strategy", "tpe", "'strategy' \"tpe\" but stage confirm was played with \"grid\""),
+    ("against", ["greedy", "random"], "'against' [\"greedy\", \"random\"] but stage confirm was played with "
+                                      "[\"greedy\", \"greedy\"]"),
+    ("seed", 5, "'seed' 5 but stage confirm was played with 2"),
+])
+def test_tune_resume_and_report_refuse_a_run_json_edited_against_its_stages(runner, tune_dir, tmp_path, field, value,
+                                                                             shown):
+    """Each of these changed what a resume plays or what the report states (a confirmation 'on 7 fresh deals'
+    of 60 played): refused before anything is played or written, naming the field."""
+    src = tune_dir[0]
+    out = _edited_copy(src, tmp_path / "u", "tune", lambda t: t.__setitem__(field, value))
+    before = {f: (out / f).read_bytes() for f in ("tune.csv", "report.md", "best.toml")}
+    for args, help_of in ((["report", out, "-q"], "report"), (["tune", "--resume", out, *FAST, "-q"], "tune")):
+        assert_usage_error(run(runner, *args), f"{out}/run.json's tuning run has {shown} "
+                           f"({out}/stages/confirm/checkpoint.npz): restore run.json's value, or run the tuning again")
+    assert {f: (out / f).read_bytes() for f in before} == before
+    assert sorted(p.name for p in (out / "stages").iterdir()) == ["confirm", "search"]
+
+
+def test_tune_confirm_deals_0_in_run_json_is_refused(runner, tune_dir, tmp_path):
+    """Was accepted (0 meant 'the search's deals'): the report said 'confirmed on 0 fresh deals' of 60."""
+    out = _edited_copy(tune_dir[0], tmp_path / "u", "tune", lambda t: t.__setitem__("confirm_deals", 0))
+    assert_usage_error(run(runner, "report", out, "-q"), "cannot read the tuning run", "invalid confirm_deals 0: "
+                       "allowed 1..10^12")
+    assert_usage_error(run(runner, "tune", "--resume", out, *FAST, "-q"), "invalid confirm_deals 0: allowed 1..10^12")
+
+
+def test_an_interrupted_tune_keeps_the_confirmation_it_was_started_with(runner, tune_dir, tmp_path):
+    """The search played, the confirmation not yet (its stage removed): only the search's checkpoint records
+    confirm_deals and confirm_seed; an edit of either is refused, and an unedited resume plays the recorded ones."""
+    import shutil
+
+    src = tune_dir[0]
+    for field, value, was in (("confirm_deals", 7, 60), ("confirm_seed", 9, 3)):
+        out = _edited_copy(src, tmp_path / field, "tune", lambda t: t.__setitem__(field, value))
+        shutil.rmtree(out / "stages" / "confirm")
+        assert_usage_error(run(runner, "tune", "--resume", out, *FAST, "-q"),
+                           f"has '{field}' {value} but stage search was played with {was} "
+                           f"({out}/stages/search/checkpoint.npz)")
+        assert not (out / "stages" / "confirm").exists()
+    out = tmp_path / "plain"
+    shutil.copytree(src, out)
+    shutil.rmtree(out / "stages" / "confirm")
+    assert_ok(run(runner, "tune", "--resume", out, *FAST, "-q"))
+    assert (out / "tune.csv").read_bytes() == (src / "tune.csv").read_bytes()
+    assert json.loads((out / "run.json").read_text())["confirm"] == json.loads((src / "run.json").read_text())["confirm"]
+
+
+def test_a_tuning_run_saved_before_the_stages_kept_their_spec_is_still_checked(runner, tmp_path):
+    """results/ holds tuning runs whose stage checkpoints predate the record: they report as before
+    (byte-identical tables), and an edit is checked on what the stages show (their seeds and deals, the
+    stage names)."""
+    import shutil
+
+    src = ROOT / "results" / "hold-hand-bailout" / "vs-greedy" / "tune-51"
+    out = tmp_path / "r"
+    shutil.copytree(src, out)
+    assert_ok(run(runner, "report", out, "-q"))
+    for name in ("tune.csv", "best.toml"):
+        assert (out / name).read_bytes() == (src / name).read_bytes(), name
+    for field, value, was, stage in (("confirm_seed", 9, 20261205, "confirm"), ("confirm_deals", 7, 20000, "confirm"),
+                                     ("strategy", "tpe", '"grid"', "search"), ("deals", 100, 20000, "search")):
+        edited = _edited_copy(src, tmp_path / field, "tune", lambda t: t.__setitem__(field, value))
+        assert_usage_error(run(runner, "report", edited, "-q"),
+                           f"has '{field}' {json.dumps(value)} but stage {stage} was played with {was}")
 
 
 def test_report_rebuilds_a_tuning_run_from_its_stages(runner, tune_dir, tmp_path):

@@ -691,6 +691,11 @@ def report(folder, fmt, quiet):
             raise click.UsageError(f"{folder} is not a study folder but holds {len(inside)} of them: give one, "
                                    f"e.g. handsim report {inside[0]} ({shown})")
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
+    tuning = out.resolve().parent.parent
+    if out.resolve().parent.name == "stages" and (tuning / "run.json").is_file() \
+            and _read_run_json(tuning / "run.json").get("kind") == "tune":
+        raise click.UsageError(f"{folder} is a stage of the tuning run in {tuning}: its report is the tuning run's, "
+                               f"handsim report {tuning}")
     ck = read_checkpoint(ck_path)
     run_json = out / "run.json"
     if run_json.exists():

@@ -77,7 +77,11 @@ def _saved(folder: Path, kind: str) -> dict:
         raise click.UsageError(f"nothing to resume in {folder}: no run.json there")
     d = _read_run_json(run_json)
     if d.get("kind") != kind or not isinstance(d.get(kind), dict):
-        raise click.UsageError(f"{folder} holds no {kind} (its run.json was not written by handsim {kind})")
+        what = {"tune": "tuning run"}.get(kind, kind)
+        held = {"tune": "a tuning run", "tournament": "a tournament"}.get(
+            d.get("kind"), "a study (handsim simulate)" if "spec" in d else "another kind of run")
+        why = f"its '{kind}' field is missing or not an object" if d.get("kind") == kind else f"its run.json is of {held}"
+        raise click.UsageError(f"{folder} holds no {what} (run.json of handsim {kind}): {why}")
     return d[kind]
 
 
