@@ -419,15 +419,29 @@ def make_spec(
 # ------------------------------------------------------------------------------ work items
 
 
+def check_policy_files(engine) -> None:
+    """Compile the decision functions of the user-written policies ``engine`` plays (numba-cached,
+    reused by the engine), so that a policy file that does not compile is refused before anything
+    in the output folder is deleted (``--force``) or created.
+
+    Raises
+    ------
+    handsim.policies.files.PolicyFileError
+        Naming the file, the policy and the function (:func:`handsim.policies.files.check_compiles`).
+    """
+    from .policies.files import check_compiles
+
+    for f in getattr(engine, "files", ()):  # (Russian Hand's engine plays no policy files)
+        check_compiles(f)
+
+
 def _warm_up(matches: bool = False, engine=None) -> None:
     """Compile (or load from cache) the engine's driver once, before the clock starts and workers
     fork; for an engine of policy files, check first that their functions compile."""
     from .policies.engines import builtin_engine
-    from .policies.files import check_compiles
 
     engine = engine or builtin_engine()
-    for f in engine.files:
-        check_compiles(f)
+    check_policy_files(engine)
     fn = run_match_chunk if matches else run_chunk
     greedy = [parse_policy("greedy")] * 2
     fn(Rules.preset("classic", rounds=1).to_vector(), *lineup_arrays(greedy, engine), 2, 0, 0, 1, engine)
@@ -1142,6 +1156,35 @@ def check_scheduler(address: str, timeout: float = 5.0) -> None:
     except (OSError, UnicodeError) as e:
         why = getattr(e, "strerror", None) or str(e)
         raise StudyError(f"scheduler address {text!r}: cannot connect to {host} port {port} ({why}): {hint}") from None
+    if scheme == "tcp":
+        _check_dask_answers(text, f"{scheme}://{loc}", timeout, hint)
+
+
+def _check_dask_answers(text: str, address: str, timeout: float, hint: str) -> None:
+    """Ask what listens at ``address`` (dask's ``identity`` message) and refuse anything that is not a
+    dask scheduler answering within ``timeout`` seconds (a web server, say, would hold dask's client
+    forever).  Skipped without dask.distributed (the run then says to install it)."""
+    try:
+        from distributed.comm import connect
+    except ImportError:
+        return
+    import asyncio
+
+    async def identity():
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except Exception:  # a timeout, a closed connection, an answer dask cannot read
+        answer = None
+    if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
+        raise StudyError(f"scheduler address {text!r}: what listens there is not a dask scheduler (no answer to "
+                         f"dask's greeting in {timeout:g} s): {hint}")
 
 
 def _run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
@@ -1154,7 +1197,7 @@ def _run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
         raise StudyError("the dask executor needs dask.distributed: pip install \"handsim[cluster]\"") from None
     if scheduler:
         try:
-            client = Client(scheduler)
+            client = Client(scheduler, timeout="10s")
         except (OSError, ValueError) as e:  # TimeoutError is an OSError
             raise StudyError(f"cannot connect to the dask scheduler at {scheduler!r}: {' '.join(str(e).split())}") from None
         cluster = None

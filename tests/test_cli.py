@@ -401,10 +401,16 @@ def test_check_scheduler_in_the_library():
     check_scheduler("inproc://somewhere")  # not TCP: left to dask
     import socket
 
-    with socket.create_server(("127.0.0.1", 0)) as server:  # something listening: the address is fine
+    with socket.create_server(("127.0.0.1", 0)) as server:  # something listening that never answers dask
         port = server.getsockname()[1]
-        check_scheduler(f"127.0.0.1:{port}")
-        check_scheduler(f"tcp://localhost:{port}")
+        with pytest.raises(StudyError, match=f"'127.0.0.1:{port}': what listens there is not a dask scheduler "
+                                             r"\(no answer to dask's greeting in 1 s\)"):
+            check_scheduler(f"127.0.0.1:{port}", timeout=1)
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:  # a dask scheduler: fine
+        check_scheduler(cluster.scheduler_address)
+        check_scheduler(cluster.scheduler_address.replace("tcp://", ""))
 
 
 def test_rules_of_the_right_type_still_work(runner, tmp_path):

@@ -51,7 +51,8 @@ POLICY_FILE_OPTION = click.option(
 #: --force of simulate, tournament and tune (handsim.simulate.claim_out).
 FORCE_HELP = ("Replace an existing --out folder if it is a handsim output folder (a readable run.json or "
               "checkpoint of a study, tournament or tuning run) holding only files handsim writes: those files "
-              "are deleted, nothing else; any other folder, the working folder and its parents are refused.")
+              "are deleted, nothing else, and only after every check (policy files compiled, --scheduler answering); any "
+              "other folder, the working folder and its parents are refused.")
 
 
 def _given(ctx: click.Context, names) -> list[str]:
@@ -509,6 +510,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         from handsim.simulate import check_scheduler
 
         check_scheduler(scheduler)  # before anything is created or compiled
+    from handsim.simulate import check_policy_files
+
+    check_policy_files(spec.engine())  # policy files that do not compile: refused before --force deletes anything
 
     # ---- where (claimed for this process until the command ends)
     if out is None:

@@ -102,8 +102,8 @@ def _rules(preset, rules_file, settings, threshold, two_v_two):
     return rules
 
 
-def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress, quiet):
-    """Check the scheduler, make (or reopen) the output folder, write the starting run.json (what --resume
+def _prepare(ctx, kind: str, spec, policies, out, resume, force, scheduler, jobs, progress, quiet):
+    """Check the scheduler and that the policy files of ``policies`` (the run's policies) compile, make (or reopen) the output folder, write the starting run.json (what --resume
     reads; replaced by the full one at the end); returns ``(out, jobs, progress, history)``: ``jobs`` is
     --jobs, else for a resume the jobs the run last ran with (run.json), else all cores.
 
@@ -112,10 +112,12 @@ def _prepare(ctx, kind: str, spec, out, resume, force, scheduler, jobs, progress
     interrupted resume is recorded too) and to be written with the results
     (:func:`handsim.simulate.run_history`)."""
     from handsim._io import atomic_write
-    from handsim.simulate import check_scheduler, claim_out, run_history
+    from handsim.policies.engines import engine_for
+    from handsim.simulate import check_policy_files, check_scheduler, claim_out, run_history
 
     if scheduler is not None:
         check_scheduler(scheduler)
+    check_policy_files(engine_for(policies))  # before --force deletes anything or the folder is made
     out = out if out is not None else _default_out(kind)  # claimed for this process until the command ends
     out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force, what=f"handsim {kind}"))
     if not resume:
@@ -235,7 +237,7 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
 
             for note in tuned_notes(policies, [rules], "2v2" if two_v_two else spec.players):
                 click.echo(f"Note: {note}", err=True)
-    out, n_jobs, progress, history = _prepare(ctx, "tournament", spec, out, resume, force, scheduler, jobs, progress,
+    out, n_jobs, progress, history = _prepare(ctx, "tournament", spec, spec.entries, out, resume, force, scheduler, jobs, progress,
                                               quiet)
     d = spec.design()
     if not quiet:
@@ -384,7 +386,7 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         spec = make_tune(expand_policy_ref(policy), list(params), others, rules,
                          "2v2" if two_v_two else n_players, deals, seed, chunk, search, trials, batch,
                          confirm_deals, confirm_seed, policy_files=policy_files)
-    out, n_jobs, progress, history = _prepare(ctx, "tune", spec, out, resume, force, scheduler, jobs, progress, quiet)
+    out, n_jobs, progress, history = _prepare(ctx, "tune", spec, [spec.base, *spec.against], out, resume, force, scheduler, jobs, progress, quiet)
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
         click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "
