@@ -65,6 +65,37 @@ class IntIn(click.IntRange):
         return value
 
 
+#: Standard input closed (``<&-``): click cannot give a stream for ``-``.
+STDIN_CLOSED = "cannot read standard input: it is closed"
+
+
+class InputFile(click.File):
+    """``click.File`` whose ``-`` on a closed standard input is bad input (exit 2, one line)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except RuntimeError:  # click: "Was not able to determine binary stream for sys.stdin."
+            if value == "-":
+                raise click.UsageError(STDIN_CLOSED, ctx) from None
+            raise
+
+
+def read_stdin() -> bytes:
+    """All of standard input, as bytes.
+
+    Raises
+    ------
+    click.UsageError
+        Standard input is closed (``<&-``).
+    """
+    try:
+        stream = click.get_binary_stream("stdin")
+    except RuntimeError:
+        raise click.UsageError(STDIN_CLOSED) from None
+    return stream.read()
+
+
 def user_error_types() -> tuple[type, ...]:
     """The library's input-error classes (:class:`handsim.errors.InputError` and its subclasses)."""
     return (InputError,)

@@ -7,7 +7,7 @@ import math
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, IntIn, announce_compile, announce_engine_compile,
+from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, InputFile, IntIn, announce_compile, announce_engine_compile,
                       cards_text, dump_json, is_russian, load_rules, parse_players, preset_name, rules_note, rules_options, set_differs,
                       sorted_cards, table)
 
@@ -177,7 +177,7 @@ Examples:
 
 
 @click.command(cls=Command, name="score", help=SCORE_HELP, short_help="Score a round's end.")
-@click.argument("file", type=click.File("rb"), metavar="FILE|-")
+@click.argument("file", type=InputFile("rb"), metavar="FILE|-")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 def score(file, preset, rules_file, settings, as_json):
@@ -838,8 +838,9 @@ def check(ctx, file):
         if file == "-":  # read once: the file is checked twice (its form, then the rules)
             from handsim._io import decode_text
 
-            with click.open_file("-", "rb") as f:
-                text = decode_text(f.read(), name)
+            from ._common import read_stdin
+
+            text = decode_text(read_stdin(), name)
             lines = text.splitlines(keepends=True)
             source, run_check = lines, lambda check: check_lines(lines, check)
         else:
