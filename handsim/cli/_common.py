@@ -90,10 +90,11 @@ def read_stdin() -> bytes:
         Standard input is closed (``<&-``).
     """
     try:
-        stream = click.get_binary_stream("stdin")
-    except RuntimeError:
+        stream = click.open_file("-", "rb")
+    except RuntimeError:  # click: "Was not able to determine binary stream for sys.stdin."
         raise click.UsageError(STDIN_CLOSED) from None
-    return stream.read()
+    with stream as f:
+        return f.read()
 
 
 def user_error_types() -> tuple[type, ...]:
