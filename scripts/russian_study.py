@@ -93,6 +93,16 @@ def run(P: int, out: Path, deals: int, jobs: int, lineup_list: list[str] | None 
     subprocess.run(cmd, check=True)
 
 
+def switch_row(pairs: pd.DataFrame, greedy: str, other: str) -> tuple[pd.Series, float]:
+    """The row of ``lineups.csv`` that pairs the all-greedy line-up with ``other``, and the sign
+    that turns its differences into what the switch to ``other`` pays: the file gives line-up a
+    minus line-up b at the switched position, with either line-up as a."""
+    m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
+    if not m.empty:
+        return m.iloc[0], -1.0
+    return pairs[(pairs["lineup_a"] == other) & (pairs["lineup_b"] == greedy)].iloc[0], 1.0
+
+
 def headline(out: Path) -> pd.DataFrame:
     rows = []
 
@@ -134,14 +144,7 @@ def headline(out: Path) -> pd.DataFrame:
             add(P, "median_turns", lu, "turns", g["p50"], float("nan"), float("nan"), g["games"])
         pairs = pd.read_csv(d / "lineups.csv")
         for other, (_, name) in zip(switched, SWITCHED):
-            # win_diff is line-up a minus line-up b at the switched position: the switch pays
-            # (b - a) when a is all greedy
-            m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
-            flip = -1.0
-            if m.empty:
-                m = pairs[(pairs["lineup_a"] == other) & (pairs["lineup_b"] == greedy)]
-                flip = 1.0
-            r = m.iloc[0]
+            r, flip = switch_row(pairs, greedy, other)
             lo, hi = sorted((flip * r["win_diff_ci95_low"], flip * r["win_diff_ci95_high"]))
             add(P, name, f"{other} vs {greedy}", "win rate difference (share of games)", flip * r["win_diff"], lo, hi,
                 r["deals"])
@@ -160,12 +163,7 @@ def sweep(out: Path) -> pd.DataFrame:
         pairs = pd.read_csv(d / "lineups.csv")
         greedy, *switched = sweep_lineups(P)
         for k, other in zip(SWEEP_HOLD, switched):
-            m = pairs[(pairs["lineup_a"] == greedy) & (pairs["lineup_b"] == other)]
-            flip = -1.0
-            if m.empty:
-                m = pairs[(pairs["lineup_a"] == other) & (pairs["lineup_b"] == greedy)]
-                flip = 1.0
-            r = m.iloc[0]
+            r, flip = switch_row(pairs, greedy, other)
             row = {"players": P, "hold_max": k, "games": int(r["deals"])}
             for q in ("win", "cards_left"):
                 lo, hi = sorted((flip * r[f"{q}_diff_ci95_low"], flip * r[f"{q}_diff_ci95_high"]))
