@@ -19,6 +19,7 @@ import contextlib
 import errno
 import itertools
 import json
+import math
 import multiprocessing as mp
 import os
 import platform
@@ -647,7 +648,7 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     """
     import zipfile
 
-    from .stats import StudyAccumulator
+    from .stats import MAX_COUNTER, StudyAccumulator
 
     path = Path(path)
 
@@ -671,6 +672,9 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
             state = {k: z[k] for k in z.files}
     except Exception as e:  # noqa: BLE001 - any failure to unpack means damage; numpy's own advice is not passed on
         raise damaged(f"its arrays cannot be read ({type(e).__name__})") from None
+    floats = [k for k, v in state.items() if v.dtype.kind not in "iu" and k != "__seconds__"]
+    if floats:
+        raise damaged(f"{floats[0]!r} holds {state[floats[0]].dtype} values, not the integers handsim writes")
     needed = ("__spec__", "__done__", "__rounds__", "__seconds__") + (("meta",) if cls is None else ())
     missing = [k for k in needed if k not in state]
     if missing:
@@ -702,6 +706,8 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     seconds = float(state.pop("__seconds__")[0])
     if rounds < 0 or not seconds >= 0:
         raise damaged("its round count or time is negative")
+    if rounds >= MAX_COUNTER or not math.isfinite(seconds):
+        raise damaged("its round count or time is out of range")
     configs = spec.configs()
     try:
         if (cls is None or cls is StudyAccumulator) and spec.game.name != "hand":

@@ -266,6 +266,74 @@ def _add_sums(acc: np.ndarray, i_sum: int, i_sum2: int, x: np.ndarray) -> None:
     acc[i_sum2] += int((x * x).sum())
 
 
+#: Every saved counter is smaller than this in size: a checkpoint value of 2**53 or more is damage
+#: (no study plays that many deals, and float64 statistics are exact below it).
+MAX_COUNTER = 2**53
+
+
+def check_counters(state: Mapping[str, np.ndarray], layout: Mapping[str, tuple]) -> None:
+    """Check the values of saved counters, as read from a checkpoint, before they are used.
+
+    Parameters
+    ----------
+    state : mapping of str -> ndarray
+        The saved arrays; a name of ``layout`` that ``state`` lacks is skipped (the caller reports
+        missing arrays).
+    layout : mapping of str -> (signed, squares)
+        Per array: ``signed``, the indices on its last axis that hold sums of values that may be
+        negative (scores, differences), or ``"all"`` (every entry may be negative); every other
+        entry is a count or a sum of squares and must be >= 0; ``squares``, pairs ``(i, i2)`` of
+        a sum of integers and its sum of squares, so that ``|x[..., i]| <= x[..., i2]``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the array: not of an integer dtype (handsim writes ``int64``), a value of
+        2**53 or more in size (:data:`MAX_COUNTER`), a negative count, or a sum larger than its
+        sum of squares.
+    """
+    for name, (signed, squares) in layout.items():
+        if name not in state:
+            continue
+        x = np.asarray(state[name])
+        if x.dtype.kind not in "iu":
+            raise ValueError(f"{name!r} holds {x.dtype} values, not the integers handsim writes")
+        if not x.size:
+            continue
+        lo, hi = int(x.min()), int(x.max())
+        if max(-lo, hi) >= MAX_COUNTER:
+            raise ValueError(f"{name!r} holds a value out of range ({hi if hi >= MAX_COUNTER else lo}; "
+                             "counters stay below 2**53 in size)")
+        x = x.astype(np.int64, copy=False)
+        if signed != "all":
+            counts = np.delete(x, list(signed), axis=-1) if signed else x
+            if counts.size and counts.min() < 0:
+                raise ValueError(f"{name!r} holds a negative count ({int(counts.min())})")
+        for i, i2 in squares:
+            bad = np.abs(x[..., i]) > x[..., i2]
+            if bad.any():
+                k = tuple(int(v) for v in np.argwhere(bad)[0])
+                raise ValueError(f"{name!r} holds a sum ({int(x[k + (i,)])}) larger than its sum of squares "
+                                 f"({int(x[k + (i2,)])})")
+
+
+def check_totals(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str, most: bool = False) -> None:
+    """Check that the totals ``got`` of saved array ``name`` equal (``most``: do not exceed) those
+    ``want`` of array ``other``, element by element.
+
+    Raises
+    ------
+    ValueError
+        One line naming both arrays and the first pair of totals that do not fit.
+    """
+    got, want = np.asarray(got), np.asarray(want)
+    bad = got > want if most else got != want
+    if bad.any():
+        k = tuple(np.argwhere(bad)[0])
+        rel = "more than" if most else "other than"
+        raise ValueError(f"{name!r} counts {int(got[k])} {unit}, {rel} the {int(want[k])} of {other!r}")
+
+
 def _t_pvalue(mean: float, se: float, n: int) -> float:
     if not (n >= 2) or math.isnan(se):
         return math.nan
@@ -976,6 +1044,22 @@ class StudyAccumulator:
     _ARRAYS = ("seat", "pool", "cl", "team", "pair", "versus", "lpair")
     # histogram arrays, their first-value attribute, and how many leading axes are fixed by the study
     _HISTS = (("score_hist", "score_lo", 3), ("total_hist", "total_lo", 3), ("team_total_hist", "team_total_lo", 3))
+    # value checks of a saved state (:func:`check_counters`): signed columns and (sum, squares) pairs
+    _LAYOUT = {
+        "seat": ((_S_SCORE, _S_TOTAL), ((_S_SCORE, _S_SCORE2), (_S_TOTAL, _S_TOTAL2))),
+        "pool": ((_P_TSUM, _P_TOT), ((_P_TSUM, _P_TSUM2), (_P_TOT, _P_TOT2), (_P_W, _P_W2), (_P_L, _P_L2),
+                                     (_P_N, _P_N2))),
+        "cl": ((), ()),
+        "team": ((_T_SUM, _T_TOT), ((_T_SUM, _T_SUM2), (_T_UNOP, _T_UNOP2), (_T_TOT, _T_TOT2))),
+        "pair": (tuple(range(1, _NQ, 2)), tuple((i, i + 1) for i in range(1, _NQ, 2))),
+        "versus": ((1,), ((1, 2),)),
+        "lpair": ((_LP_S, _LP_TS, _LP_TOT, _LP_TTOT, _LP_W, _LP_L),
+                  tuple((i, i + 1) for i in (_LP_S, _LP_TS, _LP_TOT, _LP_TTOT, _LP_W, _LP_L))),
+        "turns_hist": ((), ()), "void_hist": ((), ()),
+        "score_hist": ((), ()), "total_hist": ((), ()), "team_total_hist": ((), ()), "team_margin_hist": ((), ()),
+        "score_lo": ("all", ()), "total_lo": ("all", ()), "team_total_lo": ("all", ()), "team_margin_lo": ("all", ()),
+        "joker_seat": ((), ()), "joker_pool": ((), ()), "joker_team": ((), ((0, 1),)), "joker_pair": ((0,), ((0, 1),)),
+    }
 
     def state(self) -> dict[str, np.ndarray]:
         """Everything needed to resume: a dict of numpy arrays (``np.savez`` friendly).
@@ -1045,6 +1129,7 @@ class StudyAccumulator:
                              "results saved by another version cannot be resumed: run the study again")
         acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"],
                   teams=meta.get("teams", False))
+        check_counters(state, cls._LAYOUT)
         if expected:
             other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
                         expected.get("players", acc.players), expected.get("varying", acc.varying),
@@ -1096,7 +1181,29 @@ class StudyAccumulator:
                 raise ValueError(f"state histogram {name} does not match the study shape")
             acc._team_margin_hist = h
             acc._team_margin_lo = int(np.asarray(state[lo]).reshape(-1)[0])
+        acc._check_totals()
         return acc
+
+    def _check_totals(self) -> None:
+        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
+        deals = self._cl[:, :, _C_DEALS]
+        check_totals("turns_hist", self._turns_hist.sum(axis=2), "cl", deals, "rounds")
+        check_totals("turns_hist", self._turns_hist @ np.arange(self._turns_hist.shape[2]), "cl",
+                     self._cl[:, :, _C_TURNS], "turns")
+        check_totals("void_hist", self._void_hist.sum(axis=2), "turns_hist", self._turns_hist.sum(axis=2),
+                     "void rounds", most=True)
+        for col, unit in ((_C_VOID, "void rounds"), (_C_TB_N, "matches with a tie-break count"),
+                          (_C_HD_N, "matches with a Hand-decided flag")):
+            check_totals("cl", self._cl[:, :, col], "cl", deals, unit, most=True)
+        rounds = self._seat[..., _S_ROUNDS]
+        for col, unit in ((_S_OUT, "rounds gone out"), (_S_HAND, "Hands"), (_S_UNOPENED, "unopened rounds")):
+            check_totals("seat", self._seat[..., col], "seat", rounds, unit, most=True)
+        h = self._score_hist
+        check_totals("score_hist", h.sum(axis=3), "seat", rounds.sum(axis=3), "rounds")
+        check_totals("score_hist", h @ np.arange(self._score_lo, self._score_lo + h.shape[3]), "seat",
+                     self._seat[..., _S_SCORE].sum(axis=3), "points")
+        if self.joker_recorded:
+            check_totals("joker_seat", self._joker_seat, "seat", rounds, "rounds", most=True)
 
     def merge(self, other: "StudyAccumulator") -> "StudyAccumulator":
         """Add another accumulator of the same study (disjoint deals) into this one.

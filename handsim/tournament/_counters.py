@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..stats import check_counters
+
 __all__ = ["Counters", "positions_view"]
 
 
@@ -27,6 +29,9 @@ class Counters:
     KIND = ""
     FORMAT = 1
     _ARRAYS: tuple[str, ...] = ()
+    #: Value checks of a saved state (:func:`handsim.stats.check_counters`): per array, the signed
+    #: columns of its last axis and its (sum, sum of squares) pairs.
+    _LAYOUT: dict[str, tuple] = {}
 
     def _meta_args(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -50,7 +55,8 @@ class Counters:
         Raises
         ------
         ValueError
-            Not a state of this kind and format, or arrays of the wrong shape.
+            Not a state of this kind and format, arrays of the wrong shape, or values that cannot
+            be counts of this design (a float array, a negative count, totals that do not agree).
         """
         try:
             meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
@@ -62,6 +68,7 @@ class Counters:
             raise ValueError(f"{cls.KIND} checkpoint of format {meta.get('format')!r}: this version of handsim "
                              f"reads format {cls.FORMAT}; run it again")
         obj = cls(**meta["args"])
+        check_counters(state, cls._LAYOUT)
         for name in cls._ARRAYS:
             if name not in state:
                 raise ValueError(f"{cls.KIND} checkpoint lacks the array {name!r}")
@@ -70,7 +77,12 @@ class Counters:
             if x.shape != want.shape:
                 raise ValueError(f"{cls.KIND} checkpoint array {name} has shape {x.shape}, expected {want.shape}")
             setattr(obj, "_" + name, x.astype(np.int64, copy=True))
+        obj._check_totals()
         return obj
+
+    def _check_totals(self) -> None:
+        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them);
+        subclasses add their own."""
 
     def merge(self, other) -> "Counters":
         """Add the counters of ``other`` (the same design, disjoint deals) into ``self``; returns ``self``.

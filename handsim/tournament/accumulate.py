@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments, _prop, _t_pvalue, _wilson
+from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments, _prop, _t_pvalue, _wilson, check_totals
 from ._counters import Counters, positions_view
 
 __all__ = ["TournamentCounters"]
@@ -78,6 +78,11 @@ class TournamentCounters(Counters):
     KIND = "tournament"
     FORMAT = 1
     _ARRAYS = ("pair", "ww", "table")
+    _LAYOUT = {
+        "pair": ((_R_X,), ((_R_X, _R_X2), (_R_W, _R_W2))),
+        "ww": ((), ()),
+        "table": ((_T_S,), ((_T_S, _T_S2), (_T_OUT, _T_OUT2), (_T_HAND, _T_HAND2), (_T_UNOP, _T_UNOP2))),
+    }
 
     def __init__(self, entries: int, players: int, lineups: Sequence[Sequence[int]], table_of: Sequence[int],
                  tables: int, teams: bool = False):
@@ -209,6 +214,18 @@ class TournamentCounters(Counters):
                 _add(acc, _T_OUT, _T_OUT2, tab[t, a, 1])
                 _add(acc, _T_HAND, _T_HAND2, tab[t, a, 2])
                 _add(acc, _T_UNOP, _T_UNOP2, tab[t, a, 3])
+
+    def _check_totals(self) -> None:
+        p, t = self._pair, self._table
+        check_totals("pair", p[:, _R_A_AHEAD] + p[:, _R_B_AHEAD] + p[:, _R_TIED], "pair", p[:, _R_DEALS],
+                     "deals ahead or tied")
+        check_totals("pair", p[:, _R_CMP], "pair", p[:, _R_DEALS] * self.comparisons, "comparisons")
+        check_totals("pair", p[:, _R_TIES], "pair", p[:, _R_CMP], "ties", most=True)
+        check_totals("ww", np.diagonal(self._ww), "pair", p[:, _R_W2], "squared wins")
+        check_totals("table", t[..., _T_ROUNDS], "table", t[..., _T_DEALS] * self.seats * self.seatings[:, None],
+                     "rounds")
+        for col, unit in ((_T_OUT, "rounds gone out"), (_T_HAND, "Hands"), (_T_UNOP, "unopened rounds")):
+            check_totals("table", t[..., col], "table", t[..., _T_ROUNDS], unit, most=True)
 
     def _compare(self, sa: np.ndarray, sb: np.ndarray, a: int, b: int, w: np.ndarray, ties: np.ndarray) -> None:
         """Add one comparison per deal between entry ``a`` scoring ``sa`` and ``b`` scoring ``sb``."""

@@ -45,7 +45,7 @@ import pandas as pd
 
 from ..policies import POLICIES, PolicySpec, parse_policy
 from ..rules import Rules
-from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments
+from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments, check_totals
 from ._counters import Counters, positions_view
 from .best import policy_text
 from .core import PLAYERS_FIELD, _is_int, _strings
@@ -421,6 +421,7 @@ class TuneCounters(Counters):
     KIND = "tune"
     FORMAT = 1
     _ARRAYS = ("lu",)
+    _LAYOUT = {"lu": ((_U_S, _U_D, _U_O), ((_U_S, _U_S2), (_U_D, _U_D2), (_U_O, _U_O2)))}
 
     def __init__(self, lineups: int, players: int, teams: bool = False, run: Mapping[str, Any] | None = None):
         self.n_lineups, self.players, self.teams = int(lineups), int(players), bool(teams)
@@ -433,6 +434,12 @@ class TuneCounters(Counters):
     def _meta_args(self) -> dict[str, Any]:
         args = {"lineups": self.n_lineups, "players": self.players, "teams": self.teams}
         return args if self.run is None else {**args, "run": self.run}
+
+    def _check_totals(self) -> None:
+        lu, k = self._lu, len(self.own)
+        for col, unit in ((_U_OUT, "rounds gone out"), (_U_HAND, "Hands"), (_U_UNOP, "unopened rounds")):
+            check_totals("lu", lu[:, col], "lu", lu[:, _U_DEALS] * k, unit, most=True)
+        check_totals("lu", lu[:, _U_DEALS], "lu", np.broadcast_to(lu[:1, _U_DEALS], lu.shape[:1]), "deals")
 
     def add_chunk(self, blocks: Mapping[tuple[int, int], Any]) -> None:
         """Add one chunk: ``blocks[(0, l)]`` for every line-up ``l`` (the same deals).

@@ -38,7 +38,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from handsim.stats import _add_sums, _grow_last, _moments, _prop, _py, _t_pvalue, _wilson
+from handsim.stats import (_add_sums, _grow_last, _moments, _prop, _py, _t_pvalue, _wilson, check_counters,
+                           check_totals)
 
 from .kernels.state import END_OUT, END_STOCK_DRAW, FLAG_DREW, FLAG_OUT, FLAG_WON
 
@@ -361,6 +362,16 @@ class RussianAccumulator:
     # ------------------------------------------------------------------ checkpoint / merge
 
     _ARRAYS = ("seat", "pool", "cl", "seatz", "pair", "versus", "lpair")
+    # value checks of a saved state (:func:`handsim.stats.check_counters`): signed columns, (sum, squares) pairs
+    _DIFFS = (tuple(range(1, _NQ, 2)), tuple((i, i + 1) for i in range(1, _NQ, 2)))
+    _LAYOUT = {
+        "seat": ((), ((_S_CARDS, _S_CARDS2), (_S_VALUE, _S_VALUE2))),
+        "pool": ((), ((_P_CARDS, _P_CARDS2), (_P_VALUE, _P_VALUE2))),
+        "cl": ((), ((_C_TURNS, _C_TURNS2),)),
+        "seatz": ((), ((_Z_CARDS, _Z_CARDS2),)),
+        "pair": _DIFFS, "versus": _DIFFS, "lpair": _DIFFS,
+        "turns_hist": ((), ()), "stock_hist": ((), ()),
+    }
 
     def state(self) -> dict[str, np.ndarray]:
         """Everything needed to resume, as numpy arrays (``meta``: UTF-8 JSON; the ``int64``
@@ -393,6 +404,7 @@ class RussianAccumulator:
             raise ValueError(f"unsupported state format {meta.get('format')!r}: this version reads format "
                              f"{_STATE_FORMAT}; run the study again")
         acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"])
+        check_counters(state, cls._LAYOUT)
         if expected:
             other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
                         expected.get("players", acc.players), expected.get("varying", acc.varying))
@@ -412,7 +424,27 @@ class RussianAccumulator:
             acc._turns_hist, acc._stock_hist = th, sh
         except KeyError as e:
             raise ValueError(f"state array {e.args[0]!r} is missing") from None
+        acc._check_totals()
         return acc
+
+    def _check_totals(self) -> None:
+        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
+        games = self._cl[:, :, _C_GAMES]
+        th = self._turns_hist
+        check_totals("turns_hist", th.sum(axis=2), "cl", games, "games")
+        check_totals("turns_hist", th @ np.arange(th.shape[2]), "cl", self._cl[:, :, _C_TURNS], "turns")
+        check_totals("stock_hist", self._stock_hist.sum(axis=2), "cl", self._cl[:, :, _C_STOCK], "stock-outs")
+        check_totals("cl", self._cl[:, :, _C_DRAWN], "cl", self._cl[:, :, _C_STOCK], "drawn games", most=True)
+        seat = self._seat
+        check_totals("seat", seat[..., _S_GAMES].sum(axis=2), "cl",
+                     np.broadcast_to(games[:, :, None], seat.shape[:2] + seat.shape[3:4]), "games")
+        for col, unit in ((_S_WON, "wins"), (_S_DREW, "draws"), (_S_OUT, "games gone out"), (_S_STOCK, "stock-outs")):
+            check_totals("seat", seat[..., col], "seat", seat[..., _S_GAMES], unit, most=True)
+        z = self._seatz
+        check_totals("seatz", z[..., _Z_GAMES], "cl", np.broadcast_to(games[:, :, None], z.shape[:3]), "games")
+        for col, unit in ((_Z_WON, "wins"), (_Z_DREW, "draws")):
+            check_totals("seatz", z[..., col], "seatz", z[..., _Z_GAMES], unit, most=True)
+        check_totals("pool", self._pool[..., _P_GAMES].max(axis=2, initial=0), "cl", games, "games", most=True)
 
     def merge(self, other: "RussianAccumulator") -> "RussianAccumulator":
         """Add another accumulator of the same study (disjoint games) into this one; returns ``self``.
