@@ -37,8 +37,8 @@ def float_play(g, seat):
     return 1.5
 
 """
-DECLARE = {"badone": 'BAD = Policy("badone", help="x", params=(), choose_draw=choose_draw, play=play)\n',
-           "floaty": 'FLOATY = Policy("floaty", help="x", params=(), choose_draw=choose_draw, play=float_play)\n'}
+DECLARE = {"ko-badone": 'BAD = Policy("ko-badone", help="x", params=(), choose_draw=choose_draw, play=play)\n',
+           "ko-floaty": 'FLOATY = Policy("ko-floaty", help="x", params=(), choose_draw=choose_draw, play=float_play)\n'}
 
 
 def run(*args):
@@ -70,7 +70,7 @@ def bad_files(tmp_path_factory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def bad_file(bad_files) -> Path:
-    return bad_files["badone"]
+    return bad_files["ko-badone"]
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +99,8 @@ def refused_args(kind: str, bad_file: Path, policy: str) -> list:
 
 
 @pytest.mark.parametrize("kind", ["simulate", "tournament", "tune"])
-@pytest.mark.parametrize("policy, why", [("badone", "play of policy 'badone' (play) does not compile"),
-                                         ("floaty", "play of policy 'floaty' (float_play) returns float64, not an "
+@pytest.mark.parametrize("policy, why", [("ko-badone", "play of policy 'ko-badone' (play) does not compile"),
+                                         ("ko-floaty", "play of policy 'ko-floaty' (float_play) returns float64, not an "
                                                     "integer")])
 def test_force_keeps_the_old_results_when_a_policy_does_not_compile(kind, policy, why, old_runs, bad_files):
     bad_file = bad_files[policy]
@@ -115,7 +115,7 @@ def test_force_keeps_the_old_results_when_a_policy_does_not_compile(kind, policy
 @pytest.mark.parametrize("kind", ["simulate", "tournament", "tune"])
 def test_a_refused_run_leaves_no_folder(kind, bad_file, tmp_path):
     out = tmp_path / "nf3"
-    line = error_line(run(*refused_args(kind, bad_file, "badone"), "--jobs", 1, "--out", out, "-q"))
+    line = error_line(run(*refused_args(kind, bad_file, "ko-badone"), "--jobs", 1, "--out", out, "-q"))
     assert "does not compile" in line
     assert not out.exists()
     # so the same command, with a policy that compiles, is not refused as "already exists"
