@@ -255,6 +255,11 @@ def decode_text(data: bytes, where: str) -> str:
     return text[1:] if text.startswith(_BOM) else text
 
 
+def is_json_int(value: Any) -> bool:
+    """Whether a JSON value read back is an integer (``true``/``false`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def json_value_text(value: Any) -> str:
     """A JSON value named by its type, for an error message: ``the string "greedy"``, ``an array``."""
     if isinstance(value, bool):

@@ -36,7 +36,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import __version__
-from ._io import LOCK_NAME, FolderLock, WriteError, atomic_write, json_value_text as _json_kind
+from ._io import LOCK_NAME, FolderLock, WriteError, atomic_write, is_json_int as _is_int
+from ._io import json_value_text as _json_kind
 from .policies import PolicySpec, check_lineup_rules, lineup_arrays, lineup_label, parse_lineup, parse_policy, split_lineup
 from .rules import PARAM_BY_NAME, Rules, RulesError, check_json_rules
 
@@ -277,10 +278,6 @@ MAX_DEALS = 10**12
 MAX_CHUNK = 10**6
 #: Most work items (chunks of deals) in a study: the driver keeps one entry per chunk.
 MAX_CHUNKS = 10**6
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def make_spec(

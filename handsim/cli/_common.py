@@ -350,6 +350,8 @@ class Words(click.Choice):
 
 #: ``--players`` of ``tournament`` and ``tune``: single players, or ``2v2`` (partnership).
 PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"], case_sensitive=False)
+
+
 class _GamePlayers(click.Choice):
     """``--players`` of ``simulate`` and ``show-deal``: a refusal says which game allows what (a bare
     list of choices named 5, which classic Hand then refuses)."""
@@ -417,7 +419,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     handsim.rules.RulesError
         Unknown options or bad values (turned into a usage error by :class:`Command`).
     """
-    from handsim.rules import Rules, option_key
+    from handsim.rules import Rules
 
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
@@ -430,7 +432,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
         return _russian_rules(rules_file, settings, partnership)
     rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
     settings = list(settings)
-    if partnership and not any(option_key(s.partition("=")[0]) == "partnership" for s in settings):
+    if partnership and "partnership" not in set_keys_of(settings):
         settings.insert(0, "partnership=true")  # checked together with the other overrides
     if settings:
         rules = rules.with_settings(settings)

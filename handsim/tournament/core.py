@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from .._io import is_json_int as _is_int
 from ..policies import PolicySpec, parse_policy
 from ..rules import Rules
 from .lineups import DESIGNS, design, games_per_deal, table_label
@@ -128,10 +129,6 @@ class TournamentSpec:
                              f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
                              "restore them or remove 'labels'")
         return spec
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _strings(v: Any, empty: bool = False) -> bool:
