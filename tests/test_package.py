@@ -47,12 +47,12 @@ def test_requires_python_and_readme_agree():
     assert "Python 3.11 or newer" in quick_start
 
 
-def test_readme_quick_start_lists_every_committed_study_and_the_test_time():
-    """Every folder under results/ is linked, with its README, from the Quick start's 'Committed studies'."""
+def test_readme_lists_every_committed_study_and_the_test_time():
+    """Every folder under results/ is linked, with its README, from the README's 'Committed studies'."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     quick_start = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     assert "takes about 10 minutes on a 2-core machine" in quick_start
-    studies = quick_start.split("### Committed studies", 1)[1]
+    studies = text.split("## Committed studies", 1)[1].split("\n## ", 1)[0]
     folders = sorted(p.name for p in (ROOT / "results").iterdir() if (p / "README.md").is_file())
     assert folders == ["classic-thresholds", "hold-hand-bailout", "house-rules", "joker-penalty", "partnership",
                        "policy-ladder", "russian", "single-matches"]
@@ -61,15 +61,15 @@ def test_readme_quick_start_lists_every_committed_study_and_the_test_time():
     assert "the default design" not in text  # classic-thresholds plays greedy, the default study card-reader
 
 
-def test_readme_presets_and_russian_columns_agree_with_the_cli():
+def test_docs_presets_and_russian_columns_agree_with_the_cli():
     from handsim.cli import cli
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in text.splitlines() if line.startswith("| `--preset NAME` |"))
+    study = (ROOT / "docs" / "running-a-study.md").read_text(encoding="utf-8")
+    row = next(line for line in study.splitlines() if line.startswith("| `--preset NAME` |"))
     choices = next(p for p in cli.commands["simulate"].params if p.name == "preset").type.choices
     assert list(choices) == ["classic", "saudi", "qahwa", "partnership", "russian"]
     assert all(f"`{c}`" in row for c in choices), row
-    russian = text.split("## Russian Hand", 1)[1].split("\n## ", 1)[0]
+    russian = (ROOT / "docs" / "russian.md").read_text(encoding="utf-8")
     assert "`draw_rate` (a drawn game counts a draw" in russian and "`draw_game_rate` (the share of games" in russian
     # the all-greedy line-up first: the report then reads "Playing `patient` instead of `greedy`"
     assert "--lineup greedy,greedy,greedy --lineup patient,greedy,greedy" in russian

@@ -1,5 +1,5 @@
 """``handsim rearrange`` (Russian Hand's best play onto a table, RULES.md §8): outputs worked out by
-hand, one-line errors, help and README coverage."""
+hand, one-line errors, help and docs coverage."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_cli import _readme_section, assert_ok, assert_usage_error, run  # noqa: E402
+from test_cli import ROOT, assert_ok, assert_usage_error, run  # noqa: E402
 
 from handsim.cli import cli  # noqa: E402
 
@@ -96,14 +95,12 @@ def test_help_has_an_example(runner):
     assert "Example" in result.output and "$ handsim rearrange --table" in result.output
 
 
-def test_readme_lists_the_command_and_its_options():
-    commands = _readme_section("## The command line", "### Inspection commands")
+def test_the_command_line_page_lists_the_command():
+    """docs/command-line.md's table of commands has rearrange (its options: the CLI reference, tests/test_docs.py)."""
+    commands = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8").split("## The commands", 1)[1]
     assert "| `handsim rearrange --table MELDS --hand CARDS` |" in commands
-    rows = _readme_section("### Inspection commands", "### `handsim simulate`").splitlines()
-    row = "\n".join(line for line in rows if line.startswith("| `handsim rearrange"))
-    for param in cli.commands["rearrange"].params:
-        if isinstance(param, click.Option):
-            assert any(f"`{o}" in row for o in param.opts if o.startswith("--")), param.opts
+    notes = commands.split("## Notes on the inspection commands", 1)[1]
+    assert "| `handsim rearrange --table MELDS --hand CARDS` | `--table` (melds separated by" in notes
 
 
 # ------------------------------------------------------------------------------ --preset russian

@@ -1,5 +1,5 @@
 """`handsim tournament` and `handsim tune` on the command line: outputs, one-line errors, resume,
-best.toml as --policy input, README and --help coverage."""
+best.toml as --policy input, --help coverage."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 import re
 from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 import pytest
@@ -488,22 +487,7 @@ def test_tournament_and_tune_offer_the_classic_presets_only(runner, tmp_path):
                            "--out", tmp_path / "u", *FAST), "'rus' is not one of 'classic', 'saudi', 'qahwa', 'partnership'.")
 
 
-# ------------------------------------------------------------------------------ help and README
-
-
-def _readme_section(start: str, end: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return text.split(start, 1)[1].split(end, 1)[0]
-
-
-@pytest.mark.parametrize("cmd,start,end", [("tournament", "### `handsim tournament`", "### `handsim tune`"),
-                                           ("tune", "### `handsim tune`", "### From Python")])
-def test_readme_lists_every_option(cmd, start, end):
-    where = _readme_section(start, end)
-    for param in cli.commands[cmd].params:
-        if isinstance(param, click.Option):
-            opts = [o for o in param.opts + param.secondary_opts if o.startswith("-")]
-            assert any(f"`{o}" in where for o in opts), (cmd, opts)
+# ------------------------------------------------------------------------------ help (the CLI reference: tests/test_docs.py)
 
 
 @pytest.mark.parametrize("cmd", ["tournament", "tune"])

@@ -476,9 +476,9 @@ def test_check_policy_reports_a_clean_policy_and_an_illegal_one(bad_file):
         "scripts/fuzz.py) (see 'handsim check-policy --help')")
 
 
-@pytest.mark.parametrize("doc, name", [("README.md", "cautious"), ("docs/policies.md", "joker-grabber")])
+@pytest.mark.parametrize("doc, name", [("docs/policies.md", "cautious"), ("docs/policies.md", "joker-grabber")])
 def test_the_documented_example_policy_loads_and_is_declared_as_documented(tmp_path, doc, name):
-    """The worked example of the README / docs/policies.md is a valid policy file (its functions
+    """The worked examples of docs/policies.md are valid policy files (its functions
     compile with the engine's types: the check run before a study)."""
     from handsim.policies.files import check_compiles
 
