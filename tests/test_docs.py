@@ -128,3 +128,37 @@ def test_the_readme_stays_short_and_keeps_the_ci_commands():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     for line in ('pip install -e ".[test]"', 'python -m pytest -m "not slow"'):
         assert line in text and line in ci
+
+
+def test_a_broken_link_in_a_study_readme_fails_the_build(tmp_path):
+    """The site's hook serves a study's own files at its links and leaves a link to a missing file
+    alone, so that the strict build fails on it (a site of one page and one made-up study)."""
+    import shutil
+
+    checkout = tmp_path / "checkout"
+    shutil.copytree(ROOT / "docs" / "hooks", checkout / "docs" / "hooks")
+    (checkout / "mkdocs.yml").write_text("site_name: t\nhooks: [docs/hooks/handsim_docs.py]\nexclude_docs: hooks/\n"
+                                         "nav:\n  - index.md\n  - Studies: []\n", encoding="utf-8")
+    (checkout / "docs" / "index.md").write_text("# t\n\n[a study](../results/tiny/README.md)\n", encoding="utf-8")
+    study = checkout / "results" / "tiny"
+    study.mkdir(parents=True)
+    (study / "table.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    (study / "README.md").write_text("# A tiny study\n\n[the table](table.csv) and [the report](report.md).\n",
+                                     encoding="utf-8")
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+
+    def build():
+        return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+                              cwd=checkout, env=env, capture_output=True, text=True)
+
+    p = build()
+    assert p.returncode != 0
+    assert "'studies/tiny/README.md' contains a link 'report.md'" in p.stderr, p.stderr
+    (study / "report.html").write_text("<!doctype html><title>report</title>", encoding="utf-8")
+    p = build()  # now report.md is served as the report.html beside it
+    assert p.returncode == 0, p.stderr
+    page = (tmp_path / "site" / "studies" / "tiny" / "index.html").read_text(encoding="utf-8")
+    assert 'href="table.csv"' in page and 'href="report.html"' in page
+    assert (tmp_path / "site" / "studies" / "tiny" / "table.csv").read_text(encoding="utf-8") == "a,b\n1,2\n"
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'href="studies/tiny/"' in home  # the link, and the navigation's Studies

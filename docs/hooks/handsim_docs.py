@@ -115,8 +115,10 @@ def on_config(config):
 
 
 def on_files(files, config):
-    files.remove(files.get_file_from_path("rule-options.in.md"))
-    files.append(File.generated(config, "rule-options.md", content=rule_options_markdown()))
+    template = files.get_file_from_path("rule-options.in.md")
+    if template is not None:
+        files.remove(template)
+        files.append(File.generated(config, "rule-options.md", content=rule_options_markdown()))
     for readme in sorted(RESULTS.glob("**/*.md")):
         if readme.name != "report.md":  # the reports are served as their self-contained report.html
             files.append(File.generated(config, _site_path(readme), abs_src_path=str(readme)))
