@@ -20,6 +20,7 @@ from collections import Counter, deque
 from operator import add
 from typing import Any
 
+from handsim import movelog
 from handsim.cards import JOKER, N_TYPES, CardError, format_card, format_cards, n_of, parse_card
 from handsim.melds import Pair, can_lay_off, can_swap, format_pairs, validate_meld
 from handsim.rules import PARAM_BY_NAME, Rules, RulesError, check_json_rules
@@ -798,49 +799,18 @@ def check_deal(trace: dict) -> list[str]:
 
 
 def check_file(path, check=None) -> tuple[int, list[tuple[Any, str]]]:
-    """Check every deal of a JSON-lines trace file.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        One trace object per line (blank lines are skipped).
-    check : callable, optional
-        The check of one trace, returning its discrepancies (default :func:`check_deal`;
-        Russian Hand's :func:`handsim.games.russian.checker.check_deal` for its move logs).
-
-    Returns
-    -------
-    n_deals : int
-        Deals (non-blank lines) read.
-    problems : list of (deal, str)
-        Every discrepancy with the ``deal`` number it belongs to (None for a line that is
-        not JSON; its message names the line).
+    """Check every deal of a JSON-lines trace file (:func:`handsim.movelog.check_file` with
+    ``check`` default :func:`check_deal`).
 
     Raises
     ------
     OSError
         If the file cannot be read.
     """
-    with open(path, encoding="utf-8-sig") as f:
-        return check_lines(f, check)
+    return movelog.check_file(path, check or check_deal)
 
 
 def check_lines(lines, check=None) -> tuple[int, list[tuple[Any, str]]]:
     """:func:`check_file` of lines of text already read (e.g. standard input): one trace a line,
     blank lines skipped, lines numbered from 1."""
-    from ._io import InputFileError, parse_json
-
-    n_deals = 0
-    problems: list[tuple[Any, str]] = []
-    for line_no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        n_deals += 1
-        try:
-            trace = parse_json(line, f"line {line_no}")
-        except InputFileError as e:
-            problems.append((None, f"line {line_no}: not a JSON object: {e}"))
-            continue
-        deal = trace.get("deal") if isinstance(trace, dict) else None
-        problems.extend((deal, message) for message in (check or check_deal)(trace))
-    return n_deals, problems
+    return movelog.check_lines(lines, check or check_deal)

@@ -1,6 +1,6 @@
 """The rules of Russian Hand (هاند روسي) as data: every option of RULES.md §8 declared once.
 
-Each option is one :class:`handsim.rules.Param` in :data:`PARAMS` (name, type, allowed values,
+Each option is one :class:`handsim.options.Param` in :data:`PARAMS` (name, type, allowed values,
 default, RULES.md section, help), exactly as classic Hand declares its options; the frozen
 :class:`RussianRules`, the ``russian`` preset, ``--set key=value`` overrides, the kernel vector
 and the options table (:func:`options_text`, :func:`rules_table_markdown`) derive from it.
@@ -33,13 +33,13 @@ back to a hand.  Players are a study setting (``--players``), checked by
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from handsim.rules import Param, RulesError, option_key
+from handsim.errors import RulesError
+from handsim.options import Param, RulesBase, options_table_markdown, rules_dataclass
 
 #: Fewest and most players of Russian Hand (RULES.md §8).
 MIN_PLAYERS = 2
@@ -71,86 +71,39 @@ INDEX: dict[str, int] = {p.name: i for i, p in enumerate(PARAMS)}
 PRESETS: dict[str, dict[str, Any]] = {"russian": {}}
 
 
-def _rules_class():
-    fields = [(p.name, Any, dataclasses.field(default=p.default)) for p in PARAMS]
-    return dataclasses.make_dataclass("_RussianRulesBase", fields, frozen=True)
-
-
 @dataclass(frozen=True)
-class RussianRules(_rules_class()):
-    """One full set of Russian Hand options (RULES.md §8), immutable and checked.
+class RussianRules(rules_dataclass("_RussianRulesBase", PARAMS, RulesBase)):
+    """One full set of Russian Hand options (RULES.md §8), immutable and checked (the derived
+    methods - presets, ``from_dict``, ``--set``, TOML, the kernel vector - are
+    :class:`handsim.options.RulesBase`'s).
 
     Raises
     ------
-    handsim.rules.RulesError
+    handsim.errors.RulesError
         An unknown option or a value outside its allowed range.
     """
 
-    def __post_init__(self):
-        for p in PARAMS:
-            object.__setattr__(self, p.name, p.coerce(getattr(self, p.name)))
+    PARAMS = PARAMS
+    PARAM_BY_NAME = PARAM_BY_NAME
+    PRESETS = PRESETS
+    GAME_WORDS = "Russian Hand "
+    SET_EXAMPLE = "stock_out_end=last_card"
 
-    def validate(self, players: int) -> None:
+    def validate(self, players: int | None = None) -> None:
         """Check that ``players`` single players can play: 2-5, and the deck holds the deal
-        plus at least one stock card.
+        plus at least one stock card (nothing to check without ``players``).
 
         Raises
         ------
-        handsim.rules.RulesError
+        handsim.errors.RulesError
         """
+        if players is None:
+            return
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise RulesError(f"Russian Hand is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         if players * self.hand_size + 1 > DECK_SIZE:
             raise RulesError(f"cannot deal {players} hands of {self.hand_size} cards from {DECK_SIZE} cards "
                              "and leave a stock: lower hand_size or players")
-
-    @classmethod
-    def preset(cls, name: str = "russian", **overrides) -> "RussianRules":
-        """Options of a named preset (RULES.md §9: ``russian``), with optional overrides.
-
-        Raises
-        ------
-        handsim.rules.RulesError
-            Unknown preset or option.
-        """
-        key = name.strip().lower()
-        if key not in PRESETS:
-            raise RulesError(f"unknown Russian Hand preset {name!r}: allowed {', '.join(PRESETS)}")
-        return cls.from_dict({**PRESETS[key], **overrides})
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any], base: "RussianRules | None" = None) -> "RussianRules":
-        """Options from a mapping of names to values (unknown names are an error)."""
-        for k in values:
-            if k not in PARAM_BY_NAME:
-                raise RulesError(f"unknown Russian Hand rule {k!r}: allowed {', '.join(PARAM_BY_NAME)}")
-        start = {} if base is None else base.to_dict()
-        start.update(values)
-        return cls(**start)
-
-    def replace(self, **changes) -> "RussianRules":
-        """A copy with some options changed (checked)."""
-        return RussianRules.from_dict(changes, base=self)
-
-    def with_settings(self, settings) -> "RussianRules":
-        """Apply ``key=value`` strings such as ``stock_out_end=last_card`` (the CLI's ``--set``)."""
-        changes = {}
-        for s in settings:
-            if "=" not in s:
-                raise RulesError(f"bad --set {s!r}: expected key=value, e.g. stock_out_end=last_card")
-            k, v = s.split("=", 1)
-            changes[option_key(k)] = v.strip()
-        return self.replace(**changes)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Option name -> value, in declaration order."""
-        return {p.name: getattr(self, p.name) for p in PARAMS}
-
-    def to_vector(self) -> np.ndarray:
-        """The kernel parameter vector ``ndarray(int64, shape=(len(PARAMS),))``: ints as they
-        are, choices as the index of the word in ``choices`` (see :data:`INDEX`)."""
-        return np.array([p.choices.index(v) if p.kind == "choice" else int(v)
-                         for p, v in zip(PARAMS, self.to_dict().values())], dtype=np.int64)
 
     def rank_values(self) -> np.ndarray:
         """Value in points of a card of each rank, ``ndarray(int32, shape=(14,))`` indexed by
@@ -180,7 +133,4 @@ def options_text(rules: RussianRules | None = None) -> str:
 
 def rules_table_markdown() -> str:
     """A Markdown table of every Russian Hand option: name, default, allowed values, section, meaning."""
-    lines = ["| option | default | allowed | RULES.md | meaning |", "|---|---|---|---|---|"]
-    for p in PARAMS:
-        lines.append(f"| `{p.name}` | `{p.default}` | {p.allowed()} | §{p.section} | {p.help} |")
-    return "\n".join(lines)
+    return options_table_markdown(PARAMS)

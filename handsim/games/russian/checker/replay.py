@@ -26,7 +26,7 @@ from typing import Any
 
 from handsim.cards import CardError, format_card, n_of, parse_card
 
-from handsim.rules import check_json_rules
+from handsim.options import check_json_rules
 
 from ..rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, PARAM_BY_NAME, RussianRules
 from . import check_play
@@ -308,6 +308,6 @@ def check_file(path) -> tuple[int, list[tuple[Any, str]]]:
     OSError
         If the file cannot be read.
     """
-    from handsim.checker import check_file as check_lines
+    from handsim.movelog import check_file as check_lines
 
     return check_lines(path, check_deal)

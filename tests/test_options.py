@@ -1,0 +1,76 @@
+"""handsim.options: the one RulesBase both games' rules classes derive from, Param's shortcut and
+vary declarations, and the shared move-log file check."""
+
+import pytest
+
+from handsim.errors import RulesError
+from handsim.games.russian.rules import RussianRules
+from handsim.options import Param, RulesBase, option_key
+from handsim.rules import PARAM_BY_NAME, Rules
+
+
+def test_both_rules_classes_derive_from_rules_base():
+    assert issubclass(Rules, RulesBase) and issubclass(RussianRules, RulesBase)
+    # the methods are written once: neither class redefines them
+    for name in ("preset", "from_dict", "from_toml", "replace", "with_settings", "to_dict", "to_vector",
+                 "__post_init__"):
+        assert name not in vars(Rules) and name not in vars(RussianRules), name
+
+
+def test_old_import_paths_are_the_shared_pieces():
+    import handsim.rules as R
+
+    assert R.Param is Param and R.option_key is option_key
+    assert R.check_json_rules.__module__ == "handsim.options"
+
+
+def test_shortcuts_and_vary_refusals_come_from_the_declarations():
+    assert Rules.shortcuts() == {"joker_penalty": "--joker-penalty", "opening_threshold": "--threshold"}
+    assert RussianRules.shortcuts() == {}
+    assert PARAM_BY_NAME["rounds"].vary_refusal() == ("cannot vary 'rounds' (the match length): run one match "
+                                                      "study per length (--rounds N)")
+    assert PARAM_BY_NAME["partnership"].vary_refusal() == ("cannot vary 'partnership' (singles and 2 v 2 are "
+                                                           "different games): run one study per format")
+    assert PARAM_BY_NAME["jokers"].vary_refusal() == ""
+    assert [p.name for p in Rules.PARAMS if p.fixed] == ["rounds", "partnership"]
+
+
+def test_russian_rules_get_the_shared_checks():
+    r = RussianRules.preset()
+    assert r.with_settings(["Stock-Out-End=last_card"]).stock_out_end == "last_card"
+    with pytest.raises(RulesError, match=r"^--set hand_size is given twice \(hand_size=6 and hand_size=8\)"):
+        r.with_settings(["hand_size=6", "hand_size=8"])
+    with pytest.raises(RulesError, match=r"^unknown Russian Hand rule 'jokers' in --set: allowed hand_size, "):
+        r.with_settings(["jokers=2"])
+    with pytest.raises(RulesError, match=r"^bad --set 'x': expected key=value, e.g. stock_out_end=last_card$"):
+        r.with_settings(["x"])
+    with pytest.raises(RulesError, match="^rules must be a mapping"):
+        RussianRules.from_dict(["hand_size"])
+    assert r.differs_from(r.replace(ace_value=1)) == ["ace_value"]
+    assert list(r.to_vector()) == [7, 0, 0, 11]
+    assert list(r.replace(first_round="free", stock_out_end="last_card").to_vector()) == [7, 2, 1, 11]
+
+
+def test_russian_rules_from_toml(tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_text('preset = "russian"\nhand-size = 8\n')
+    assert RussianRules.from_toml(f) == RussianRules.preset(hand_size=8)
+    f.write_text('hand_size = "8"\n')
+    with pytest.raises(RulesError, match="rule 'hand_size' in .* must be a TOML integer such as hand_size = 7"):
+        RussianRules.from_toml(f)
+
+
+def test_the_move_log_file_check_is_shared(tmp_path):
+    from handsim import movelog
+
+    f = tmp_path / "logs.jsonl"
+    f.write_text('{"deal": 3}\n\n[1]\nnot json\n')
+    seen = []
+
+    def check(trace):
+        seen.append(trace)
+        return ["odd"] if isinstance(trace, dict) else []
+
+    n, problems = movelog.check_file(f, check)
+    assert n == 3 and seen == [{"deal": 3}, [1]]
+    assert problems[0] == (3, "odd") and problems[1][0] is None and problems[1][1].startswith("line 4: not a JSON")
