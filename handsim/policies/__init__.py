@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import PolicyError, PolicyFileError  # noqa: F401  (re-exported)
 from .declare import MAX_PARAMS, Param, Policy  # noqa: F401
-from .registry import POLICIES, get
+from .registry import POLICIES, get, registry_of
 
 #: Length of a seat's parameter vector in the kernels.
 N_POLICY_PARAMS = MAX_PARAMS
@@ -34,21 +34,14 @@ PolicyDef = Policy
 
 
 def registry_get(game: str = "hand"):
-    """The ``get(name)`` of a game's policy registry: classic Hand's (:mod:`.registry`) or
-    Russian Hand's (:mod:`handsim.games.russian.policies.registry`).
+    """The ``get(name)`` of a game's policy registry (:func:`handsim.policies.registry.registry_of`).
 
     Raises
     ------
     PolicyError
         An unknown game.
     """
-    if game == "hand":
-        return get
-    if game == "russian":
-        from handsim.games.russian.policies.registry import get as russian_get
-
-        return russian_get
-    raise PolicyError(f"unknown game {game!r}: allowed hand, russian")
+    return registry_of(game).get
 
 
 @dataclass(frozen=True)
@@ -126,7 +119,7 @@ def parse_policy(text: str, game: str = "hand") -> PolicySpec:
                 raise PolicyError(f"bad value {_cut(v)} for {name}:{k}: expected {kind} from {_num(p.lo)} to {_num(p.hi)}")
             values[k] = x
     params = tuple((p.name, values[p.name]) for p in d.params)
-    return PolicySpec(name, params) if game == "hand" else PolicySpec(name, params, game)
+    return PolicySpec(name, params, game)
 
 
 #: A parameter value as typed: ASCII digits, an optional sign (and for a non-integer parameter
@@ -199,22 +192,23 @@ def parse_lineup(lineup, game: str = "hand") -> list[PolicySpec]:
     out = [x if isinstance(x, PolicySpec) else parse_policy(x, game) for x in items]
     for x in out:
         if x.game != game:
-            raise PolicyError(f"{x.label} is a policy of {_GAME_TITLES.get(x.game, x.game)}, "
-                              f"not of {_GAME_TITLES.get(game, game)}")
+            raise PolicyError(f"{x.label} is a policy of {_title(x.game)}, not of {_title(game)}")
     return out
 
 
-_GAME_TITLES = {"hand": "classic Hand", "russian": "Russian Hand"}
+def _title(game: str) -> str:
+    from handsim.games import get_game
+
+    return get_game(game).title
 
 
 def lineup_arrays(specs: list[PolicySpec], engine=None) -> tuple[np.ndarray, np.ndarray]:
     """Kernel arrays of a line-up: policy ids ``int64[P]`` (as ``engine`` numbers them; default
     :func:`~handsim.policies.engines.engine_for` the line-up; Russian Hand policies: their
     registry's ids) and parameters ``float64[P, N_POLICY_PARAMS]``."""
-    if specs and specs[0].game == "russian":
-        from handsim.games.russian.policies.registry import policy_id
-
-        pol = np.array([policy_id(s.name) for s in specs], dtype=np.int64)
+    registry = registry_of(specs[0].game) if specs else None
+    if registry is not None and not registry.policy_files:  # one engine of the game's built-ins: the registry's ids
+        pol = np.array([registry.policy_id(s.name) for s in specs], dtype=np.int64)
         return pol, np.stack([s.vector() for s in specs]).astype(np.float64)
     if engine is None:
         from .engines import engine_for

@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import PolicyFileError
+from ._text import first_line as _first_line
 from .declare import ENTRY_POINTS, Policy
-from .registry import BUILTIN_IDS, builtin_policies
+from .registry import BUILTIN_IDS, REGISTRY
 
 #: The built-in policy every engine plays (the warm-up plays it).
 ALWAYS = "greedy"
@@ -93,16 +94,7 @@ def dispatch_source(entries: Sequence[tuple[int, str, Policy]], preamble: Sequen
 def _builtin_entries(builtins: Sequence[int] | None = None) -> tuple[list, list]:
     """Dispatch entries and import lines of the built-in policies of kernel ids ``builtins``
     (default all), in id order."""
-    from .registry import BUILTIN_MODULES
-
-    entries, preamble = [], []
-    for mod, policy in zip(BUILTIN_MODULES, builtin_policies()):
-        i = BUILTIN_IDS[policy.name]
-        if builtins is not None and i not in builtins:
-            continue
-        preamble.append(f"from handsim.policies.{mod} import POLICY as _P{i}")
-        entries.append((i, f"_P{i}", policy))
-    return entries, preamble
+    return REGISTRY.dispatch_entries(builtins)
 
 
 def builtin_dispatch_source() -> str:
@@ -199,14 +191,6 @@ def _guarded(engine: Engine, name: str):
 
     call.__name__ = name
     return call
-
-
-def _first_line(text: str) -> str:
-    for line in str(text).splitlines():
-        line = line.strip()
-        if line and not line.startswith(("-", "=")):
-            return " ".join(line.split())[:300]
-    return "numba could not compile them"
 
 
 _BUILTIN: Engine | None = None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PolicyError, PolicyFileError
+from ._text import first_line as _first_line
 from .declare import Policy
 from .registry import register
 
@@ -226,8 +227,6 @@ def check_compiles(pf: PolicyFile) -> None:
                 fn.compile(sig)
                 res = fn.overloads[sig]
             except Exception as e:  # numba's TypingError, or what its typing let through (AttributeError, ...)
-                from .engines import _first_line
-
                 why = _first_line(str(e)) if isinstance(e, NumbaError) else f"{type(e).__name__}: {_first_line(str(e))}"
                 raise PolicyFileError(f"policy file {pf.path}: {what} of policy {policy.name!r} ({fn.__name__}) does "
                                       f"not compile: {why}") from None
