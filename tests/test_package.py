@@ -81,19 +81,21 @@ def test_import_from_the_folder_that_holds_the_checkout(tmp_path):
     if any(name.startswith("__editable___handsim") for name in sys.modules):
         pytest.skip("handsim was installed (pip install -e) before pyproject.toml's package-dir: re-run "
                     "pip install -e \".[test]\"")
+    (tmp_path / "handsim").symlink_to(ROOT, target_is_directory=True)
+    (tmp_path / "elsewhere").mkdir()
     code = "import handsim; print(handsim.__file__); print(callable(handsim.simulate))"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    # the installed package, as seen from an empty folder (this checkout, or the one a shared
-    # environment was installed from when the tests run in a second work tree)
-    (tmp_path / "empty").mkdir()
-    installed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "empty", env=env, capture_output=True,
+    installed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "elsewhere", env=env, capture_output=True,
                                text=True)
     assert installed.returncode == 0, installed.stderr
-    assert installed.stdout.split()[0].endswith(os.path.join("handsim", "__init__.py"))
-    (tmp_path / "handsim").symlink_to(ROOT, target_is_directory=True)
+    # the installed package: this checkout, or (tests run from a second git worktree with PYTHONPATH)
+    # the checkout it was installed from
+    assert installed.stdout.split()[1:] == ["True"] and installed.stdout.split()[0].endswith("__init__.py")
     p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.split() == installed.stdout.split() == [installed.stdout.split()[0], "True"]
+    assert p.stdout.split() == installed.stdout.split()
+    if "PYTHONPATH" not in os.environ:
+        assert p.stdout.split() == [str(ROOT / "handsim" / "__init__.py"), "True"]
 
 
 def test_handsim_simulate_shows_its_signature_and_the_cli_default():
