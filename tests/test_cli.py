@@ -81,7 +81,8 @@ def test_cli_import_version_and_help_import_nothing_heavy():
         "cli.main(['--version'], standalone_mode=False)\n"
         "for cmd in ['simulate', 'meld', 'arrange', 'score', 'show-deal', 'check', 'report', 'rules', 'policies']:\n"
         "    cli.main([cmd, '--help'], standalone_mode=False)\n"
-        "heavy = ['numba', 'pandas', 'matplotlib', 'numpy', 'scipy', 'handsim._kernels', 'handsim.simulate']\n"
+        "heavy = ['numba', 'pandas', 'matplotlib', 'numpy', 'scipy', 'handsim._kernels', 'handsim.simulate',\n"
+        "         'handsim.study']\n"
         "print('HEAVY', [m for m in heavy if m in sys.modules])\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -340,7 +341,7 @@ def test_cli_size_bounds_match_the_library():
 def test_study_sizes_are_bounded_in_the_library():
     """make_spec (the Python API, --from and --resume) refuses sizes that cannot be run; the chunks
     of the largest allowed study are worked out on demand, not listed."""
-    from handsim.simulate import StudyError, _ranges, make_spec
+    from handsim.study import StudyError, chunk_ranges, make_spec
 
     for kw, fragment in (({"deals": 10**12 + 1}, "invalid deals 1000000000001: allowed 1..10^12"),
                          ({"deals": 10**30}, "allowed 1..10^12"),
@@ -351,11 +352,11 @@ def test_study_sizes_are_bounded_in_the_library():
         with pytest.raises(StudyError, match=re.escape(fragment)):
             make_spec(lineups=["greedy"], players=2, **kw)
     spec = make_spec(lineups=["greedy"], players=2, deals=10**12, chunk=10**6)
-    ranges = _ranges(spec)
+    ranges = chunk_ranges(spec)
     assert not isinstance(ranges, list)
     assert len(ranges) == 10**6
     assert ranges[0] == (0, 10**6) and ranges[-1] == ranges[10**6 - 1] == (10**12 - 10**6, 10**6)
-    assert list(_ranges(make_spec(lineups=["greedy"], players=2, deals=5, chunk=2))) == [(0, 2), (2, 2), (4, 1)]
+    assert list(chunk_ranges(make_spec(lineups=["greedy"], players=2, deals=5, chunk=2))) == [(0, 2), (2, 2), (4, 1)]
 
 
 def test_from_run_json_with_too_many_deals(runner, tmp_path):
@@ -374,13 +375,13 @@ def test_from_run_json_with_too_many_deals(runner, tmp_path):
 def test_bad_scheduler_fails_fast_and_creates_nothing(runner, tmp_path, monkeypatch):
     """The address is checked before anything is created, compiled or handed to dask (which would
     try for 30 s)."""
-    import handsim.simulate
+    import handsim.study.runner
 
     def must_not_run(*args, **kw):
         raise AssertionError("the study was started")
 
-    monkeypatch.setattr(handsim.simulate, "run_study", must_not_run)
-    monkeypatch.setattr(handsim.simulate, "_run_dask", must_not_run)
+    monkeypatch.setattr(handsim.study.runner, "run_study", must_not_run)
+    monkeypatch.setattr(handsim.study.runner, "run_dask", must_not_run)
     out = tmp_path / "out"
     result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--scheduler", "notahost.invalid:1",
                  "--out", out)
@@ -490,10 +491,11 @@ def test_report_lists_rule_options_in_declaration_order(runner, tmp_path):
     score[::3] = [[25, -30]]
     flags = np.where(score == -30, FLAG_OPENED | FLAG_OUT, FLAG_OPENED).astype(np.uint8)
     acc.add_chunk({(0, 0): DealBlock(deals, policy, score, flags, np.full(n, 20, np.int16), np.zeros(n, np.uint8))})
-    from handsim.simulate import _save_checkpoint, make_spec
+    from handsim.study import make_spec
+    from handsim.study.checkpoint import save_checkpoint
 
     spec = make_spec(Rules.preset("classic"), {}, ["greedy"], players=2, deals=n)
-    _save_checkpoint(tmp_path, acc, {0}, spec, n, 1.0)
+    save_checkpoint(tmp_path, acc, {0}, spec, n, 1.0)
     rules = Rules.preset("classic").to_dict()
     (tmp_path / "run.json").write_text(json.dumps({"rules": rules, "players": 2, "deals": n, "seed": 0,
                                                    "spec": spec.to_json()}, sort_keys=True))
@@ -1092,16 +1094,16 @@ class _Stop(Exception):
 
 def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
     """No rule or policy option: the default study; Ctrl-C: exit 130 with the resume hint."""
-    import handsim.simulate
+    import handsim.study.runner
 
     seen = {}
 
     def fake_run_study(spec, **kw):
         seen["spec"], seen["kw"] = spec, kw
-        (kw["out"] / handsim.simulate.CHECKPOINT).write_bytes(b"")  # some work was finished
+        (kw["out"] / handsim.study.CHECKPOINT).write_bytes(b"")  # some work was finished
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.setattr(handsim.study.runner, "run_study", fake_run_study)
     monkeypatch.chdir(tmp_path)
     result = run(runner, "simulate", "--jobs", 1)
     assert result.exit_code == 130
@@ -1122,19 +1124,19 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
 
 
 def test_interrupt_before_any_finished_work_promises_no_resume(runner, tmp_path, monkeypatch):
-    import handsim.simulate
+    import handsim.study.runner
 
     def fake_run_study(spec, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.setattr(handsim.study.runner, "run_study", fake_run_study)
     result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--jobs", 1, "--out", tmp_path / "s")
     assert result.exit_code == 130
     assert result.stderr.strip() == f"Interrupted before any work was finished: nothing to resume in {tmp_path / 's'}."
 
 
 def test_options_other_than_study_keep_default_study(runner, tmp_path, monkeypatch):
-    import handsim.simulate
+    import handsim.study.runner
 
     seen = {}
 
@@ -1142,7 +1144,7 @@ def test_options_other_than_study_keep_default_study(runner, tmp_path, monkeypat
         seen["spec"] = spec
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.setattr(handsim.study.runner, "run_study", fake_run_study)
     result = run(runner, "simulate", "--players", 3, "--deals", 100, "--out", tmp_path / "o")
     assert result.exit_code == 130
     assert len(seen["spec"].configs()) == 6 and seen["spec"].players == 3 and seen["spec"].deals == 100
@@ -1274,7 +1276,7 @@ def test_two_v_two_terminal_table_prints_the_team_rows(runner, tmp_path):
 def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tmp_path, monkeypatch, word):
     """--standings, --set, --vary, a TOML file and policy names take '-' or '_' (any case); the
     rules keep (and print) one spelling: last_loses, hold-hand."""
-    import handsim.simulate
+    import handsim.study.runner
 
     seen = []
 
@@ -1282,7 +1284,7 @@ def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tm
         seen.append(spec)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.setattr(handsim.study.runner, "run_study", fake_run_study)
     toml = tmp_path / "r.toml"
     toml.write_text(f'preset = "classic"\nstandings = "{word}"\ndiscard-pickup = "New-Meld-Only"\n')
     policy = "Hold_Hand" if "_" in word else "hold-hand"
@@ -1467,7 +1469,7 @@ def test_sigterm_during_a_study_stops_it_like_ctrl_c(runner, tmp_path, monkeypat
     the same words as for Ctrl-C; afterwards SIGTERM is back to the default."""
     import signal
 
-    import handsim.simulate
+    import handsim.study.runner
     from handsim.cli.simulate import Terminated
 
     if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
@@ -1476,10 +1478,10 @@ def test_sigterm_during_a_study_stops_it_like_ctrl_c(runner, tmp_path, monkeypat
     def fake_run_study(spec, **kw):
         handler = signal.getsignal(signal.SIGTERM)
         assert callable(handler)
-        (kw["out"] / handsim.simulate.CHECKPOINT).write_bytes(b"")  # some work was finished
+        (kw["out"] / handsim.study.CHECKPOINT).write_bytes(b"")  # some work was finished
         handler(signal.SIGTERM, None)  # what the signal would do
 
-    monkeypatch.setattr(handsim.simulate, "run_study", fake_run_study)
+    monkeypatch.setattr(handsim.study.runner, "run_study", fake_run_study)
     out = tmp_path / "s"
     result = run(runner, "simulate", "--policy", "greedy", "--deals", 10, "--out", out, "-q")
     assert result.exit_code == 143

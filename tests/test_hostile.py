@@ -271,7 +271,7 @@ def test_existing_study_without_force_is_refused_and_untouched(runner, copy):
 @pytest.fixture
 def spec_seen(monkeypatch) -> dict:
     """simulate runs nothing: the study it would run is kept in ``spec_seen["spec"]``, then Ctrl-C."""
-    import handsim.simulate
+    import handsim.study.runner
 
     seen = {}
 
@@ -279,7 +279,7 @@ def spec_seen(monkeypatch) -> dict:
         seen["spec"] = spec
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(handsim.simulate, "run_study", interrupted)
+    monkeypatch.setattr(handsim.study.runner, "run_study", interrupted)
     return seen
 
 
@@ -316,7 +316,7 @@ def _hold_then(out: Path, gate: Path, then: str) -> subprocess.Popen:
     code = textwrap.dedent(f"""
         import os, signal, sys, time
         from pathlib import Path
-        import handsim.simulate as S
+        import handsim.study.runner as S
         real = S.run_study
         def gated(spec, **kw):
             Path({str(out)!r}, "ready").write_text("")  # not a study file: only for this test

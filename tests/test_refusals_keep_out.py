@@ -144,12 +144,12 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def test_a_scheduler_address_where_no_dask_scheduler_listens_is_refused(tmp_path, monkeypatch):
     """A web server accepts the connection but never answers dask: refused in one line (dask's
     client alone would wait for ever), before the output folder is made."""
-    import handsim.simulate
+    import handsim.study.runner
 
     def must_not_run(*args, **kw):
         raise AssertionError("the study was started")
 
-    monkeypatch.setattr(handsim.simulate, "run_study", must_not_run)
+    monkeypatch.setattr(handsim.study.runner, "run_study", must_not_run)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Quiet)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

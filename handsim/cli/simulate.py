@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import signal
 import sys
-import threading
-import time
 from pathlib import Path
 
 import click
@@ -17,14 +13,9 @@ import click
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, announce_engine_compile,
                       check_classic_players, command_line, dump_json, fmt_value, is_russian, load_rules, parse_players,
                       preset_name, rules_note, rules_options, set_differs, set_keys_of, speed_text, table)
+from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
+                             POLICY_FILE_OPTION, Terminated, default_out, given, read_run_json, sigterm_stops)
 
-#: handsim.simulate.DEFAULT_CHUNK, MAX_DEALS, MAX_CHUNK, DEFAULT_DEALS and DEFAULT_POLICY (kept here so that --help
-#: imports nothing heavy; tests check them).
-DEFAULT_CHUNK = 2000
-MAX_DEALS = 10**12
-MAX_CHUNK = 10**6
-DEFAULT_DEALS = 20000
-DEFAULT_POLICY = "card-reader"
 #: The default study (no rule or policy option given).
 DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
 
@@ -40,30 +31,6 @@ _FLAG = {
     "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
     "rounds": "--rounds", "standings": "--standings",
 }
-
-
-#: --policy-file of simulate, tournament and tune.
-POLICY_FILE_OPTION = click.option(
-    "--policy-file", "policy_files", multiple=True, type=click.Path(dir_okay=True), metavar="FILE",
-    help="A Python file of user-written policies (see docs/policies.md and examples/policies/); its policies can then "
-         "be named wherever a policy is written (repeatable).")
-
-#: --force of simulate, tournament and tune (handsim.simulate.claim_out).
-FORCE_HELP = ("Replace an existing --out folder if it is a handsim output folder (a readable run.json or "
-              "checkpoint of a study, tournament or tuning run) holding only files handsim writes: those files "
-              "are deleted, nothing else, and only after every check (policy files compiled, --scheduler answering); any "
-              "other folder, the working folder and its parents are refused.")
-
-
-def _given(ctx: click.Context, names) -> list[str]:
-    from click.core import ParameterSource
-
-    out = []
-    for n in names:
-        src = ctx.get_parameter_source(n)
-        if src is not None and src not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
-            out.append(n)
-    return out
 
 
 def _parse_vary(items) -> dict[str, list[str]]:
@@ -126,9 +93,9 @@ def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, pl
         A classic Hand option (naming it and why), or an option both fixed and varied.
     """
     from handsim.policies import parse_lineup, parse_policy
-    from handsim.simulate import make_spec
+    from handsim.study import make_spec
 
-    for name in _given(ctx, list(_NOT_RUSSIAN)):
+    for name in given(ctx, list(_NOT_RUSSIAN)):
         raise click.UsageError(f"{_FLAG[name]} does not apply to Russian Hand: {_NOT_RUSSIAN[name]}")
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
     vary_map = _parse_vary(vary)
@@ -137,7 +104,7 @@ def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, pl
         if k in set_keys:
             raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied (--vary): drop one")
     seat_lineups = [parse_lineup(text, game="russian") for text in lineups]
-    given_players = bool(_given(ctx, ["players"]))
+    given_players = bool(given(ctx, ["players"]))
     for text, lu in zip(lineups, seat_lineups):
         shown = text if len(text) <= 60 else text[:57] + "..."
         if not 2 <= len(lu) <= 5:
@@ -157,11 +124,11 @@ def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, pl
 
 def _saved_spec(folder: Path):
     """The StudySpec saved in a study folder: run.json's "spec", else the checkpoint's."""
-    from handsim.simulate import CHECKPOINT, read_checkpoint
+    from handsim.study import CHECKPOINT, read_checkpoint
 
     run_json = folder / "run.json"
     if run_json.exists():
-        return _spec_from_run(_read_run_json(run_json), run_json)
+        return _spec_from_run(read_run_json(run_json), run_json)
     ck = folder / CHECKPOINT
     if ck.exists():
         return read_checkpoint(ck).spec
@@ -170,7 +137,7 @@ def _saved_spec(folder: Path):
 
 def _spec_from_run(d: dict, where) -> "StudySpec":
     """The StudySpec of a run.json object (library errors in it propagate as usage errors)."""
-    from handsim.simulate import StudyError, StudySpec
+    from handsim.study import StudyError, StudySpec
 
     if "spec" not in d:
         raise click.UsageError(f"{where} holds no study \"spec\": it was not written by handsim simulate")
@@ -178,27 +145,6 @@ def _spec_from_run(d: dict, where) -> "StudySpec":
         return StudySpec.from_json(d["spec"])
     except ValueError as e:  # StudyError, RulesError, PolicyError: one line naming the field
         raise click.UsageError(f"{where}: {' '.join(str(e).split())}") from None
-
-
-def _read_run_json(path: Path) -> dict:
-    """A study's run.json as a dict (exit 2 with one line if unreadable or not an object)."""
-    from handsim._io import read_json
-
-    d = read_json(path, "run.json")
-    if not isinstance(d, dict):
-        raise click.UsageError(f"{path}: expected a JSON object (a study's run.json)")
-    return d
-
-
-def _default_out(kind: str = "study") -> Path:
-    """``results/<kind>-YYYYmmdd-HHMMSS`` (``-2``, ``-3`` ... if taken)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path("results") / f"{kind}-{stamp}"
-    k = 2
-    while out.exists():
-        out = Path("results") / f"{kind}-{stamp}-{k}"
-        k += 1
-    return out
 
 
 def _describe(spec, base: str, jobs: int, out: Path) -> str:
@@ -241,7 +187,7 @@ def _trace_deals(seed: int, deals: int, n: int) -> list[int]:
 
 def _write_traces(spec, out: Path, n: int) -> tuple[Path, int]:
     """``n`` sampled deals per configuration × line-up, as JSON lines in ``out/traces.jsonl``."""
-    from handsim.simulate import _atomic_write
+    from handsim._io import atomic_write
 
     if spec.game.name == "russian":
         from handsim.games.russian.trace import trace_deal
@@ -255,7 +201,7 @@ def _write_traces(spec, out: Path, n: int) -> tuple[Path, int]:
             for d in deals:
                 lines.append(dump_json(trace_deal(rules, list(lineup), d, spec.seed, players=spec.players)))
     path = out / "traces.jsonl"
-    _atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return path, len(lines)
 
 
@@ -412,7 +358,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
              players,
              deals, seed, matches, rounds, standings, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
              quiet):
-    from handsim.simulate import claim_out, make_spec, run_study, write_outputs
+    from handsim.study import claim_out, make_spec, write_outputs
+    from handsim.study.runner import run_study
 
     # ---- what to run
     base = preset_name(preset, rules_file)
@@ -420,7 +367,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     if resume and from_run:
         raise click.UsageError("use either --resume or --from")
     if resume or from_run:
-        clash = _given(ctx, _SAVED_OPTIONS)
+        clash = given(ctx, _SAVED_OPTIONS)
         if clash:
             opts = ", ".join(_FLAG[n] for n in clash)
             which = "--resume" if resume else "--from"
@@ -439,7 +386,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             src = src / "run.json"
             if not src.exists():
                 raise click.UsageError(f"--from {from_run}: no run.json in that folder")
-        spec = _spec_from_run(_read_run_json(src), src)
+        spec = _spec_from_run(read_run_json(src), src)
     elif is_russian(preset, rules_file):
         spec = _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, players, two_v_two, deals,
                              seed, chunk)
@@ -448,14 +395,14 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
         check_classic_players(players)
         load_policy_files(policy_files)  # before the line-ups name their policies
-        if not _given(ctx, _STUDY_OPTIONS):
+        if not given(ctx, _STUDY_OPTIONS):
             rules = load_rules(None, None, (), partnership=two_v_two)
             vary_map = dict(DEFAULT_VARY)
             default, hold = parse_policy(DEFAULT_POLICY), parse_policy("hold-hand")
             lineup_list = [[default] * players, [hold] + [default] * (players - 1)]
         else:
             rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
-            if rules.partnership and _given(ctx, ["players"]) and not two_v_two:
+            if rules.partnership and given(ctx, ["players"]) and not two_v_two:
                 raise click.UsageError(f"the rules set partnership=true (2 v 2), but --players is {players}: "
                                        "use --players 2v2 or leave --players out")
             vary_map = {}
@@ -476,8 +423,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
 
             seat_lineups = [parse_lineup(expand_lineup_refs(text)) for text in lineups]  # @FILE: a policy TOML
-            _check_lineup_lengths(lineups, seat_lineups, players if _given(ctx, ["players"]) else None, two_v_two)
-            if seat_lineups and not _given(ctx, ["players"]):
+            _check_lineup_lengths(lineups, seat_lineups, players if given(ctx, ["players"]) else None, two_v_two)
+            if seat_lineups and not given(ctx, ["players"]):
                 players = len(seat_lineups[0])  # the first --lineup sets the number of players
             lineup_list = [[parse_policy(expand_policy_ref(p))] * players for p in policies] + seat_lineups
             if not lineup_list:
@@ -507,19 +454,19 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         raise click.BadParameter(f"{trace} is more than the {spec.deals} deals of the study", param_hint="'--trace'")
 
     if scheduler is not None:
-        from handsim.simulate import check_scheduler
+        from handsim.study import check_scheduler
 
         check_scheduler(scheduler)  # before anything is created or compiled
-    from handsim.simulate import check_policy_files
+    from handsim.study import check_policy_files
 
     check_policy_files(spec.engine())  # policy files that do not compile: refused before --force deletes anything
 
     # ---- where (claimed for this process until the command ends)
     if out is None:
-        out = _default_out()
+        out = default_out()
     out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force))
     if resume and jobs is None:  # the worker processes the study ran with, unless --jobs says otherwise
-        from handsim.simulate import recorded_jobs
+        from handsim.study import recorded_jobs
 
         jobs = recorded_jobs(out)
     n_jobs = jobs or os.cpu_count() or 1
@@ -532,7 +479,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     from handsim.errors import PolicyMoveError
 
     try:
-        with _sigterm_stops():
+        with sigterm_stops():
             driver = "play_matches" if getattr(spec, "matches", False) else "play_deals"
             engine = spec.engine()
             if quiet:
@@ -561,7 +508,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     except KeyboardInterrupt as e:
         ctx.exit(_interrupted(e, out))
     except PolicyMoveError as e:
-        from handsim.simulate import CHECKPOINT
+        from handsim.study import CHECKPOINT
 
         from handsim.policies.violations import add_context
 
@@ -570,34 +517,11 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         raise PolicyMoveError(add_context(str(e), kept)) from None
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM during ``handsim simulate``: stops the study like Ctrl-C (checkpoint, exit 143)."""
-
-
-@contextlib.contextmanager
-def _sigterm_stops():
-    """SIGTERM (``kill PID``) raises :class:`Terminated` while the study runs, unless SIGTERM is
-    ignored or handled already."""
-    installed = (threading.current_thread() is threading.main_thread()
-                 and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
-    if installed:
-        signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        if installed:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def _raise_terminated(signum, frame):
-    raise Terminated()
-
-
 def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
     """Say what an interruption left in ``out``; the exit code (130 SIGINT, 143 SIGTERM)."""
     import shlex
 
-    from handsim.simulate import CHECKPOINT
+    from handsim.study import CHECKPOINT
 
     what = "Terminated" if isinstance(e, Terminated) else "Interrupted"
     if (out / "run.json").exists():
@@ -673,12 +597,12 @@ Examples:
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def report(folder, fmt, quiet):
     from handsim._io import FolderLock
-    from handsim.simulate import CHECKPOINT, read_checkpoint
+    from handsim.study import CHECKPOINT, read_checkpoint
 
     out = Path(folder)
     ck_path = out / CHECKPOINT
     formats = ("md", "html") if fmt == "both" else (fmt,)
-    if (out / "run.json").is_file() and _read_run_json(out / "run.json").get("kind") in ("tournament", "tune"):
+    if (out / "run.json").is_file() and read_run_json(out / "run.json").get("kind") in ("tournament", "tune"):
         from .tournament import rebuild_report  # a tournament or tuning folder: its own report
 
         return rebuild_report(out, quiet, formats)
@@ -697,13 +621,13 @@ def report(folder, fmt, quiet):
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
     tuning = out.resolve().parent.parent
     if out.resolve().parent.name == "stages" and (tuning / "run.json").is_file() \
-            and _read_run_json(tuning / "run.json").get("kind") == "tune":
+            and read_run_json(tuning / "run.json").get("kind") == "tune":
         raise click.UsageError(f"{folder} is a stage of the tuning run in {tuning}: its report is the tuning run's, "
                                f"handsim report {tuning}")
     ck = read_checkpoint(ck_path)
     run_json = out / "run.json"
     if run_json.exists():
-        saved = _read_run_json(run_json)
+        saved = read_run_json(run_json)
         differs = _spec_difference(_spec_from_run(saved, run_json), ck.spec)
         if differs:
             raise click.UsageError(f"{run_json} and {ck_path} belong to different studies ({differs}): a report "
@@ -711,11 +635,11 @@ def report(folder, fmt, quiet):
                                    "file or run the study again")
         info = _report_info(saved, ck.spec)
     else:
-        from handsim.simulate import _ranges
+        from handsim.study import chunk_ranges
 
         info = _report_info({}, ck.spec)
         # no run.json: the run stopped before writing its outputs - after its last chunk, or before
-        if len(ck.done) < len(_ranges(ck.spec)):
+        if len(ck.done) < len(chunk_ranges(ck.spec)):
             game = ("Hand (هاند) strategy study" if ck.spec.game.name == "hand"
                     else f"Russian Hand (هاند روسي) study: {ck.spec.players} players")
             info["title"] = game + " (interrupted: partial results)"

@@ -15,8 +15,8 @@ from handsim.errors import InputError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
                       load_rules, parse_players, speed_text, table)
-from .simulate import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated, _default_out,
-                       _given, _read_run_json, _sigterm_stops)
+from ._study_options import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated,
+                             default_out, given, read_run_json, sigterm_stops)
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
 _T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "policy_files", "players", "tables", "deals",
@@ -60,7 +60,7 @@ def run_options(kind: str):
 
 def _resume_folder(ctx, names, what: str, resume, out, force) -> Path:
     """The folder of --resume, after refusing options that would change the saved run."""
-    clash = _given(ctx, names)
+    clash = given(ctx, names)
     if clash:
         raise click.UsageError(f"--resume continues the saved {what} as it was: drop "
                                + ", ".join(_FLAG[n] for n in clash))
@@ -75,7 +75,7 @@ def _saved(folder: Path, kind: str) -> dict:
     run_json = folder / "run.json"
     if not run_json.exists():
         raise click.UsageError(f"nothing to resume in {folder}: no run.json there")
-    d = _read_run_json(run_json)
+    d = read_run_json(run_json)
     if d.get("kind") != kind or not isinstance(d.get(kind), dict):
         what = {"tune": "tuning run"}.get(kind, kind)
         held = {"tune": "a tuning run", "tournament": "a tournament"}.get(
@@ -110,21 +110,21 @@ def _prepare(ctx, kind: str, spec, policies, out, resume, force, scheduler, jobs
     ``history`` is the command that started the run (kept by every resume: it is the reproducible one)
     and the resumes (``"resumed"``: command and time, UTC), recorded in run.json at once (so that an
     interrupted resume is recorded too) and to be written with the results
-    (:func:`handsim.simulate.run_history`)."""
+    (:func:`handsim.study.run_history`)."""
     from handsim._io import atomic_write
     from handsim.policies.engines import engine_for
-    from handsim.simulate import check_policy_files, check_scheduler, claim_out, run_history
+    from handsim.study import check_policy_files, check_scheduler, claim_out, run_history
 
     if scheduler is not None:
         check_scheduler(scheduler)
     check_policy_files(engine_for(policies))  # before --force deletes anything or the folder is made
-    out = out if out is not None else _default_out(kind)  # claimed for this process until the command ends
+    out = out if out is not None else default_out(kind)  # claimed for this process until the command ends
     out = ctx.with_resource(claim_out(out, resume=bool(resume), force=force, what=f"handsim {kind}"))
     if not resume:
         history = run_history(None, command_line(ctx), False)
         info = {"kind": kind, kind: spec.to_json(), "status": "running", **history}
     else:
-        info = _read_run_json(out / "run.json")
+        info = read_run_json(out / "run.json")
         history = run_history(info, command_line(ctx), True)
         info.update(history)
         saved = info.get("jobs")  # a resume without --jobs runs with the jobs the run last ran with
@@ -139,7 +139,7 @@ def _prepare(ctx, kind: str, spec, policies, out, resume, force, scheduler, jobs
 
 
 def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterrupt | None = None) -> None:
-    """Ctrl-C (exit 130) or ``kill PID`` (SIGTERM, exit 143: :class:`~handsim.cli.simulate.Terminated`)
+    """Ctrl-C (exit 130) or ``kill PID`` (SIGTERM, exit 143: :class:`~handsim.cli._study_options.Terminated`)
     during a run: say what was kept."""
     what = "Terminated" if isinstance(e, Terminated) else "Interrupted"
     if has_work:
@@ -210,7 +210,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.pass_context
 def tournament(ctx, policies, policy_files, preset, rules_file, settings, threshold, players, tables, deals, seed, jobs, scheduler,
                chunk, out, force, resume, progress, quiet):
-    from handsim.simulate import CHECKPOINT
+    from handsim.study import CHECKPOINT
     from handsim.tournament import TournamentSpec, make_tournament, run_tournament, write_tournament
     from handsim.tournament.best import expand_policy_ref
 
@@ -247,7 +247,7 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
                    f"{len(d.lineups) * spec.deals:,} rounds; seed {spec.seed}, {n_jobs} job{'s' if n_jobs != 1 else ''} "
                    f"-> {out}")
     try:
-        with _sigterm_stops():  # kill PID: stop like Ctrl-C (finished chunks kept, workers stopped), exit 143
+        with sigterm_stops():  # kill PID: stop like Ctrl-C (finished chunks kept, workers stopped), exit 143
             _compile_notice(quiet, spec.entries)
             result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
                                     scheduler=scheduler)
@@ -394,7 +394,7 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
                    f"{n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
     log = None if quiet else (lambda text: click.echo(text, err=True))
     try:
-        with _sigterm_stops():
+        with sigterm_stops():
             _compile_notice(quiet, [spec.base, *spec.against])
             result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
                               log=log)
@@ -428,12 +428,13 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     its checkpoint (also of an interrupted tournament: the deals finished so far); a finished tuning run's
     from the checkpoints of its stages (nothing is played again)."""
     from handsim._io import FolderLock
-    from handsim.simulate import CHECKPOINT, _canonical, read_checkpoint
+    from handsim.study import CHECKPOINT, read_checkpoint
+    from handsim.study.spec import canonical_spec
     from handsim.tournament import TournamentSpec, write_tournament
     from handsim.tournament.accumulate import TournamentCounters
     from handsim.tournament.core import TournamentResult
 
-    info = _read_run_json(out / "run.json")
+    info = read_run_json(out / "run.json")
     if info.get("kind") == "tune":
         return _rebuild_tune(out, info, quiet, formats)
     ck = out / CHECKPOINT
@@ -445,7 +446,7 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise click.UsageError(f"cannot read the tournament in {out}/run.json: {' '.join(str(e).split())}") from None
     saved = read_checkpoint(ck, TournamentCounters)  # damaged or foreign: one line (StudyError)
-    if _canonical(saved.spec) != _canonical(study):
+    if canonical_spec(saved.spec) != canonical_spec(study):
         raise click.UsageError(f"{out}/run.json and {ck} belong to different tournaments: restore the matching file "
                                "or run the tournament again")
     counters = saved.accumulator

@@ -7,7 +7,7 @@
   same deals (a full grid for one or two parameters, optuna's TPE sampler for more) and confirm
   the winner against the defaults on fresh deals.
 
-Both run through the study driver (:func:`handsim.simulate.run_study`), so they share its
+Both run through the study driver (:func:`handsim.study.run_study`), so they share its
 chunks, worker processes, dask clusters, checkpoints and resume, and its determinism.
 """
 

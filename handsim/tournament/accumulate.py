@@ -1,6 +1,6 @@
 """Exact counters of a tournament: per-deal duplicate comparisons, finishing orders, table statistics.
 
-:class:`TournamentCounters` is fed by the study driver (:func:`handsim.simulate.run_study`,
+:class:`TournamentCounters` is fed by the study driver (:func:`handsim.study.run_study`,
 ``accumulator=``) with every chunk of deals as one :class:`handsim.stats.DealBlock` per seating
 (line-up).  All seatings of a chunk hold the same deals, so the counters combine the games of one
 deal across seatings and tables before anything is summed: **the deal is the unit** of every

@@ -1,7 +1,7 @@
 """Tournaments: every entry against every other on the same deals, in the duplicate format.
 
 :func:`make_tournament` checks the entries and builds a :class:`TournamentSpec`;
-:func:`run_tournament` plays it through the study driver (:func:`handsim.simulate.run_study`:
+:func:`run_tournament` plays it through the study driver (:func:`handsim.study.run_study`:
 chunks, worker processes or a dask cluster, checkpoints and resume, results independent of
 ``jobs`` and of the chunk size); :func:`write_tournament` writes ``crosstable.csv``,
 ``ratings.csv``, ``tables.csv``, the report (``report.md`` with its figures, a self-contained
@@ -74,8 +74,8 @@ class TournamentSpec:
         return [table_label(t, list(self.labels), self.teams) for t in self.design().tables]
 
     def study(self):
-        """The :class:`handsim.simulate.StudySpec` that plays every seating as a line-up."""
-        from ..simulate import make_spec
+        """The :class:`handsim.study.StudySpec` that plays every seating as a line-up."""
+        from ..study import make_spec
 
         d = self.design()
         lineups = [tuple(self.entries[e] for e in lu) for lu in d.lineups]
@@ -85,7 +85,7 @@ class TournamentSpec:
         return dataclasses.replace(spec, lineups=tuple(lineups))
 
     def to_json(self) -> dict[str, Any]:
-        from ..simulate import saved_policy_files
+        from ..study import saved_policy_files
 
         return {
             "kind": KIND,
@@ -107,15 +107,15 @@ class TournamentSpec:
 
         Raises
         ------
-        handsim.simulate.StudyError
+        handsim.study.StudyError
             Not an object, a missing field or a field of the wrong JSON type (one line naming it,
             e.g. ``the saved tournament's 'deals' must be an integer, not the string "x"``).
         ValueError
             The input errors of :func:`make_tournament`.
         """
-        from ..simulate import check_saved_fields, load_saved_policy_files
+        from ..study import check_saved_fields, load_saved_policy_files
 
-        from ..simulate import StudyError
+        from ..errors import StudyError
 
         check_saved_fields(d, SAVED_FIELDS, "saved tournament")
         load_saved_policy_files(d.get("policy_files"), "saved tournament")
@@ -139,7 +139,7 @@ def _strings(v: Any, empty: bool = False) -> bool:
 PLAYERS_FIELD = (lambda v: _is_int(v) or v == "2v2", "an integer or \"2v2\"")
 
 #: The fields of a saved tournament (run.json's ``"tournament"``): name, required, check, what is
-#: expected (:func:`handsim.simulate.check_saved_fields`).
+#: expected (:func:`handsim.study.check_saved_fields`).
 SAVED_FIELDS = (
     ("rules", True, lambda v: isinstance(v, Mapping), "an object of rule options"),
     ("entries", True, _strings, "a non-empty array of policy strings such as \"greedy\""),
@@ -187,7 +187,7 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
 
     Raises
     ------
-    handsim.simulate.StudyError
+    handsim.study.StudyError
         Fewer than two entries, more than :data:`MAX_ENTRIES`, an unknown design, too many games
         per deal, bad sizes.
     handsim.policies.PolicyError, handsim.rules.RulesError
@@ -196,7 +196,7 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
         A policy file that cannot be used.
     """
     from ..policies import load_policy_files
-    from ..simulate import StudyError
+    from ..errors import StudyError
 
     load_policy_files([policy_files] if isinstance(policy_files, (str, os.PathLike)) else list(policy_files or ()))
 
@@ -278,7 +278,7 @@ def run_tournament(spec: TournamentSpec, jobs: int | None = None, out=None, prog
     ----------
     spec : TournamentSpec
     jobs, progress, resume, scheduler, executor, checkpoint_every
-        As for :func:`handsim.simulate.run_study` (``out`` must exist; it receives the checkpoint).
+        As for :func:`handsim.study.run_study` (``out`` must exist; it receives the checkpoint).
 
     Returns
     -------
@@ -288,10 +288,10 @@ def run_tournament(spec: TournamentSpec, jobs: int | None = None, out=None, prog
 
     Raises
     ------
-    handsim.simulate.StudyError
+    handsim.study.StudyError
         A checkpoint of another tournament, or a damaged one.
     """
-    from ..simulate import run_study
+    from ..study.runner import run_study
 
     result = run_study(spec.study(), jobs=jobs, out=out, progress=progress, resume=resume, scheduler=scheduler,
                        executor=executor, checkpoint_every=checkpoint_every, accumulator=_counters(spec))
@@ -362,7 +362,7 @@ def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic
     pandas.DataFrame
         The ratings (see :func:`handsim.tournament.ratings.ratings_table`).
     """
-    from ..simulate import claim_out
+    from ..study import claim_out
 
     spec = make_tournament(entries, players, rules or Rules.preset(preset), tables, deals, seed, chunk)
     if out is None:

@@ -67,7 +67,7 @@ class TuneError(ValueError):
 
 
 def _study_error(msg: str) -> Exception:
-    from ..simulate import StudyError
+    from ..errors import StudyError
 
     return StudyError(msg)
 
@@ -120,7 +120,7 @@ def parse_range(policy: PolicySpec, text: str) -> ParamRange:
 
     Raises
     ------
-    handsim.simulate.StudyError
+    handsim.study.StudyError
         A malformed item, an unknown parameter, bounds outside the parameter's range, LO > HI, a
         step that is not positive (or not whole for a whole-number parameter).
     """
@@ -221,8 +221,8 @@ class TuneSpec:
         return [dict(zip(names, combo)) for combo in itertools.product(*(r.grid() for r in self.ranges))]
 
     def study(self, candidates: Sequence[PolicySpec], seed: int | None = None, deals: int | None = None):
-        """The :class:`handsim.simulate.StudySpec` that plays ``candidates`` (each in its line-up)."""
-        from ..simulate import make_spec
+        """The :class:`handsim.study.StudySpec` that plays ``candidates`` (each in its line-up)."""
+        from ..study import make_spec
 
         return make_spec(self.rules, None, [list(self.lineup(c)) for c in candidates], self.players,
                          self.deals if deals is None else deals, self.seed if seed is None else seed, self.chunk)
@@ -233,7 +233,7 @@ class TuneSpec:
         return {k: v for k, v in self.to_json().items() if k not in ("kind", "policy", "policy_files")}
 
     def to_json(self) -> dict[str, Any]:
-        from ..simulate import saved_policy_files
+        from ..study import saved_policy_files
 
         return {
             "kind": KIND, "policy": self.base.label, "base": policy_text(self.base.name, dict(self.base.params)),
@@ -252,13 +252,13 @@ class TuneSpec:
 
         Raises
         ------
-        handsim.simulate.StudyError
+        handsim.study.StudyError
             Not an object, a missing field or a field of the wrong JSON type (one line naming it,
             e.g. ``the saved tuning run's 'deals' must be an integer, not the string "x"``).
         ValueError
             The input errors of :func:`make_tune`.
         """
-        from ..simulate import check_saved_fields
+        from ..study import check_saved_fields
 
         check_saved_fields(d, SAVED_FIELDS, "saved tuning run")
         for i, x in enumerate(d["params"], start=1):
@@ -271,7 +271,7 @@ class TuneSpec:
             n = lambda v: str(int(v)) if float(v).is_integer() else repr(float(v))  # noqa: E731
             return f"{x[0]}={n(lo)}:{n(hi)}" + (f":{n(step)}" if step else "")
 
-        from ..simulate import load_saved_policy_files
+        from ..study import load_saved_policy_files
 
         load_saved_policy_files(d.get("policy_files"), "saved tuning run")
         return make_tune(d["base"], [r(x) for x in d["params"]], d["against"], rules=Rules.from_dict(d["rules"]),
@@ -290,7 +290,7 @@ def _param_item(x: Any) -> bool:
 
 
 #: The fields of a saved tuning run (run.json's ``"tune"``): name, required, check, what is expected
-#: (:func:`handsim.simulate.check_saved_fields`).
+#: (:func:`handsim.study.check_saved_fields`).
 SAVED_FIELDS = (
     ("base", True, lambda v: isinstance(v, str), "a policy string such as \"hold-hand:bail_turn=8\""),
     ("params", True, lambda v: isinstance(v, list) and bool(v), "a non-empty array of [name, low, high, step] items"),
@@ -333,7 +333,7 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
 
     Raises
     ------
-    handsim.simulate.StudyError, handsim.policies.PolicyError, handsim.rules.RulesError
+    handsim.study.StudyError, handsim.policies.PolicyError, handsim.rules.RulesError
         One line naming what was wrong.
     handsim.errors.PolicyFileError
         A policy file that cannot be used.
@@ -529,7 +529,9 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
            resume: bool, run_kw: Mapping[str, Any], replay: bool = False):
     """Play one stage (a run of the study driver) and return its counters' frame and run info; with
     ``replay``, read the finished stage from its checkpoint instead and play nothing."""
-    from ..simulate import CHECKPOINT, _canonical, read_checkpoint, run_study
+    from ..study import CHECKPOINT, read_checkpoint
+    from ..study.runner import run_study
+    from ..study.spec import canonical_spec
 
     study = spec.study(candidates, seed=seed, deals=deals)
     if replay:
@@ -537,7 +539,7 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
         if not ck.is_file():
             raise TuneUnfinished(f"stage {name} was not played")
         saved = read_checkpoint(ck, TuneCounters)  # damaged or foreign: one line (StudyError)
-        if _canonical(saved.spec) != _canonical(study):
+        if canonical_spec(saved.spec) != canonical_spec(study):
             raise _study_error(f"{ck} belongs to another tuning run than {out}/run.json: restore the matching file "
                                "or run the tuning again")
         frame = saved.accumulator.frame()
@@ -572,7 +574,7 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
     ----------
     spec : TuneSpec
     jobs, progress, scheduler, executor, checkpoint_every
-        As for :func:`handsim.simulate.run_study`; results do not depend on ``jobs``.
+        As for :func:`handsim.study.run_study`; results do not depend on ``jobs``.
     out : path, optional
         Existing folder: each stage keeps its checkpoint in ``out/stages/NAME/``.
     resume : bool
@@ -592,7 +594,7 @@ def run_tune(spec: TuneSpec, jobs: int | None = None, out=None, progress: bool =
     ------
     TuneUnfinished
         With ``replay``: a stage is missing or unfinished (``--resume`` finishes the run).
-    handsim.simulate.StudyError
+    handsim.study.StudyError
         A damaged checkpoint, or one of another tuning run.
     """
     import time
@@ -662,10 +664,10 @@ def check_stages(spec: TuneSpec, out: Path) -> None:
 
     Raises
     ------
-    handsim.simulate.StudyError
+    handsim.study.StudyError
         One line naming the first field that differs, both values and the checkpoint.
     """
-    from ..simulate import CHECKPOINT, read_checkpoint
+    from ..study import CHECKPOINT, read_checkpoint
 
     now = spec.record()
     stages = out / "stages"

@@ -1,0 +1,39 @@
+"""The study driver: plays a study's deals in chunks, in parallel, and streams statistics.
+
+A *study* is every combination of the rule values that vary (configurations) with every
+policy line-up, each played on the same deals: deal ``i`` is shuffled from ``(seed, i)`` alone
+(common random numbers).  The driver is shared by the games behind :mod:`handsim.games`: classic
+Hand (rules :class:`handsim.rules.Rules`) and Russian Hand (rules
+:class:`handsim.games.russian.rules.RussianRules`, whose deals are single games with a winner);
+the study's game is the game of its rules.  Work is split into chunks of deals; chunks run in worker processes
+(``jobs``), are merged into exact integer accumulators (:class:`handsim.stats.StudyAccumulator`)
+and checkpointed, so results are identical for any ``jobs`` or chunk size and an interrupted
+run keeps what it finished (``resume=True`` continues it).
+
+* :mod:`.spec` - what a study is (:class:`StudySpec`, :func:`make_spec`), saved and read back;
+* :mod:`.chunks` - one work item played by the engine;
+* :mod:`.executors` - where work items run: local worker processes or a dask cluster;
+* :mod:`.runner` - :func:`run_study`: chunks merged, checkpointed, interrupted cleanly;
+* :mod:`.checkpoint` - ``checkpoint.npz`` written, read and checked; what a resume takes;
+* :mod:`.outdir` - the output folder: handsim's files, the claim (lock), ``--force``;
+* :mod:`.api` - :func:`simulate` and :func:`write_outputs`.
+"""
+
+from ..errors import StudyEngineError, StudyError
+from .api import simulate, write_outputs
+from .checkpoint import CHECKPOINT, Checkpoint, read_checkpoint, recorded_jobs, run_history
+from .chunks import check_policy_files, run_chunk, run_match_chunk
+from .executors import check_scheduler
+from .outdir import OUTPUT_FILES, claim_out, study_files, why_not_a_study
+from .runner import TEST_HOLD_ENV, StudyResult, run_study
+from .spec import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, MAX_CHUNK, MAX_CHUNKS, MAX_DEALS, StudySpec,
+                   check_saved_fields, chunk_ranges, load_saved_policy_files, make_spec, saved_policy_files)
+
+__all__ = [
+    "CHECKPOINT", "Checkpoint", "DEFAULT_CHUNK", "DEFAULT_DEALS", "DEFAULT_POLICY", "MAX_CHUNK", "MAX_CHUNKS",
+    "MAX_DEALS", "OUTPUT_FILES", "StudyEngineError", "StudyError", "StudyResult", "StudySpec", "TEST_HOLD_ENV",
+    "check_policy_files", "check_saved_fields", "check_scheduler", "chunk_ranges", "claim_out",
+    "load_saved_policy_files", "make_spec", "read_checkpoint", "recorded_jobs", "run_chunk", "run_history",
+    "run_match_chunk", "run_study", "saved_policy_files", "simulate", "study_files", "why_not_a_study",
+    "write_outputs",
+]

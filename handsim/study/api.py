@@ -1,0 +1,130 @@
+"""What a Python user calls: :func:`simulate` (a study from a preset and a few arguments, its
+summary table) and :func:`write_outputs` (a finished study's tables, figures, report and
+run.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from .._io import atomic_write
+from ..rules import Rules
+from .outdir import claim_out
+from .runner import StudyResult, run_study
+from .spec import DEFAULT_CHUNK, DEFAULT_DEALS, StudySpec, make_spec
+
+
+def write_outputs(result: StudyResult, out, command: str | None = None, title: str | None = None) -> Path:
+    """Write ``summary.csv``, ``summary.parquet``, ``paired.csv``, ``versus.csv``, ``lineups.csv``
+    (line-ups that differ in one position, compared on the same deals), ``totals.csv`` (quantiles
+    of the final match totals, match studies), ``report.md`` with figures, the self-contained
+    ``report.html`` and ``run.json`` into
+    ``out`` (each file written atomically).
+
+    Returns
+    -------
+    Path
+        The report's path.
+    """
+    import io
+
+    from ..report import write_report
+
+    out = Path(out)
+    acc = result.accumulator
+    info = dict(result.run_info)
+    if command and "command" not in info:  # a resumed study keeps the command that started it
+        info["command"] = command
+    if title:
+        info["title"] = title
+    game = result.spec.game
+    if game.name != "hand":
+        info["policies"] = game.policy_descriptions(result.spec)
+        path = game.write_outputs(result, out, info)
+        atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
+        return path
+    summary = acc.summary()
+    paired = acc.paired()
+    info["policies"] = policy_descriptions(result.spec)
+    buf = io.BytesIO()
+    summary.to_parquet(buf, index=False)
+    atomic_write(out / "summary.parquet", buf.getvalue())
+    path = write_report(out, summary, paired, acc.histograms(), info, versus=acc.versus(),
+                        lineup_pairs=acc.lineup_pairs(), totals=acc.total_quantiles())
+    atomic_write(out / "summary.csv", summary.to_csv(index=False).encode())
+    atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
+    return path
+
+
+
+def policy_descriptions(spec: StudySpec) -> dict:
+    from ..policies import POLICIES
+
+    names = {s.label: s.name for l in spec.lineups for s in l}
+    return {label: POLICIES[name].help for label, name in names.items()}
+
+
+def simulate(
+    preset: str = "classic",
+    rules: Rules | None = None,
+    vary: Mapping[str, Sequence] | None = None,
+    lineups: Sequence | None = None,
+    players: int = 4,
+    deals: int = DEFAULT_DEALS,
+    seed: int = 0,
+    jobs: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    out=None,
+    progress: bool = False,
+    force: bool = False,
+    matches: bool = False,
+    policy_files: Sequence = (),
+):
+    """Run a study from Python and return its summary table.
+
+    Parameters
+    ----------
+    preset : str
+        Base rules (``classic``, ``saudi``, ``qahwa``, ``partnership``; ``russian``: a study of
+        Russian Hand, RULES.md §8) unless ``rules`` is given.
+    rules : Rules, optional
+    vary : dict, optional
+        Rule option -> values to compare, e.g. ``{"opening_threshold": [51, 71, 91]}``.
+    lineups : sequence, optional
+        Policy names (every seat plays it) or line-up strings (``"hold-hand,greedy,greedy,greedy"``);
+        default: the game's default policy at every seat (``card-reader``; Russian Hand ``greedy``).
+    players, deals, seed, jobs, chunk
+        As for ``handsim simulate``.
+    out : path, optional
+        When given, write the full outputs there (see :func:`write_outputs`).
+    matches : bool
+        Play ``deals`` whole matches of ``rules.rounds`` rounds instead of independent deals.
+    policy_files : sequence of path
+        Python files of user-written policies (``docs/policies.md``) whose policies the
+        line-ups name, e.g. ``policy_files=["my_policies.py"], lineups=["mine:aggr=3,greedy,greedy,greedy"]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration x line-up x policy x seat (see ``README.md``, Outputs).
+
+    Raises
+    ------
+    handsim.errors.InputError
+        Bad input (rules, policies, a policy file, sizes): a one-line message.
+    handsim.errors.PolicyMoveError
+        A user-written policy made an illegal move (the message names it and the ``show-deal``
+        command that replays it); the finished work stays in ``out``'s checkpoint.
+    """
+    from ..games import game_for_preset
+
+    base = rules or game_for_preset(preset).preset(preset)
+    spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches, policy_files=policy_files)
+    if out is None:
+        return run_study(spec, jobs=jobs, progress=progress).summary
+    with claim_out(out, force=force) as folder:
+        result = run_study(spec, jobs=jobs, out=folder, progress=progress)
+        write_outputs(result, folder)
+    return result.summary
+

@@ -1,0 +1,178 @@
+"""Where a study's work items run: a local pool of worker processes (:func:`run_pool`) or a
+dask.distributed cluster (:func:`run_dask`, its address checked first by
+:func:`check_scheduler`).  Both keep a bounded number of items in flight and hand each finished
+one to ``accept(key, result)`` in this process; results do not depend on the executor."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import itertools
+import multiprocessing as mp
+import signal
+
+from ..errors import StudyError
+from .chunks import work
+
+
+#: Address schemes of dask.distributed (``tcp://`` when none is given).
+_SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc", "ucx")
+
+
+def check_scheduler(address: str, timeout: float = 5.0) -> None:
+    """Check a dask.distributed scheduler address (``[scheme://]host:port``) and that something
+    accepts a connection there, within ``timeout`` seconds, without importing dask.
+
+    Raises
+    ------
+    StudyError
+        A malformed address, an unknown host, or nothing listening (one line naming the address).
+    """
+    text = str(address).strip()
+    hint = "give the address of a running dask scheduler, e.g. tcp://scheduler-host:8786"
+    if not text:
+        raise StudyError(f"the scheduler address is empty: {hint}")
+    scheme, sep, loc = text.partition("://")
+    scheme = scheme.lower() if sep else "tcp"
+    loc = loc if sep else text
+    if scheme not in _SCHEDULER_SCHEMES:
+        raise StudyError(f"scheduler address {text!r}: unknown scheme {scheme + '://'!r}: allowed "
+                         + ", ".join(s + "://" for s in _SCHEDULER_SCHEMES))
+    if scheme in ("inproc", "ucx"):
+        return  # not plain TCP: dask checks these itself
+    if loc.startswith("["):  # IPv6: [::1]:8786
+        host, _, rest = loc[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _, port = loc.rpartition(":")
+        if ":" in host:
+            host = ""  # an IPv6 address without brackets
+    if not host or any(c.isspace() or c in "/[]@" for c in host):
+        raise StudyError(f"scheduler address {text!r}: expected [scheme://]host:port (IPv6 as [::1]:8786): {hint}")
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise StudyError(f"scheduler address {text!r}: the port must be a number from 1 to 65535: {hint}")
+    import socket
+
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except socket.gaierror:
+        raise StudyError(f"scheduler address {text!r}: unknown host {host!r}: {hint}") from None
+    except ConnectionRefusedError:
+        raise StudyError(f"scheduler address {text!r}: nothing listens on {host} port {port}: {hint}") from None
+    except TimeoutError:
+        raise StudyError(f"scheduler address {text!r}: no answer from {host} port {port} in {timeout:g} s: {hint}") from None
+    except (OSError, UnicodeError) as e:
+        why = getattr(e, "strerror", None) or str(e)
+        raise StudyError(f"scheduler address {text!r}: cannot connect to {host} port {port} ({why}): {hint}") from None
+    if scheme == "tcp":
+        _check_dask_answers(text, f"{scheme}://{loc}", timeout, hint)
+
+
+def _check_dask_answers(text: str, address: str, timeout: float, hint: str) -> None:
+    """Ask what listens at ``address`` (dask's ``identity`` message) and refuse anything that is not a
+    dask scheduler answering within ``timeout`` seconds (a web server, say, would hold dask's client
+    forever).  Skipped without dask.distributed (the run then says to install it)."""
+    try:
+        from distributed.comm import connect
+    except ImportError:
+        return
+    import asyncio
+
+    async def identity():
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except Exception:  # a timeout, a closed connection, an answer dask cannot read
+        answer = None
+    if not (isinstance(answer, dict) and answer.get("type") == "Scheduler"):
+        raise StudyError(f"scheduler address {text!r}: what listens there is not a dask scheduler (no answer to "
+                         f"dask's greeting in {timeout:g} s): {hint}")
+
+
+def run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
+    """Run the work items on a dask.distributed cluster, keeping a bounded number in flight."""
+    if scheduler:
+        check_scheduler(scheduler)  # fails fast, with one line, before dask tries for 30 s
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise StudyError("the dask executor needs dask.distributed: pip install \"handsim[cluster]\"") from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, ValueError) as e:  # TimeoutError is an OSError
+            raise StudyError(f"cannot connect to the dask scheduler at {scheduler!r}: {' '.join(str(e).split())}") from None
+        cluster = None
+    else:
+        # ":0": the dashboard on any free port (None means port 8787, and a warning when it is taken)
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0")
+        client = Client(cluster)
+    try:
+        width = max(2 * len(client.scheduler_info().get("workers", {})), 2 * jobs)
+        futures = [client.submit(work, item, pure=False) for item in itertools.islice(items, width)]
+        pending = as_completed(futures)
+        for f in pending:
+            key, res, _ = f.result()
+            accept(key, res)
+            nxt = next(items, None)
+            if nxt is not None:
+                pending.add(client.submit(work, nxt, pure=False))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_pool(items, accept, jobs: int) -> None:
+    """Run the work items in a local pool of ``jobs`` worker processes, a bounded number in flight.
+
+    The workers ignore SIGINT and SIGTERM (a Ctrl-C reaches the whole process group; this process
+    decides): both are blocked while they are forked, so that none arrives before a worker has set
+    them aside.  On an interruption the items not started are cancelled and those under way are
+    waited for (at most one chunk per worker) and dropped.
+    """
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_signals)
+    try:
+        futures = set()
+        with _blocked(signal.SIGINT, signal.SIGTERM):  # the first submit forks the workers
+            for item in itertools.islice(items, jobs * 4):
+                futures.add(ex.submit(work, item))
+        while futures:
+            finished, futures = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+            for f in finished:
+                key, res, _ = f.result()
+                accept(key, res)
+            for item in itertools.islice(items, len(finished)):
+                futures.add(ex.submit(work, item))
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _blocked(*signals):
+    """Block ``signals`` in this thread (they stay pending and arrive when the block ends)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _worker_signals() -> None:
+    """Worker process start: ignore SIGINT and SIGTERM, then unblock them (see :func:`run_pool`)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, (signal.SIGINT, signal.SIGTERM))
+
