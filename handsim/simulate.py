@@ -2,7 +2,8 @@
 one release, for code that imports ``handsim.simulate``; new code imports ``handsim.study``).
 
 ``handsim.simulate(...)`` runs a study (:func:`handsim.study.simulate`); ``handsim.simulate.make_spec``,
-``run_study``, ``write_outputs``, ``read_checkpoint``, ... are the functions of :mod:`handsim.study`.
+``run_study``, ``write_outputs``, ``read_checkpoint``, ... are the functions of :mod:`handsim.study`;
+``run_chunk`` and ``run_match_chunk`` are classic Hand's work items (:mod:`handsim.games.hand.game`).
 A name patched here (``monkeypatch.setattr``) is not the one the driver calls: patch the module
 of :mod:`handsim.study` that calls it (e.g. ``handsim.study.runner.run_study``).
 """
@@ -14,18 +15,17 @@ import types
 
 from ._io import atomic_write as _atomic_write  # noqa: F401
 from .errors import StudyEngineError, StudyError  # noqa: F401
-from .study.api import policy_descriptions as _policy_descriptions  # noqa: F401
 from .study.api import simulate, write_outputs  # noqa: F401
 from .study.checkpoint import (CHECKPOINT, MAX_CHECKPOINT_BYTES, Checkpoint, read_checkpoint,  # noqa: F401
                                recorded_jobs, run_history)
 from .study.checkpoint import load_checkpoint as _load_checkpoint  # noqa: F401
 from .study.checkpoint import run_json_history as _run_json_history  # noqa: F401
 from .study.checkpoint import save_checkpoint as _save_checkpoint  # noqa: F401
-from .study.chunks import check_policy_files, run_chunk, run_match_chunk  # noqa: F401
-from .study.chunks import deal_failure as _deal_failure  # noqa: F401
-from .study.chunks import warm_up as _warm_up  # noqa: F401
+from .games.hand.game import deal_failure as _deal_failure  # noqa: F401
+from .games.hand.game import run_chunk, run_match_chunk  # noqa: F401  (classic Hand's work items)
+from .games.hand.game import warm_up as _warm_up  # noqa: F401
+from .study.chunks import check_policy_files  # noqa: F401
 from .study.chunks import work as _work  # noqa: F401
-from .study.chunks import write_per_deal as _write_per_deal  # noqa: F401
 from .study.executors import check_scheduler  # noqa: F401
 from .study.executors import run_dask as _run_dask  # noqa: F401
 from .study.executors import run_pool as _run_pool  # noqa: F401

@@ -1492,12 +1492,12 @@ def test_sigterm_during_a_study_stops_it_like_ctrl_c(runner, tmp_path, monkeypat
 
 
 def test_interrupt_after_the_results_are_written_says_they_are_complete(runner, tmp_path, monkeypatch):
-    import handsim.cli.simulate
+    import handsim.games.hand.game
 
     def interrupted(*args, **kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(handsim.cli.simulate, "summary_table", interrupted)  # Ctrl-C while the table prints
+    monkeypatch.setattr(handsim.games.hand.game, "summary_table", interrupted)  # Ctrl-C while the table prints
     out = tmp_path / "s"
     result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--jobs", 1, "--out", out)
     assert result.exit_code == 130

@@ -218,7 +218,7 @@ def test_estimate_wording_follows_the_interval():
 def test_a_share_the_design_fixes_is_not_shown_as_an_interval():
     """One policy at every seat of a 4-player table gets exactly 1/4 of the outs of every deal
     without a void round: its interval has no width and is said to be fixed, not '25% to 25%'."""
-    from handsim.cli.simulate import _ci_cell
+    from handsim.cli._study_options import ci_cell as _ci_cell
     from handsim.report.findings import _est, _share
 
     row = {"p_out": 0.25, "p_out_ci95_low": 0.25, "p_out_ci95_high": 0.25}

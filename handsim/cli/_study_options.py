@@ -1,6 +1,7 @@
 """What the commands that run studies share (``handsim simulate``, ``tournament``, ``tune``,
 ``report``): the size bounds and defaults, ``--policy-file`` and ``--force``, which options were
-given, the default output folder, run.json read back, and SIGTERM stopping a run like Ctrl-C.
+given, the default output folder, run.json read back, SIGTERM stopping a run like Ctrl-C, and the
+cells of the tables printed after a study (each game's ``summary_text``).
 
 Nothing here imports the study driver: ``--help`` stays light.
 """
@@ -8,6 +9,7 @@ Nothing here imports the study driver: ``--help`` stays light.
 from __future__ import annotations
 
 import contextlib
+import math
 import signal
 import threading
 import time
@@ -34,6 +36,20 @@ FORCE_HELP = ("Replace an existing --out folder if it is a handsim output folder
               "checkpoint of a study, tournament or tuning run) holding only files handsim writes: those files "
               "are deleted, nothing else, and only after every check (policy files compiled, --scheduler answering); any "
               "other folder, the working folder and its parents are refused.")
+
+
+#: Options of ``handsim simulate`` that define the rules or line-ups of a study (a game's default
+#: study runs when none is given).
+STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups",
+                 "policy_files")
+#: The command-line flag of each option of ``handsim simulate`` that a message may name.
+STUDY_FLAGS = {
+    "preset": "--preset", "rules_file": "--rules", "settings": "--set", "thresholds": "--threshold",
+    "joker_penalties": "--joker-penalty", "vary": "--vary", "policies": "--policy", "lineups": "--lineup",
+    "policy_files": "--policy-file",
+    "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
+    "rounds": "--rounds", "standings": "--standings",
+}
 
 
 def given(ctx: click.Context, names) -> list[str]:
@@ -90,3 +106,54 @@ def sigterm_stops():
 
 def _raise_terminated(signum, frame):
     raise Terminated()
+
+
+def short_lineup(labels: list[str]) -> str:
+    """``greedy×4``, ``hold-hand,greedy×3``: runs of one policy shortened."""
+    parts: list[list] = []
+    for lab in labels:
+        if parts and parts[-1][0] == lab:
+            parts[-1][1] += 1
+        else:
+            parts.append([lab, 1])
+    return ",".join(lab if n == 1 else f"{lab}×{n}" for lab, n in parts)
+
+
+def number_text(x, digits: int) -> str:
+    """``x`` with ``digits`` decimals, ``-`` for a missing or non-numeric value."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return "-"
+    if x != x:  # nan
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def ci_cell(value, low, high, digits: int, unit: str = "game") -> str:
+    """``[low, high]``, or ``fixed`` when the interval has no width because the design fixes the
+    value (one policy at every seat wins 1/P of the games that have a winner)."""
+    try:
+        v, lo, hi = float(value), float(low), float(high)
+    except (TypeError, ValueError):
+        v = lo = hi = math.nan
+    if math.isfinite(v) and v == lo == hi:
+        return f"fixed (every {unit})"
+    return f"[{number_text(low, digits)}, {number_text(high, digits)}]"
+
+
+def parse_vary(items) -> dict[str, list[str]]:
+    """``--vary KEY=V1,V2,...`` items -> option name -> its value texts (click.BadParameter if malformed)."""
+    out: dict[str, list[str]] = {}
+    for item in items:
+        key, eq, values = item.partition("=")
+        key = key.strip().replace("-", "_")
+        vals = [v.strip() for v in values.split(",")]
+        if not eq or not key or not all(vals):
+            raise click.BadParameter(
+                f"{item!r}: expected KEY=V1,V2,... such as opening_threshold=51,71,91", param_hint="'--vary'"
+            )
+        if key in out:
+            raise click.BadParameter(f"{key} given twice", param_hint="'--vary'")
+        out[key] = vals
+    return out

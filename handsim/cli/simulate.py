@@ -3,123 +3,20 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 from pathlib import Path
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_compile, announce_engine_compile,
-                      check_classic_players, command_line, dump_json, fmt_value, is_russian, load_rules, parse_players,
-                      preset_name, rules_note, rules_options, set_differs, set_keys_of, speed_text, table)
+from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_engine_compile, command_line,
+                      dump_json, fmt_value, parse_players, preset_name, rules_note, rules_options, speed_text)
 from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
-                             POLICY_FILE_OPTION, Terminated, default_out, given, read_run_json, sigterm_stops)
+                             POLICY_FILE_OPTION, STUDY_FLAGS, STUDY_OPTIONS, Terminated, default_out, given,
+                             read_run_json, short_lineup, sigterm_stops)
 
-#: The default study (no rule or policy option given).
-DEFAULT_VARY = {"opening_threshold": (51, 71, 91), "joker_penalty": (15, 30)}
-
-#: Options that define the rules or line-ups of a study; with none of them the default study runs.
-_STUDY_OPTIONS = ("preset", "rules_file", "settings", "thresholds", "joker_penalties", "vary", "policies", "lineups",
-                  "policy_files")
 #: Options that --resume and --from take from the saved study instead.
-_SAVED_OPTIONS = _STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds", "standings")
-_FLAG = {
-    "preset": "--preset", "rules_file": "--rules", "settings": "--set", "thresholds": "--threshold",
-    "joker_penalties": "--joker-penalty", "vary": "--vary", "policies": "--policy", "lineups": "--lineup",
-    "policy_files": "--policy-file",
-    "players": "--players", "deals": "--deals", "seed": "--seed", "chunk": "--chunk", "matches": "--matches",
-    "rounds": "--rounds", "standings": "--standings",
-}
-
-
-def _parse_vary(items) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for item in items:
-        key, eq, values = item.partition("=")
-        key = key.strip().replace("-", "_")
-        vals = [v.strip() for v in values.split(",")]
-        if not eq or not key or not all(vals):
-            raise click.BadParameter(
-                f"{item!r}: expected KEY=V1,V2,... such as opening_threshold=51,71,91", param_hint="'--vary'"
-            )
-        if key in out:
-            raise click.BadParameter(f"{key} given twice", param_hint="'--vary'")
-        out[key] = vals
-    return out
-
-
-def _check_lineup_lengths(texts, lineups, players: int | None, two_v_two: bool = False) -> None:
-    """One policy per seat: 2 to 4 in every --lineup, as many as --players (when given) or as the
-    first --lineup.
-
-    Raises
-    ------
-    click.BadParameter
-        Naming the line-up and its length.
-    """
-    for text, lineup in zip(texts, lineups):
-        shown = text if len(text) <= 60 else text[:57] + "..."
-        if not 2 <= len(lineup) <= 4:
-            raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} polic{'y' if len(lineup) == 1 else 'ies'}: "
-                                     "allowed 2 to 4, one per seat", param_hint="'--lineup'")
-        if players is not None and len(lineup) != players:
-            given = "2v2 (4 seats)" if two_v_two else players
-            raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} policies but --players is {given}",
-                                     param_hint="'--lineup'")
-        if players is None and len(lineup) != len(lineups[0]):
-            raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} policies but the first --lineup has "
-                                     f"{len(lineups[0])}: every line-up has one policy per seat", param_hint="'--lineup'")
-
-
-#: Options of classic Hand that Russian Hand (RULES.md §8) has no use for, and why.
-_NOT_RUSSIAN = {
-    "thresholds": "Russian Hand has no opening minimum",
-    "joker_penalties": "Russian Hand has no jokers",
-    "matches": "a Russian Hand game is not a match of rounds",
-    "rounds": "a Russian Hand game is not a match of rounds",
-    "standings": "a Russian Hand game is not a match of rounds",
-    "policy_files": "policy files hold classic Hand policies; Russian Hand plays its built-in policies",
-}
-
-
-def _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, players, two_v_two, deals, seed, chunk):
-    """The study of Russian Hand (``--preset russian`` or a rules file of that preset):
-    its options, 2 to 5 players, its policies (``handsim policies --preset russian``).
-
-    Raises
-    ------
-    click.UsageError
-        A classic Hand option (naming it and why), or an option both fixed and varied.
-    """
-    from handsim.policies import parse_lineup, parse_policy
-    from handsim.study import make_spec
-
-    for name in given(ctx, list(_NOT_RUSSIAN)):
-        raise click.UsageError(f"{_FLAG[name]} does not apply to Russian Hand: {_NOT_RUSSIAN[name]}")
-    rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
-    vary_map = _parse_vary(vary)
-    set_keys = set_keys_of(settings)
-    for k in vary_map:
-        if k in set_keys:
-            raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied (--vary): drop one")
-    seat_lineups = [parse_lineup(text, game="russian") for text in lineups]
-    given_players = bool(given(ctx, ["players"]))
-    for text, lu in zip(lineups, seat_lineups):
-        shown = text if len(text) <= 60 else text[:57] + "..."
-        if not 2 <= len(lu) <= 5:
-            raise click.BadParameter(f"line-up {shown!r} has {len(lu)} polic{'y' if len(lu) == 1 else 'ies'}: "
-                                     "allowed 2 to 5, one per seat (Russian Hand)", param_hint="'--lineup'")
-        want = players if given_players else len(seat_lineups[0])
-        if len(lu) != want:
-            what = f"--players is {players}" if given_players else f"the first --lineup has {want}"
-            raise click.BadParameter(f"line-up {shown!r} has {len(lu)} policies but {what}", param_hint="'--lineup'")
-    if seat_lineups and not given_players:
-        players = len(seat_lineups[0])
-    lineup_list = [[parse_policy(p, "russian")] * players for p in policies] + seat_lineups
-    if not lineup_list:
-        lineup_list = [[parse_policy("greedy", "russian")] * players]
-    return make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk)
+_SAVED_OPTIONS = STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds", "standings")
 
 
 def _saved_spec(folder: Path):
@@ -152,30 +49,17 @@ def _describe(spec, base: str, jobs: int, out: Path) -> str:
     nl = len(spec.lineups)
     matches = getattr(spec, "matches", False)
     total = spec.deals * ncfg * nl * (spec.rules.rounds if matches else 1)
-    unit = f"matches of {spec.rules.rounds} rounds" if matches else "deals"
-    if spec.game.name == "russian":
-        unit = "games"
+    unit = f"matches of {spec.rules.rounds} rounds" if matches else spec.game.item + "s"
     if spec.vary:
         varying = " × ".join(f"{k} {'/'.join(fmt_value(v) for v in vals)}" for k, vals in spec.vary)
         cfg = f"{ncfg} configurations ({varying})"
     else:
         cfg = "1 configuration"
-    lineups = " | ".join(_short_lineup([s.label for s in lu]) for lu in spec.lineups)
+    lineups = " | ".join(short_lineup([s.label for s in lu]) for lu in spec.lineups)
     return (f"Simulating {cfg} × {nl} line-up{'s' if nl != 1 else ''} ({lineups}) × {spec.deals:,} {unit} "
-            f"= {total:,} {'games' if spec.game.name == 'russian' else 'rounds'}; rules {rules_note(spec.rules, base)}; "
+            f"= {total:,} {spec.game.unit}s; rules {rules_note(spec.rules, base)}; "
             f"{spec.players} players, seed {spec.seed}, "
             f"{jobs} job{'s' if jobs != 1 else ''} -> {out}")
-
-
-def _short_lineup(labels: list[str]) -> str:
-    """``greedy×4``, ``hold-hand,greedy×3``: runs of one policy shortened."""
-    parts: list[list] = []
-    for lab in labels:
-        if parts and parts[-1][0] == lab:
-            parts[-1][1] += 1
-        else:
-            parts.append([lab, 1])
-    return ",".join(lab if n == 1 else f"{lab}×{n}" for lab, n in parts)
 
 
 def _trace_deals(seed: int, deals: int, n: int) -> list[int]:
@@ -189,78 +73,15 @@ def _write_traces(spec, out: Path, n: int) -> tuple[Path, int]:
     """``n`` sampled deals per configuration × line-up, as JSON lines in ``out/traces.jsonl``."""
     from handsim._io import atomic_write
 
-    if spec.game.name == "russian":
-        from handsim.games.russian.trace import trace_deal
-    else:
-        from handsim.trace import trace_deal
-
     deals = _trace_deals(spec.seed, spec.deals, n)
     lines = []
     for rules in spec.configs():
         for lineup in spec.lineups:
             for d in deals:
-                lines.append(dump_json(trace_deal(rules, list(lineup), d, spec.seed, players=spec.players)))
+                lines.append(dump_json(spec.game.trace_deal(rules, list(lineup), d, spec.seed, spec.players)))
     path = out / "traces.jsonl"
     atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
     return path, len(lines)
-
-
-def _fmt(x, digits: int) -> str:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return "-"
-    if x != x:  # nan
-        return "-"
-    return f"{x:.{digits}f}"
-
-
-def _ci_cell(value, low, high, digits: int, unit: str = "game") -> str:
-    """``[low, high]``, or ``fixed`` when the interval has no width because the design fixes the
-    value (one policy at every seat wins 1/P of the games that have a winner)."""
-    try:
-        v, lo, hi = float(value), float(low), float(high)
-    except (TypeError, ValueError):
-        v = lo = hi = math.nan
-    if math.isfinite(v) and v == lo == hi:
-        return f"fixed (every {unit})"
-    return f"[{_fmt(low, digits)}, {_fmt(high, digits)}]"
-
-
-def summary_table(summary, varying, matches: bool = False) -> str:
-    """The seat "all" rows of a summary, compactly, and in 2 v 2 the team rows (``team A: hold-hand & greedy``:
-    the team of line-up positions 1 & 3, ``team B`` of 2 & 4), in the summary's order."""
-    from handsim.policies import split_lineup
-
-    seat = summary["seat"].astype(str)
-    rows = summary[seat.isin(["all", "team A", "team B"])]
-    headers = list(varying) + ["lineup", "policy", "rounds", "mean_score", "95% CI", "p_out", "p_hand",
-                               "p_unopened", "mean_turns"] + (["match_win_rate"] if matches else [])
-    body = []
-    for _, r in rows.iterrows():
-        who = r["policy"] if str(r["seat"]) == "all" else f"{r['seat']}: {r['policy']}"
-        body.append([fmt_value(r[k]) for k in varying] + [
-            _short_lineup(split_lineup(str(r["lineup"]))),
-            who, f"{int(r['rounds']):,}", _fmt(r["mean_score"], 2),
-            f"[{_fmt(r['ci95_low'], 2)}, {_fmt(r['ci95_high'], 2)}]",
-            _fmt(r["p_out"], 3), _fmt(r["p_hand"], 3), _fmt(r["p_unopened"], 3), _fmt(r["mean_turns"], 1),
-        ] + ([_fmt(r.get("match_win_rate"), 3)] if matches else []))
-    return table(headers, body)
-
-
-def summary_units(matches: bool, teams: bool) -> str:
-    """The ``Units:`` line under :func:`summary_table` (2 v 2: what the policy rows pool and what the team rows count)."""
-    text = ("Units: the table's rounds are player-rounds (the speed below counts whole rounds); mean_score: "
-            "points per player-round (lower is better; 95% CI); "
-            "p_out, p_hand, p_unopened: shares of player-rounds; mean_turns: turns per round (all players)"
-            + ("; match_win_rate: share of matches won" if matches else ""))
-    if teams:
-        text += ("; 2 v 2: a policy's row pools every seat it held, partners and opponents alike (not a team's "
-                 "result); the team A (line-up positions 1 & 3) and team B (2 & 4) rows count team-rounds: "
-                 "mean_score is the team's points (both partners summed) per round, p_out and p_hand the share of "
-                 "rounds in which a partner went out (with a Hand), p_unopened of the team's player-rounds"
-                 + (", match_win_rate the share of matches the team won" if matches else ""))
-    return text + "."
 
 
 SIMULATE_HELP = """Run a study: every combination of the varying rule options × every line-up, on the same deals.
@@ -358,7 +179,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
              players,
              deals, seed, matches, rounds, standings, jobs, scheduler, chunk, out, force, resume, from_run, per_deal, trace, progress,
              quiet):
-    from handsim.study import claim_out, make_spec, write_outputs
+    from handsim.study import claim_out, write_outputs
     from handsim.study.runner import run_study
 
     # ---- what to run
@@ -369,7 +190,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     if resume or from_run:
         clash = given(ctx, _SAVED_OPTIONS)
         if clash:
-            opts = ", ".join(_FLAG[n] for n in clash)
+            opts = ", ".join(STUDY_FLAGS[n] for n in clash)
             which = "--resume" if resume else "--from"
             raise click.UsageError(f"{which} runs the saved study as it was: drop {opts}")
     if resume:
@@ -387,65 +208,19 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             if not src.exists():
                 raise click.UsageError(f"--from {from_run}: no run.json in that folder")
         spec = _spec_from_run(read_run_json(src), src)
-    elif is_russian(preset, rules_file):
-        spec = _russian_spec(ctx, preset, rules_file, settings, vary, policies, lineups, players, two_v_two, deals,
-                             seed, chunk)
     else:
-        from handsim.policies import load_policy_files, parse_lineup, parse_policy
+        from handsim.games import game_for_preset
+        from handsim.study import make_spec
 
-        check_classic_players(players)
-        load_policy_files(policy_files)  # before the line-ups name their policies
-        if not given(ctx, _STUDY_OPTIONS):
-            rules = load_rules(None, None, (), partnership=two_v_two)
-            vary_map = dict(DEFAULT_VARY)
-            default, hold = parse_policy(DEFAULT_POLICY), parse_policy("hold-hand")
-            lineup_list = [[default] * players, [hold] + [default] * (players - 1)]
-        else:
-            rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
-            if rules.partnership and given(ctx, ["players"]) and not two_v_two:
-                raise click.UsageError(f"the rules set partnership=true (2 v 2), but --players is {players}: "
-                                       "use --players 2v2 or leave --players out")
-            vary_map = {}
-            if thresholds:
-                vary_map["opening_threshold"] = list(thresholds)
-            if joker_penalties:
-                vary_map["joker_penalty"] = list(joker_penalties)
-            for k, vals in _parse_vary(vary).items():
-                if k in vary_map:
-                    flag = "--threshold" if k == "opening_threshold" else "--joker-penalty"
-                    raise click.UsageError(f"{k} is varied twice: by {flag} and by --vary")
-                vary_map[k] = vals
-            set_keys = set_keys_of(settings)
-            for k in vary_map:
-                if k in set_keys:
-                    flag = {"opening_threshold": "--threshold", "joker_penalty": "--joker-penalty"}.get(k, "--vary")
-                    raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied ({flag}): drop one")
-            from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
-
-            seat_lineups = [parse_lineup(expand_lineup_refs(text)) for text in lineups]  # @FILE: a policy TOML
-            _check_lineup_lengths(lineups, seat_lineups, players if given(ctx, ["players"]) else None, two_v_two)
-            if seat_lineups and not given(ctx, ["players"]):
-                players = len(seat_lineups[0])  # the first --lineup sets the number of players
-            lineup_list = [[parse_policy(expand_policy_ref(p))] * players for p in policies] + seat_lineups
-            if not lineup_list:
-                lineup_list = [[parse_policy(DEFAULT_POLICY)] * players]
-        if rounds is not None:
-            matches = True
-            if set_differs(settings, "rounds", rules.rounds, rounds):
-                raise click.UsageError(f"--rounds {rounds} contradicts --set rounds={rules.rounds}: give one of them")
-            rules = rules.replace(rounds=rounds)
-        if standings is not None:
-            matches = True
-            if set_differs(settings, "standings", rules.standings, standings):
-                raise click.UsageError(f"--standings {standings} contradicts --set standings={rules.standings}: "
-                                       "give one of them")
-            rules = rules.replace(standings=standings)
-        extra = {"matches": True} if matches else {}
-        spec = make_spec(rules, vary_map, lineup_list, players, deals, seed, chunk, policy_files=policy_files, **extra)
+        game = game_for_preset(base)
+        given_options = {
+            "preset": preset, "rules_file": rules_file, "settings": settings, "thresholds": thresholds,
+            "joker_penalties": joker_penalties, "vary": vary, "policies": policies, "policy_files": policy_files,
+            "lineups": lineups, "players": players, "two_v_two": two_v_two, "deals": deals, "seed": seed,
+            "chunk": chunk, "matches": matches, "rounds": rounds, "standings": standings}
+        spec = make_spec(**game.study_from_options(ctx, given_options))
         if not quiet:
-            from handsim.tournament.best import tuned_notes
-
-            for note in tuned_notes(list(policies) + list(lineups), spec.configs(), "2v2" if two_v_two else players):
+            for note in game.study_notes(spec, given_options):
                 click.echo(f"Note: {note}", err=True)
 
     if trace and getattr(spec, "matches", False):
@@ -480,28 +255,17 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     try:
         with sigterm_stops():
-            driver = "play_matches" if getattr(spec, "matches", False) else "play_deals"
             engine = spec.engine()
-            if quiet:
-                pass
-            elif spec.game.name == "russian":
-                announce_compile("the Russian Hand engine", "about a minute", "handsim.games.russian.kernels.engine",
-                                 "play_games")
-            else:
-                announce_engine_compile(engine, "the match engine" if driver == "play_matches" else "the simulation engine",
-                                        "about a minute", driver)
+            if not quiet:
+                what, driver = spec.game.engine_words(spec.matches)
+                announce_engine_compile(engine, what, "about a minute", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                                scheduler=scheduler, command=command_line(ctx))
             write_outputs(result, out, command=command_line(ctx))
             traces = None
             if trace:
                 if not quiet:
-                    if spec.game.name == "russian":
-                        announce_compile("the deal tracer for --trace", "about half a minute",
-                                         "handsim.games.russian.kernels.engine", "play_traced")
-                    else:
-                        announce_engine_compile(engine, "the deal tracer for --trace", "about half a minute",
-                                                "play_traced")
+                    announce_engine_compile(engine, "the deal tracer for --trace", "about half a minute", "play_traced")
                 traces = _write_traces(spec, out, trace)
             if not quiet:
                 _print_results(result, spec, out, traces, n_jobs)
@@ -534,44 +298,15 @@ def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
     return 143 if isinstance(e, Terminated) else 130
 
 
-def russian_summary_table(summary, varying) -> str:
-    """The seat "all" rows of a Russian Hand summary, compactly."""
-    from handsim.policies import split_lineup
-
-    rows = summary[summary["seat"].astype(str) == "all"]
-    headers = list(varying) + ["lineup", "policy", "games", "win_rate", "95% CI", "draw_rate", "cards_left",
-                               "value_left", "mean_turns", "stock_out"]
-    body = []
-    for _, r in rows.iterrows():
-        body.append([fmt_value(r[k]) for k in varying] + [
-            _short_lineup(split_lineup(str(r["lineup"]))), r["policy"], f"{int(r['games']):,}",
-            _fmt(r["win_rate"], 3), _ci_cell(r["win_rate"], r["win_rate_ci95_low"], r["win_rate_ci95_high"], 3),
-            _fmt(r["draw_rate"], 3), _fmt(r["mean_cards_left"], 2), _fmt(r["mean_card_value_left"], 1),
-            _fmt(r["mean_turns"], 1), _fmt(r["stock_out_rate"], 3),
-        ])
-    return table(headers, body)
-
-
 def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
-    russian = spec.game.name == "russian"
-    if russian:
-        click.echo(russian_summary_table(result.summary, spec.varying()))
-        click.echo("Units: the table's games are player-games (the games played × the seats the policy held in "
-                   "them, e.g. 4 × the games of a one-policy line-up of 4; the speed below counts whole games); "
-                   "win_rate, draw_rate: shares of player-games (95% CI: of win_rate); stock_out: share of games; "
-                   "cards_left, value_left: cards and points left in hand at the end; mean_turns: turns per game "
-                   "(all players).")
-    else:
-        matches = getattr(spec, "matches", False)
-        click.echo(summary_table(result.summary, spec.varying(), matches))
-        click.echo(summary_units(matches, bool((result.summary["seat"].astype(str) == "team A").any())))
+    click.echo(spec.game.summary_text(result, spec))
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
                          "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
              if (Path(out) / f).exists()]
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:
         click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")
-    click.echo(f"Speed: {speed_text(result, 'games' if russian else 'rounds')}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
+    click.echo(f"Speed: {speed_text(result, spec.game.unit + 's')}, {n_jobs} job{'s' if n_jobs != 1 else ''}")
 
 
 REPORT_HELP = """Rebuild the report (report.md with its figures, a self-contained report.html), the tables
@@ -640,15 +375,12 @@ def report(folder, fmt, quiet):
         info = _report_info({}, ck.spec)
         # no run.json: the run stopped before writing its outputs - after its last chunk, or before
         if len(ck.done) < len(chunk_ranges(ck.spec)):
-            game = ("Hand (هاند) strategy study" if ck.spec.game.name == "hand"
-                    else f"Russian Hand (هاند روسي) study: {ck.spec.players} players")
-            info["title"] = game + " (interrupted: partial results)"
+            info["title"] = ck.spec.game.partial_title(ck.spec) + " (interrupted: partial results)"
     with FolderLock(out).acquire("handsim report"):
         ck.accumulator.write_report(out, info, formats=formats)
     if not quiet:
         paths = ", ".join(str(out / f"report.{f}") for f in formats)
-        unit = "rounds" if ck.spec.game.name == "hand" else "games"  # a Russian Hand deal is one game
-        click.echo(f"Report: {paths}" + (f" ({ck.rounds:,} {unit})" if ck.rounds else ""))
+        click.echo(f"Report: {paths}" + (f" ({ck.rounds:,} {ck.spec.game.unit}s)" if ck.rounds else ""))
 
 
 def _spec_difference(a, b) -> str:

@@ -176,7 +176,7 @@ def check_policy(policy_file, policy: str, deals: int = 3000, seed: int = 0, job
     handsim.errors.PolicyFileError, handsim.errors.PolicyError
         A policy file that cannot be used; an unknown policy or parameter.
     """
-    from ..study.chunks import warm_up as _warm_up
+    from ..games.hand.game import warm_up as _warm_up
     from . import load_policy_files, parse_policy
     from .engines import engine_for
 

@@ -1,6 +1,6 @@
 """What a Python user calls: :func:`simulate` (a study from a preset and a few arguments, its
-summary table) and :func:`write_outputs` (a finished study's tables, figures, report and
-run.json)."""
+summary table) and :func:`write_outputs` (a finished study's tables, figures, report - its game
+writes them - and run.json)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .._io import atomic_write
 from ..rules import Rules
 from .outdir import claim_out
 from .runner import StudyResult, run_study
-from .spec import DEFAULT_CHUNK, DEFAULT_DEALS, StudySpec, make_spec
+from .spec import DEFAULT_CHUNK, DEFAULT_DEALS, make_spec
 
 
 def write_outputs(result: StudyResult, out, command: str | None = None, title: str | None = None) -> Path:
@@ -27,42 +27,17 @@ def write_outputs(result: StudyResult, out, command: str | None = None, title: s
     Path
         The report's path.
     """
-    import io
-
-    from ..report import write_report
-
     out = Path(out)
-    acc = result.accumulator
     info = dict(result.run_info)
     if command and "command" not in info:  # a resumed study keeps the command that started it
         info["command"] = command
     if title:
         info["title"] = title
     game = result.spec.game
-    if game.name != "hand":
-        info["policies"] = game.policy_descriptions(result.spec)
-        path = game.write_outputs(result, out, info)
-        atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
-        return path
-    summary = acc.summary()
-    paired = acc.paired()
-    info["policies"] = policy_descriptions(result.spec)
-    buf = io.BytesIO()
-    summary.to_parquet(buf, index=False)
-    atomic_write(out / "summary.parquet", buf.getvalue())
-    path = write_report(out, summary, paired, acc.histograms(), info, versus=acc.versus(),
-                        lineup_pairs=acc.lineup_pairs(), totals=acc.total_quantiles())
-    atomic_write(out / "summary.csv", summary.to_csv(index=False).encode())
+    info["policies"] = game.policy_descriptions(result.spec)
+    path = game.write_outputs(result, out, info)
     atomic_write(out / "run.json", (json.dumps(info, indent=2, sort_keys=True, default=str) + "\n").encode())
     return path
-
-
-
-def policy_descriptions(spec: StudySpec) -> dict:
-    from ..policies import POLICIES
-
-    names = {s.label: s.name for l in spec.lineups for s in l}
-    return {label: POLICIES[name].help for label, name in names.items()}
 
 
 def simulate(

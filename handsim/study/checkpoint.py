@@ -158,15 +158,9 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
         raise damaged("its round count or time is negative")
     if rounds >= MAX_COUNTER or not math.isfinite(seconds):
         raise damaged("its round count or time is out of range")
-    configs = spec.configs()
     try:
-        if (cls is None or cls is StudyAccumulator) and spec.game.name != "hand":
+        if cls is None or cls is StudyAccumulator:  # the study's own statistics: its game reads them
             acc = spec.game.accumulator_from_state(state, spec)
-        elif cls is None or cls is StudyAccumulator:
-            acc = StudyAccumulator.from_state(state, configs=spec.config_dicts(),
-                                              lineups=[tuple(x.label for x in l) for l in spec.lineups],
-                                              players=spec.players, varying=spec.varying(),
-                                              teams=[bool(r.partnership) for r in configs])
         else:
             acc = cls.from_state(state)
     except ValueError as e:  # handsim's own messages (another format, another study, bad shapes)

@@ -13,30 +13,22 @@ from pathlib import Path
 
 from .._io import LOCK_NAME, FolderLock, WriteError
 from ..errors import StudyError
-from ..rules import PARAM_BY_NAME
+from ..games import GAMES, get_game
 from .checkpoint import CHECKPOINT, read_checkpoint
 from .spec import StudySpec
 
 
-#: Russian Hand's options (handsim.games.russian.rules.PARAMS), named here so that this table needs
-#: no import of the game (a test checks that they agree).
-_RUSSIAN_OPTIONS = ("hand_size", "first_round", "stock_out_end", "ace_value")
-#: Every file a handsim run writes into its output folder: a study's (``handsim simulate``), a
+#: Every file a handsim run writes into its output folder: a study's (``handsim simulate``: the
+#: files every study writes, and each game's own, :meth:`handsim.games.base.Game.output_files`), a
 #: tournament's and a tuning run's (``handsim tournament``, ``handsim tune``).  ``--force``
-#: deletes these and nothing else; a file added to any output must be added here.
+#: deletes these and nothing else; a file added to any output must be added here or to its game's.
 OUTPUT_FILES = frozenset({
     "run.json", CHECKPOINT, "summary.csv", "summary.parquet", "paired.csv", "versus.csv", "lineups.csv",
-    "totals.csv", "team_margin.csv", "traces.jsonl", "report.md", "report.html",
-    # figures of handsim.report (and of earlier versions: rates.png, paired.png), besides effect_<option>.png
-    "mean_score.png", "p_unopened.png", "p_hand.png", "versus.png", "lineups.png", "match_win.png",
-    "final_totals.png", "team_totals.png", "team_margin.png", "team_score.png", "round_length.png", "rates.png",
-    "paired.png",
+    "traces.jsonl", "report.md", "report.html",
     # handsim tournament, handsim tune (their reports are report.md and report.html too)
     "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png", "crosstable.png",
     "tune.csv", "best.toml", "tune.png", "confirm.png",
-    # Russian Hand studies (handsim.games.russian.report)
-    "seats.csv", "game_length.csv", "win_rate.png", "seat_edge.png", "game_length.png",
-} | {f"effect_{p.name}.png" for p in PARAM_BY_NAME.values()} | {f"effect_{name}.png" for name in _RUSSIAN_OPTIONS})
+}).union(*(get_game(name).output_files() for name in GAMES))
 #: Subfolders of an output folder: ``per_deal/part-*.parquet`` (``simulate --per-deal``) and
 #: ``stages/NAME/checkpoint.npz`` (the stages of ``handsim tune``).
 PER_DEAL = "per_deal"

@@ -22,7 +22,7 @@ from .. import __version__
 from .._io import atomic_write
 from ..policies import lineup_arrays
 from .checkpoint import CHECKPOINT, load_checkpoint, run_history, run_json_history, save_checkpoint
-from .chunks import deal_failure, warm_up, work, write_per_deal
+from .chunks import work
 from .executors import run_dask, run_pool
 from .spec import StudySpec, chunk_ranges
 
@@ -128,8 +128,6 @@ def run_study(
     ``handsim: test hold after N chunks`` on stderr and wait for a signal - so that a test can
     interrupt a study at an exact point instead of racing it against the clock.
     """
-    from ..stats import DealBlock, StudyAccumulator
-
     game = spec.game
     jobs = jobs or os.cpu_count() or 1
     if checkpoint_every is None:
@@ -158,11 +156,8 @@ def run_study(
         history["jobs"] = jobs  # this invocation's worker processes: a resume without --jobs uses them again
     if acc is None and accumulator is not None:
         acc = accumulator
-    if acc is None and game.name != "hand":
-        acc = game.new_accumulator(spec)
     if acc is None:
-        acc = StudyAccumulator(spec.config_dicts(), lineup_names, P, spec.varying(),
-                               teams=[bool(getattr(r, "partnership", False)) for r in configs])
+        acc = game.new_accumulator(spec)
 
     ranges = chunk_ranges(spec)
     todo = [i for i in range(len(ranges)) if i not in done]
@@ -180,7 +175,7 @@ def run_study(
             for c in range(len(configs)):
                 for l in range(len(spec.lineups)):
                     yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches,
-                           engine.ref()) + ((game.name,) if game.name != "hand" else ())
+                           engine.ref(), game.name)
 
     bar = None
     if progress:
@@ -190,10 +185,7 @@ def run_study(
                    unit=game.unit, unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
 
     # compile (or load) before the clock starts and before workers fork
-    if game.name != "hand":
-        game.warm_up()
-    else:
-        warm_up(spec.matches, engine)
+    game.warm_up(spec.matches, engine)
     t_start = time.perf_counter()
     last_ck = t_start
     rounds_now = 0
@@ -204,6 +196,7 @@ def run_study(
         if spec.matches:
             R = spec.rules.rounds
             deal_idx = np.arange(start * R, (start + n) * R, dtype=np.int64)
+            policy = None  # the match kernel reports each round's seating
         else:
             deal_idx = np.arange(start, start + n, dtype=np.int64)
             rel = np.arange(P, dtype=np.int64)
@@ -213,23 +206,11 @@ def run_study(
             bad = np.nonzero(res["err"])[0]
             if len(bad):
                 first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))
-                if game.name != "hand":
-                    raise game.deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
-                raise deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
-            if game.name != "hand":
-                blocks[(c, l)] = game.block(deal_idx, policy, res)
-                if per_deal and out is not None:
-                    path = out / "per_deal" / f"part-{ri:06d}-{c:03d}-{l:03d}.parquet"
-                    atomic_write(path, game.write_per_deal(path, c, l, spec, configs, lineup_names, blocks[(c, l)], res))
-                continue
-            if spec.matches:
-                blocks[(c, l)] = DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"],
-                                           res["void"], res["match_win"], res["tiebreaks"], res["match_lose"],
-                                           res["total"], res["hand_decided"])
-            else:
-                blocks[(c, l)] = DealBlock(deal_idx, policy, res["score"], res["flags"], res["turns"], res["void"])
+                raise game.deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
+            blocks[(c, l)] = game.block(spec, deal_idx, policy, res)
             if per_deal and out is not None:
-                write_per_deal(out, ri, c, l, spec, configs, lineup_names, blocks[(c, l)], res)
+                path = out / "per_deal" / f"part-{ri:06d}-{c:03d}-{l:03d}.parquet"
+                atomic_write(path, game.per_deal_table(c, l, spec, configs, lineup_names, blocks[(c, l)], res))
         acc.add_chunk(blocks)
         done.add(ri)
         rounds_now += n * ncomb * per_item  # only finished ranges count (a resume redoes the rest)
@@ -301,8 +282,7 @@ def run_study(
     }
     if history:
         run_info.update(history)
-    if game.name != "hand":  # a Russian Hand deal is one game: the same figures, in games
-        run_info.update(game=game.name, games_played=rounds, games_per_s=run_info["rounds_per_s"])
+    run_info.update(game.run_info(run_info))  # (a game whose deal is not a round: the figures in its unit)
     return StudyResult(spec, acc, run_info, out, rounds_now, elapsed)
 
 

@@ -15,7 +15,8 @@ from typing import Any, Mapping, Sequence
 from .._io import is_json_int as _is_int
 from .._io import json_value_text as _json_kind
 from ..errors import StudyError
-from ..policies import PolicySpec, check_lineup_rules, lineup_label, parse_lineup, parse_policy, split_lineup
+from ..games import DEFAULT_GAME, GAMES
+from ..policies import PolicySpec, lineup_label, parse_lineup, parse_policy, split_lineup
 from ..rules import Rules, RulesError, check_json_rules
 
 DEFAULT_CHUNK = 2000
@@ -72,11 +73,7 @@ class StudySpec:
 
     def engine(self):
         """The engine that plays this study's line-ups (:mod:`handsim.policies.engines`)."""
-        if self.game.name != "hand":
-            return self.game.engine()
-        from ..policies.engines import engine_for
-
-        return engine_for([s for lu in self.lineups for s in lu])
+        return self.game.engine([s for lu in self.lineups for s in lu])
 
     def configs(self) -> list[Rules]:
         """One Rules per combination of the varying values (first option varies slowest)."""
@@ -94,8 +91,8 @@ class StudySpec:
 
     def to_json(self) -> dict:
         return {
-            # only for another game than classic Hand: a classic study's spec stays as it was
-            **({"game": self.game.name} if self.game.name != "hand" else {}),
+            # only for another game than the default (classic Hand): a classic study's spec stays as it was
+            **({"game": self.game.name} if self.game.name != DEFAULT_GAME else {}),
             "rules": self.rules.to_dict(),
             # a list of [name, values] pairs: JSON objects are written with sorted keys, which would
             # reorder the configurations (the first option varies slowest) on --resume / --from
@@ -128,7 +125,7 @@ class StudySpec:
         _check_spec_types(d)
         from ..games import get_game
 
-        game = get_game(d.get("game", "hand"))
+        game = get_game(d.get("game", DEFAULT_GAME))
         files = load_saved_policy_files(d.get("policy_files"), "study spec")
         return make_spec(
             rules=game.rules_from_dict(d["rules"]),
@@ -187,11 +184,11 @@ _SPEC_FIELDS = (
     ("chunk", False, lambda v: _is_int(v), "an integer"),
     ("matches", False, lambda v: isinstance(v, bool), "true or false"),
     ("policy_files", False, lambda v: isinstance(v, list), "an array of {\"path\", \"sha256\"} objects"),
-    ("game", False, lambda v: isinstance(v, str) and v in ("hand", "russian"), "\"hand\" or \"russian\""),
+    ("game", False, lambda v: isinstance(v, str) and v in GAMES, " or ".join(json.dumps(g) for g in GAMES)),
 )
 
 
-def check_saved_fields(d: Any, fields: Sequence[tuple], what: str, game: str = "hand") -> None:
+def check_saved_fields(d: Any, fields: Sequence[tuple], what: str, game: str = DEFAULT_GAME) -> None:
     """Check the JSON types of a saved spec read back from run.json or a checkpoint: a study's
     (:data:`_SPEC_FIELDS`), a tournament's, a tuning run's; and every rule value's
     (:func:`handsim.rules.check_json_rules`).
@@ -205,7 +202,7 @@ def check_saved_fields(d: Any, fields: Sequence[tuple], what: str, game: str = "
     what : str
         The spec's name in messages, e.g. ``"study spec"``.
     game : str
-        ``"hand"`` or ``"russian"``: whose rule options ``d["rules"]`` holds.
+        A name of :data:`handsim.games.GAMES`: whose rule options ``d["rules"]`` holds.
 
     Raises
     ------
@@ -233,8 +230,8 @@ def check_saved_fields(d: Any, fields: Sequence[tuple], what: str, game: str = "
 
 def _check_spec_types(d: Any) -> None:
     """Check the JSON types of a saved study spec (see :meth:`StudySpec.from_json`)."""
-    game = d.get("game", "hand") if isinstance(d, Mapping) else "hand"
-    check_saved_fields(d, _SPEC_FIELDS, "study spec", game if game in ("hand", "russian") else "hand")
+    game = d.get("game", DEFAULT_GAME) if isinstance(d, Mapping) else DEFAULT_GAME
+    check_saved_fields(d, _SPEC_FIELDS, "study spec", game if game in GAMES else DEFAULT_GAME)
     vary = d.get("vary", [])
     items = vary.items() if isinstance(vary, Mapping) else vary
     for item in items:
@@ -295,17 +292,14 @@ def make_spec(
     if isinstance(policy_files, (str, os.PathLike)):
         policy_files = [policy_files]
     game = game_of(rules)
-    if game.name != "hand" and policy_files:
-        raise StudyError(f"policy files hold classic Hand policies: {game.title} plays its built-in policies only")
-    if game.name != "hand" and matches:
-        raise StudyError(f"{game.title} is a single game, not a match of rounds: drop --matches / --rounds / --standings")
+    game.check_study(matches, policy_files)
     loaded = load_policy_files(list(policy_files or ()))
-    rules = rules or Rules.preset("classic")
+    rules = rules or game.preset()
     param_by_name = game.param_by_name()
     if not _is_int(players) or not game.min_players <= players <= game.max_players:
         allowed = ", ".join(str(x) for x in range(game.min_players, game.max_players))
         raise StudyError(f"invalid players {repr(players):.40}: allowed {allowed} or {game.max_players}"
-                         + (f" ({game.title})" if game.name != "hand" else ""))
+                         + (f" ({game.qualifier})" if game.qualifier else ""))
     if not _is_int(deals) or not 1 <= deals <= MAX_DEALS:
         raise StudyError(f"invalid deals {repr(deals):.40}: allowed 1..10^12")
     if not _is_int(chunk) or not 1 <= chunk <= MAX_CHUNK:
@@ -337,7 +331,7 @@ def make_spec(
             raise StudyError("cannot vary 'rounds' (the match length): run one match study per length "
                              "(--rounds N)")
         if k not in param_by_name:
-            what = "rule" if game.name == "hand" else f"{game.title} rule"
+            what = f"{game.qualifier} rule" if game.qualifier else "rule"
             raise RulesError(f"unknown {what} {k!r}: allowed {', '.join(param_by_name)}")
         vals = []
         for v in values:
@@ -381,9 +375,8 @@ def make_spec(
                      tuple((f.path, f.sha256) for f in loaded))
     for r in spec.configs():
         r.validate(players)
-        if game.name == "hand":
-            for specs in lu:
-                check_lineup_rules(specs, r)
+        for specs in lu:
+            game.check_lineup(specs, r)
     return spec
 
 

@@ -1,5 +1,10 @@
-"""Classic Hand (RULES.md §1-7; presets ``classic``, ``saudi``, ``qahwa``, ``partnership``).
+"""Classic Hand (هاند, RULES.md §1-7): 2-4 players or 2 v 2, jokers, an opening minimum, a score
+per seat and round, matches of rounds.
 
-Its modules are moving here from the package root (issue 20: one seam, two games); until that
-move is done, most of them still live at the top level (``handsim.rules``, ``handsim._kernels``, ...).
+* :mod:`.game` - the game behind the seam of :mod:`handsim.games` (the protocol of
+  :mod:`handsim.games.base`).
+
+Its rules, engine, policies, statistics, reports and move logs are still the package's top-level
+modules (:mod:`handsim.rules`, :mod:`handsim._kernels`, :mod:`handsim.policies`,
+:mod:`handsim.stats`, :mod:`handsim.report`, :mod:`handsim.trace`); they move here next.
 """

@@ -4,11 +4,50 @@ statistics, the reports and the command line ask of the game (RULES.md §8)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from handsim.games import Game
+from handsim.games.base import Game
+
+
+def summary_table(summary, varying) -> str:
+    """The seat "all" rows of a Russian Hand summary, compactly."""
+    from handsim.cli._common import fmt_value, table
+    from handsim.cli._study_options import ci_cell, number_text, short_lineup
+    from handsim.policies import split_lineup
+
+    rows = summary[summary["seat"].astype(str) == "all"]
+    headers = list(varying) + ["lineup", "policy", "games", "win_rate", "95% CI", "draw_rate", "cards_left",
+                               "value_left", "mean_turns", "stock_out"]
+    body = []
+    for _, r in rows.iterrows():
+        body.append([fmt_value(r[k]) for k in varying] + [
+            short_lineup(split_lineup(str(r["lineup"]))), r["policy"], f"{int(r['games']):,}",
+            number_text(r["win_rate"], 3), ci_cell(r["win_rate"], r["win_rate_ci95_low"], r["win_rate_ci95_high"], 3),
+            number_text(r["draw_rate"], 3), number_text(r["mean_cards_left"], 2),
+            number_text(r["mean_card_value_left"], 1),
+            number_text(r["mean_turns"], 1), number_text(r["stock_out_rate"], 3),
+        ])
+    return table(headers, body)
+
+
+#: The line under :func:`summary_table`.
+SUMMARY_UNITS = ("Units: the table's games are player-games (the games played × the seats the policy held in "
+                 "them, e.g. 4 × the games of a one-policy line-up of 4; the speed below counts whole games); "
+                 "win_rate, draw_rate: shares of player-games (95% CI: of win_rate); stock_out: share of games; "
+                 "cards_left, value_left: cards and points left in hand at the end; mean_turns: turns per game "
+                 "(all players).")
+
+
+#: Options of ``handsim simulate`` (classic Hand's) that Russian Hand (RULES.md §8) has no use for, and why.
+NOT_RUSSIAN = {
+    "thresholds": "Russian Hand has no opening minimum",
+    "joker_penalties": "Russian Hand has no jokers",
+    "matches": "a Russian Hand game is not a match of rounds",
+    "rounds": "a Russian Hand game is not a match of rounds",
+    "standings": "a Russian Hand game is not a match of rounds",
+    "policy_files": "policy files hold classic Hand policies; Russian Hand plays its built-in policies",
+}
 
 
 class RussianEngine:
@@ -17,6 +56,13 @@ class RussianEngine:
 
     files: tuple = ()
     key = "russian"
+    module_name = "handsim.games.russian.kernels.engine"
+
+    @property
+    def module(self):
+        import importlib
+
+        return importlib.import_module(self.module_name)
 
     def ref(self):
         return None
@@ -24,7 +70,7 @@ class RussianEngine:
     def is_compiled(self, name: str = "play_games") -> bool:
         from handsim.cli._common import kernels_cached
 
-        return kernels_cached("handsim.games.russian.kernels.engine", name)
+        return kernels_cached(self.module_name, name)
 
 
 class RussianGame(Game):
@@ -32,9 +78,11 @@ class RussianGame(Game):
 
     name = "russian"
     title = "Russian Hand"
+    qualifier = "Russian Hand"
     min_players = 2
     max_players = 5
     unit = "game"
+    item = "game"
 
     def rules_class(self):
         from .rules import RussianRules
@@ -46,13 +94,28 @@ class RussianGame(Game):
 
         return PARAM_BY_NAME
 
-    def engine(self) -> RussianEngine:
+    # -- a study's spec
+    def check_study(self, matches: bool, policy_files) -> None:
+        """Refuse policy files (classic Hand policies) and matches (a game is not a match of rounds)."""
+        from handsim.errors import StudyError
+
+        if policy_files:
+            raise StudyError(f"policy files hold classic Hand policies: {self.title} plays its built-in policies only")
+        if matches:
+            raise StudyError(f"{self.title} is a single game, not a match of rounds: drop --matches / --rounds / "
+                             "--standings")
+
+    def check_lineup(self, lineup, rules) -> None:
+        """Every built-in policy plays under every rule (nothing to refuse)."""
+
+    def engine(self, policies=()) -> RussianEngine:
         return RussianEngine()
 
     # -- playing
     def run_chunk(self, rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int,
-                  n: int) -> dict:
-        """Play games ``start .. start+n-1`` of one configuration and line-up.
+                  n: int, matches: bool = False, engine=None) -> dict:
+        """Play games ``start .. start+n-1`` of one configuration and line-up (``matches`` and
+        ``engine`` are not used: no matches, one engine).
 
         Returns
         -------
@@ -82,7 +145,7 @@ class RussianGame(Game):
                    out["search_turns"], out["err"])
         return out
 
-    def warm_up(self) -> None:
+    def warm_up(self, matches: bool = False, engine=None) -> None:
         """Compile (or load from the cache) the engine once, before workers fork."""
         from handsim.policies import lineup_arrays, parse_lineup
 
@@ -91,7 +154,7 @@ class RussianGame(Game):
         pol, pp = lineup_arrays(parse_lineup("greedy,greedy", game="russian"))
         self.run_chunk(RussianRules.preset().to_vector(), pol, pp, 2, 0, 0, 1)
 
-    def block(self, deal_idx: np.ndarray, policy: np.ndarray, res: dict):
+    def block(self, spec, deal_idx: np.ndarray, policy: np.ndarray, res: dict):
         from .stats import GameBlock
 
         return GameBlock(deal_idx, policy, res["flags"], res["cards"], res["value"], res["turns"], res["end"])
@@ -123,7 +186,7 @@ class RussianGame(Game):
             return StudyEngineError(f"internal engine error: {e}{where}: please report it")
         return StudyEngineError(f"internal engine error {code} in game {item}{where}: please report it")
 
-    def write_per_deal(self, path: Path, c: int, l: int, spec, configs, lineup_names, block, res) -> bytes:
+    def per_deal_table(self, c: int, l: int, spec, configs, lineup_names, block, res) -> bytes:
         """One Parquet file of every game's rows by seat (``per_deal/part-*.parquet``)."""
         import io
 
@@ -167,11 +230,92 @@ class RussianGame(Game):
         atomic_write(out / "summary.parquet", buf.getvalue())
         return write_report(out, result.accumulator, info)
 
+    def run_info(self, info: dict) -> dict:
+        """A Russian Hand deal is one game: the game's name and the same figures, in games."""
+        return {"game": self.name, "games_played": info["rounds_played"], "games_per_s": info["rounds_per_s"]}
+
     def policy_descriptions(self, spec) -> dict:
         from .policies.registry import POLICIES
 
         names = {s.label: s.name for l in spec.lineups for s in l}
         return {label: POLICIES[name].help for label, name in names.items()}
+
+    def output_files(self) -> frozenset:
+        """Seat and game-length tables, the report's figures (:mod:`handsim.games.russian.report`) and
+        one ``effect_<option>.png`` per rule option."""
+        from .rules import PARAM_BY_NAME
+
+        return frozenset({"seats.csv", "game_length.csv", "win_rate.png", "seat_edge.png", "game_length.png"}
+                         | {f"effect_{name}.png" for name in PARAM_BY_NAME})
+
+    def partial_title(self, spec) -> str:
+        return f"Russian Hand (هاند روسي) study: {spec.players} players"
+
+    # -- the command line
+    def trace_deal(self, rules, lineup, deal: int, seed: int, players: int) -> dict:
+        from .trace import trace_deal
+
+        return trace_deal(rules, lineup, deal, seed, players=players)
+
+    def engine_words(self, matches: bool) -> tuple[str, str]:
+        return "the Russian Hand engine", "play_games"
+
+    def summary_text(self, result, spec) -> str:
+        return summary_table(result.summary, spec.varying()) + "\n" + SUMMARY_UNITS
+
+    def study_from_options(self, ctx, options: dict) -> dict:
+        """The study of Russian Hand that ``handsim simulate`` runs (``--preset russian`` or a rules file
+        of that preset), as the arguments of :func:`handsim.study.make_spec`: its options, 2 to 5
+        players, its policies (``handsim policies --preset russian``); ``options`` by parameter name,
+        with ``players`` and ``two_v_two`` parsed.
+
+        Raises
+        ------
+        click.UsageError
+            A classic Hand option (naming it and why), or an option both fixed and varied.
+        click.BadParameter
+            A line-up of the wrong length.
+        """
+        import click
+
+        from handsim.cli._common import load_rules, set_keys_of
+        from handsim.cli._study_options import STUDY_FLAGS, given, parse_vary
+        from handsim.policies import parse_lineup, parse_policy
+
+        o = options
+        preset, rules_file, settings, vary, policies = o["preset"], o["rules_file"], o["settings"], o["vary"], o["policies"]
+        lineups, players, two_v_two, deals, seed, chunk = (o["lineups"], o["players"], o["two_v_two"], o["deals"],
+                                                           o["seed"], o["chunk"])
+        for name in given(ctx, list(NOT_RUSSIAN)):
+            raise click.UsageError(f"{STUDY_FLAGS[name]} does not apply to Russian Hand: {NOT_RUSSIAN[name]}")
+        rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
+        vary_map = parse_vary(vary)
+        set_keys = set_keys_of(settings)
+        for k in vary_map:
+            if k in set_keys:
+                raise click.UsageError(f"{k} is both fixed (--set {k}=...) and varied (--vary): drop one")
+        seat_lineups = [parse_lineup(text, game="russian") for text in lineups]
+        given_players = bool(given(ctx, ["players"]))
+        for text, lu in zip(lineups, seat_lineups):
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            if not 2 <= len(lu) <= 5:
+                raise click.BadParameter(f"line-up {shown!r} has {len(lu)} polic{'y' if len(lu) == 1 else 'ies'}: "
+                                         "allowed 2 to 5, one per seat (Russian Hand)", param_hint="'--lineup'")
+            want = players if given_players else len(seat_lineups[0])
+            if len(lu) != want:
+                what = f"--players is {players}" if given_players else f"the first --lineup has {want}"
+                raise click.BadParameter(f"line-up {shown!r} has {len(lu)} policies but {what}", param_hint="'--lineup'")
+        if seat_lineups and not given_players:
+            players = len(seat_lineups[0])
+        lineup_list = [[parse_policy(p, "russian")] * players for p in policies] + seat_lineups
+        if not lineup_list:
+            lineup_list = [[parse_policy("greedy", "russian")] * players]
+        return dict(rules=rules, vary=vary_map, lineups=lineup_list, players=players, deals=deals, seed=seed,
+                    chunk=chunk)
+
+    def study_notes(self, spec, options: dict) -> list[str]:
+        """None (no tuned policies)."""
+        return []
 
 
 GAME = RussianGame()
