@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from handsim.report import findings
+from handsim.games.hand import report as findings
 from handsim.report.document import Finding
 from handsim.report.html import render as render_html
 from handsim.stats import FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccumulator

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from handsim import report
-from handsim.report import findings
+from handsim.games.hand import report as findings
 from handsim.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccumulator
 
 LINEUP = ("hold-hand", "greedy", "greedy", "greedy")
@@ -219,7 +219,8 @@ def test_a_share_the_design_fixes_is_not_shown_as_an_interval():
     """One policy at every seat of a 4-player table gets exactly 1/4 of the outs of every deal
     without a void round: its interval has no width and is said to be fixed, not '25% to 25%'."""
     from handsim.cli._study_options import ci_cell as _ci_cell
-    from handsim.report.findings import _est, _share
+    from handsim.games.hand.findings import estimate as _est
+    from handsim.games.hand.findings import share_estimate as _share
 
     row = {"p_out": 0.25, "p_out_ci95_low": 0.25, "p_out_ci95_high": 0.25}
     e = _share(row, "p_out")
@@ -437,7 +438,7 @@ def test_empty_study_writes_a_report(tmp_path):
 def test_many_configurations_stay_readable(tmp_path):
     """60 thresholds: 1,770 paired comparisons per policy; the report keeps to the baseline comparisons and caps its
     tables, and every figure stays a normal size."""
-    from handsim.report.findings import MAX_ROWS
+    from handsim.games.hand.findings import MAX_ROWS
 
     acc = synthetic(thresholds=tuple(range(31, 91)), penalties=(15,), chunks=1, n=30)
     p = acc.paired()

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..stats import check_counters
+from ..stats.counters import check_counters
 
 __all__ = ["Counters", "positions_view"]
 
@@ -29,7 +29,7 @@ class Counters:
     KIND = ""
     FORMAT = 1
     _ARRAYS: tuple[str, ...] = ()
-    #: Value checks of a saved state (:func:`handsim.stats.check_counters`): per array, the signed
+    #: Value checks of a saved state (:func:`handsim.stats.counters.check_counters`): per array, the signed
     #: columns of its last axis and its (sum, sum of squares) pairs.
     _LAYOUT: dict[str, tuple] = {}
 

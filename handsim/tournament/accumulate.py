@@ -33,7 +33,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments, _prop, _t_pvalue, _wilson, check_totals
+from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
+from ..stats.counters import check_totals
+from ..stats.intervals import moments, proportion, t_pvalue, wilson
 from ._counters import Counters, positions_view
 
 __all__ = ["TournamentCounters"]
@@ -296,10 +298,10 @@ class TournamentCounters(Counters):
                 if not n:
                     continue
                 scale = self.unit * int(self.games[m])
-                mean, sd, se, lo, hi = _moments(n, r[_R_X], r[_R_X2], scale=scale)
+                mean, sd, se, lo, hi = moments(n, r[_R_X], r[_R_X2], scale=scale)
                 c = int(self.comparisons[m])
                 cmp_total = r[_R_CMP]
-                share, _, _, s_lo, s_hi = _moments(n, r[_R_W], r[_R_W2], scale=2 * c)
+                share, _, _, s_lo, s_hi = moments(n, r[_R_W], r[_R_W2], scale=2 * c)
                 wins2, ahead, behind = r[_R_W], r[_R_A_AHEAD], r[_R_B_AHEAD]
                 if a > b:  # the other entry's view: every figure mirrored exactly
                     mean, lo, hi = -mean, -hi, -lo
@@ -308,11 +310,11 @@ class TournamentCounters(Counters):
                 row = {
                     "policy": labels[a], "opponent": labels[b], "deals": n, "games_per_deal": int(self.games[m]),
                     "mean_diff": mean, "sd_diff": sd, "ci95_low": lo, "ci95_high": hi,
-                    "p_value": _t_pvalue(mean, se, n),
+                    "p_value": t_pvalue(mean, se, n),
                     "p_deal_ahead": ahead / n, "p_deal_behind": behind / n, "p_deal_tied": r[_R_TIED] / n,
                 }
                 for name, k in (("p_deal_ahead", ahead), ("p_deal_behind", behind), ("p_deal_tied", r[_R_TIED])):
-                    row[name + "_ci95_low"], row[name + "_ci95_high"] = _wilson(k, n)
+                    row[name + "_ci95_low"], row[name + "_ci95_high"] = wilson(k, n)
                 ties = r[_R_TIES]
                 row.update(comparisons=cmp_total, p_ahead=(wins2 - ties) / (2 * cmp_total), p_tied=ties / cmp_total,
                            score_share=share, score_share_ci95_low=s_lo, score_share_ci95_high=s_hi,
@@ -340,12 +342,12 @@ class TournamentCounters(Counters):
                 if not k or not n:
                     continue
                 per = k * int(self.seatings[t])
-                mean, _, _, lo, hi = _moments(n, acc[_T_S], acc[_T_S2], scale=per)
+                mean, _, _, lo, hi = moments(n, acc[_T_S], acc[_T_S2], scale=per)
                 row = {"table": table_labels[t], "policy": labels[a], "seats": k, "seatings": int(self.seatings[t]),
                        "deals": n, "rounds": acc[_T_ROUNDS], "mean_score": mean, "ci95_low": lo, "ci95_high": hi}
                 for name, i, i2 in (("p_out", _T_OUT, _T_OUT2), ("p_hand", _T_HAND, _T_HAND2),
                                     ("p_unopened", _T_UNOP, _T_UNOP2)):
-                    row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = _prop(per, n, acc[i], acc[i2])
+                    row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = proportion(per, n, acc[i], acc[i2])
                 rows.append(row)
         return pd.DataFrame.from_records(rows, columns=TABLE_COLUMNS)
 

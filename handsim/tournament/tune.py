@@ -45,7 +45,9 @@ import pandas as pd
 
 from ..policies import POLICIES, PolicySpec, parse_policy
 from ..rules import Rules
-from ..stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, _moments, check_totals
+from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
+from ..stats.counters import check_totals
+from ..stats.intervals import moments
 from ._counters import Counters, positions_view
 from .best import policy_text
 from .core import PLAYERS_FIELD, _is_int, _strings
@@ -485,11 +487,11 @@ class TuneCounters(Counters):
         for l in range(self.n_lineups):
             a = [int(v) for v in self._lu[l]]
             n = a[_U_DEALS]
-            mean, sd, _, lo, hi = _moments(n, a[_U_S], a[_U_S2])
-            d, _, _, dlo, dhi = _moments(n, a[_U_D], a[_U_D2])
+            mean, sd, _, lo, hi = moments(n, a[_U_S], a[_U_S2])
+            d, _, _, dlo, dhi = moments(n, a[_U_D], a[_U_D2])
             if l == 0 and n:
                 d, dlo, dhi = 0.0, 0.0, 0.0
-            om, _, _, olo, ohi = _moments(n, a[_U_O], a[_U_O2], scale=len(self.others))
+            om, _, _, olo, ohi = moments(n, a[_U_O], a[_U_O2], scale=len(self.others))
             rows.append({
                 "deals": n, "mean_score": mean, "sd_score": sd, "ci95_low": lo, "ci95_high": hi,
                 "diff_vs_default": d, "diff_ci95_low": dlo, "diff_ci95_high": dhi,

@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 
 from handsim._io import atomic_write
-from handsim.report import FORMATS, check_formats, write_document
 from handsim.report import plots
 from handsim.report.document import (BulletList, Column, Document, Estimate, Figure, Finding, Paragraph, Section,
                                      Table, fmt_number, fmt_pct, resumed_bullet)
+from handsim.report.files import FORMATS, check_formats, write_document
 from handsim.report.plots import lineup_text, value_text
 
 from .rules import PARAMS
@@ -76,18 +76,18 @@ def _single_policy(lineup: str) -> bool:
     return len(set(split_lineup(str(lineup)))) == 1
 
 
-def flip_lineup_pairs(lp: pd.DataFrame) -> pd.DataFrame:
+def flip_lineup_pairs(lp: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
     """Line-up comparisons read the other way round (as classic Hand's report reads them): the
     later line-up of the study minus the earlier one, so that a study that lists its baseline
-    first (``greedy`` at every seat, then ``patient`` at one) reads "``patient`` instead of ``greedy``"."""
+    first (``greedy`` at every seat, then ``patient`` at one) reads "``patient`` instead of ``greedy``".
+    ``metrics``: the names of the quantities compared (the accumulator's ``METRICS``), whose
+    differences change sign."""
     if not len(lp):
         return lp
-    from .stats import METRICS
-
     out = lp.copy()
     out["lineup_a"], out["lineup_b"] = lp["lineup_b"], lp["lineup_a"]
     out["policy_a"], out["policy_b"] = lp["policy_b"], lp["policy_a"]
-    for name, _ in METRICS:
+    for name in metrics:
         col = f"{name}_diff"
         out[col] = -lp[col]
         out[f"{col}_ci95_low"], out[f"{col}_ci95_high"] = -lp[f"{col}_ci95_high"], -lp[f"{col}_ci95_low"]
@@ -106,7 +106,7 @@ class _Study:
         self.seats = acc.seats()
         self.paired = acc.paired()
         self.versus = acc.versus()
-        self.lineup_pairs = flip_lineup_pairs(acc.lineup_pairs())
+        self.lineup_pairs = flip_lineup_pairs(acc.lineup_pairs(), [name for name, _ in acc.METRICS])
         self.length = acc.turn_quantiles()
         self.turns = acc.histograms()["turns"]
         self.lineups = [",".join(lu) for lu in acc.lineups]
@@ -134,7 +134,7 @@ def _seat_edge_figure(st: _Study) -> Figure | None:
     for gi, (key, g) in enumerate(groups):
         x = g["seat"].to_numpy(dtype=float) + (gi - (len(groups) - 1) / 2) * width
         y = g["win_rate"].to_numpy(dtype=float) * 100
-        err = plots._yerr(y, g["win_rate_ci95_low"].to_numpy(float) * 100, g["win_rate_ci95_high"].to_numpy(float) * 100)
+        err = plots.yerr(y, g["win_rate_ci95_low"].to_numpy(float) * 100, g["win_rate_ci95_high"].to_numpy(float) * 100)
         label = key if isinstance(key, str) else ", ".join(value_text(k) for k in key)
         ax.errorbar(x, y, yerr=err, fmt="o", mfc="white", capsize=3, label=lineup_text(label))
     ax.axhline(100.0 / st.players, color="0.5", ls="--", lw=1, label=f"fair share (1/{st.players})")

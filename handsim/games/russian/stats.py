@@ -2,7 +2,7 @@
 
 A game of Russian Hand has a winner (or is a draw) instead of points (RULES.md §8), so its
 statistics are win and draw rates, what is left in the hands at the end, game length and how
-often the stock runs out.  As for classic Hand (:mod:`handsim.stats`), the accumulator keeps
+often the stock runs out.  As for classic Hand (:mod:`handsim.games.hand.stats`), the accumulator keeps
 only integer sums whose size does not depend on the number of games: checkpoints are exact,
 chunks may be added or merged in any order with byte-identical results, and floats appear only
 in the DataFrames it returns.
@@ -10,8 +10,8 @@ in the DataFrames it returns.
 Seats are numbered in playing order: seat 0 plays first.  Line-up positions rotate over the
 seats from game to game (position ``j`` sits at seat ``(j + i) % P`` in game ``i``).
 
-Statistical units (as in :mod:`handsim.stats`)
------------------------------------------------
+Statistical units (as in :mod:`handsim.games.hand.tables`)
+-----------------------------------------------------------
 * Per seat (``seat`` = ``"0"`` .. ``"P-1"``): one observation per game in which the policy sat
   in that seat; proportions get Wilson 95% intervals, means Student-t intervals.
 * ``seat == "all"``: the unit is the game.  A policy holding ``k`` seats of a line-up
@@ -38,8 +38,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from handsim.stats import (_add_sums, _grow_last, _moments, _prop, _py, _t_pvalue, _wilson, check_counters,
-                           check_totals)
+from handsim.stats.counters import add_sums, check_counters, check_totals, plain
+from handsim.stats.intervals import hist_quantiles, moments, proportion, t_pvalue, wilson
 
 from .kernels.state import END_OUT, END_STOCK_DRAW, FLAG_DREW, FLAG_OUT, FLAG_WON
 
@@ -137,7 +137,7 @@ class RussianAccumulator:
             missing = [v for v in varying if v not in cfg]
             if missing:
                 raise ValueError(f"configs[{c}] lacks the varying option(s) {', '.join(missing)}")
-            d = {v: _py(cfg[v]) for v in varying}
+            d = {v: plain(cfg[v]) for v in varying}
             key = tuple(repr(d[v]) for v in varying)
             if key in seen:
                 raise ValueError(f"two configs have the same values of {varying}")
@@ -266,8 +266,8 @@ class RussianAccumulator:
                 acc[_S_WON] += int(b["won"][m, s].sum())
                 acc[_S_DREW] += int(b["drew"][m, s].sum())
                 acc[_S_OUT] += int(b["out"][m, s].sum())
-                _add_sums(acc, _S_CARDS, _S_CARDS2, b["cards"][m, s])
-                _add_sums(acc, _S_VALUE, _S_VALUE2, b["value"][m, s])
+                add_sums(acc, _S_CARDS, _S_CARDS2, b["cards"][m, s])
+                add_sums(acc, _S_VALUE, _S_VALUE2, b["value"][m, s])
                 acc[_S_TURNS] += int(turns[m].sum())
                 acc[_S_STOCK] += int(stock[m].sum())
             pool = self._pool[c, l, g]
@@ -275,18 +275,18 @@ class RussianAccumulator:
             for mi, idx in ((0, _P_WON2), (1, _P_DREW2), (4, _P_OUT2)):
                 x = b["sums"][mi, :, j]
                 pool[idx] += int((x * x).sum())
-            _add_sums(pool, _P_CARDS, _P_CARDS2, b["sums"][2, :, j])
-            _add_sums(pool, _P_VALUE, _P_VALUE2, b["sums"][3, :, j])
+            add_sums(pool, _P_CARDS, _P_CARDS2, b["sums"][2, :, j])
+            add_sums(pool, _P_VALUE, _P_VALUE2, b["sums"][3, :, j])
         k = self._k[l]
         for ja, jb in itertools.combinations(range(len(names)), 2):
             v = self._versus[c, l, names[ja], names[jb]]
             v[0] += n
             for mi in range(_NM):
                 d = k[jb] * b["sums"][mi, :, ja] - k[ja] * b["sums"][mi, :, jb]
-                _add_sums(v, 1 + 2 * mi, 2 + 2 * mi, d)
+                add_sums(v, 1 + 2 * mi, 2 + 2 * mi, d)
         cl = self._cl[c, l]
         cl[_C_GAMES] += n
-        _add_sums(cl, _C_TURNS, _C_TURNS2, turns)
+        add_sums(cl, _C_TURNS, _C_TURNS2, turns)
         cl[_C_STOCK] += int(stock.sum())
         cl[_C_DRAWN] += int((end == END_STOCK_DRAW).sum())
         for s in range(P):
@@ -294,7 +294,7 @@ class RussianAccumulator:
             z[_Z_GAMES] += n
             z[_Z_WON] += int(b["won"][:, s].sum())
             z[_Z_DREW] += int(b["drew"][:, s].sum())
-            _add_sums(z, _Z_CARDS, _Z_CARDS2, b["cards"][:, s])
+            add_sums(z, _Z_CARDS, _Z_CARDS2, b["cards"][:, s])
         width = int(turns.max()) + 1
         self._grow_turns(width)
         width = self._turns_hist.shape[2]
@@ -348,7 +348,7 @@ class RussianAccumulator:
                     acc = self._pair[q, l, g]
                     acc[0] += b1["n"]
                     for mi in range(_NM):
-                        _add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, d[mi, :, j])
+                        add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, d[mi, :, j])
         for c in range(len(self.configs)):
             for q, (l1, l2, j) in enumerate(self.lineup_diffs):
                 ba, bb = prepared.get((c, l1)), prepared.get((c, l2))
@@ -357,12 +357,12 @@ class RussianAccumulator:
                 acc = self._lpair[c, q]
                 acc[0] += ba["n"]
                 for mi in range(_NM):
-                    _add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, ba["per_pos"][mi][:, j] - bb["per_pos"][mi][:, j])
+                    add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, ba["per_pos"][mi][:, j] - bb["per_pos"][mi][:, j])
 
     # ------------------------------------------------------------------ checkpoint / merge
 
     _ARRAYS = ("seat", "pool", "cl", "seatz", "pair", "versus", "lpair")
-    # value checks of a saved state (:func:`handsim.stats.check_counters`): signed columns, (sum, squares) pairs
+    # value checks of a saved state (:func:`handsim.stats.counters.check_counters`): signed columns, (sum, squares) pairs
     _DIFFS = (tuple(range(1, _NQ, 2)), tuple((i, i + 1) for i in range(1, _NQ, 2)))
     _LAYOUT = {
         "seat": ((), ((_S_CARDS, _S_CARDS2), (_S_VALUE, _S_VALUE2))),
@@ -476,6 +476,9 @@ class RussianAccumulator:
             return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
         return pd.DataFrame.from_records(rows, columns=columns)
 
+    #: The per-game quantities compared in paired, policy and line-up contrasts: name, unit.
+    METRICS = METRICS
+
     #: Columns of :meth:`summary` after the varying options.
     SUMMARY_COLUMNS = (
         "lineup", "policy", "seat", "games", "deals", "fair_share",
@@ -514,7 +517,7 @@ class RussianAccumulator:
                 G = cl[_C_GAMES]
                 if G == 0:
                     continue
-                drawn = (cl[_C_DRAWN] / G, *_wilson(cl[_C_DRAWN], G))
+                drawn = (cl[_C_DRAWN] / G, *wilson(cl[_C_DRAWN], G))
                 for j, g in enumerate(self._names[l]):
                     k = int(self._k[l][j])
                     seat_acc = self._seat[c, l, g]
@@ -523,21 +526,21 @@ class RussianAccumulator:
                     D = pool[_P_GAMES]
                     row = self._row(c, lu, self.policies[g], "all", tot[_S_GAMES], D)
                     row.update(self._rates(
-                        _prop(k, D, tot[_S_WON], pool[_P_WON2]), _prop(k, D, tot[_S_DREW], pool[_P_DREW2]),
-                        _prop(k, D, tot[_S_OUT], pool[_P_OUT2]),
-                        _moments(D, pool[_P_CARDS], pool[_P_CARDS2], scale=k),
-                        _moments(D, pool[_P_VALUE], pool[_P_VALUE2], scale=k),
-                        cl[_C_TURNS] / G, (cl[_C_STOCK] / G, *_wilson(cl[_C_STOCK], G)), drawn))
+                        proportion(k, D, tot[_S_WON], pool[_P_WON2]), proportion(k, D, tot[_S_DREW], pool[_P_DREW2]),
+                        proportion(k, D, tot[_S_OUT], pool[_P_OUT2]),
+                        moments(D, pool[_P_CARDS], pool[_P_CARDS2], scale=k),
+                        moments(D, pool[_P_VALUE], pool[_P_VALUE2], scale=k),
+                        cl[_C_TURNS] / G, (cl[_C_STOCK] / G, *wilson(cl[_C_STOCK], G)), drawn))
                     rows.append(row)
                     for s in range(P):
                         a = [int(x) for x in seat_acc[s]]
                         n = a[_S_GAMES]
                         row = self._row(c, lu, self.policies[g], str(s), n, n)
                         row.update(self._rates(
-                            _prop(1, n, a[_S_WON], 0), _prop(1, n, a[_S_DREW], 0), _prop(1, n, a[_S_OUT], 0),
-                            _moments(n, a[_S_CARDS], a[_S_CARDS2]), _moments(n, a[_S_VALUE], a[_S_VALUE2]),
+                            proportion(1, n, a[_S_WON], 0), proportion(1, n, a[_S_DREW], 0), proportion(1, n, a[_S_OUT], 0),
+                            moments(n, a[_S_CARDS], a[_S_CARDS2]), moments(n, a[_S_VALUE], a[_S_VALUE2]),
                             a[_S_TURNS] / n if n else math.nan,
-                            (a[_S_STOCK] / n if n else math.nan, *_wilson(a[_S_STOCK], n)), drawn))
+                            (a[_S_STOCK] / n if n else math.nan, *wilson(a[_S_STOCK], n)), drawn))
                         rows.append(row)
         return self._frame(rows, list(self.varying) + list(self.SUMMARY_COLUMNS))
 
@@ -587,9 +590,9 @@ class RussianAccumulator:
                     n = z[_Z_GAMES]
                     if n == 0:
                         continue
-                    lo, hi = _wilson(z[_Z_WON], n)
-                    dlo, dhi = _wilson(z[_Z_DREW], n)
-                    m = _moments(n, z[_Z_CARDS], z[_Z_CARDS2])
+                    lo, hi = wilson(z[_Z_WON], n)
+                    dlo, dhi = wilson(z[_Z_DREW], n)
+                    m = moments(n, z[_Z_CARDS], z[_Z_CARDS2])
                     row = self._config_cols(c)
                     row.update(lineup=",".join(lu), seat=s, games=n, fair_share=fair, win_rate=z[_Z_WON] / n,
                                win_rate_ci95_low=lo, win_rate_ci95_high=hi, edge=z[_Z_WON] / n - fair,
@@ -611,9 +614,9 @@ class RussianAccumulator:
         D = acc[0]
         row = {}
         for mi, (name, _) in enumerate(METRICS):
-            mean, _, se, lo, hi = _moments(D, acc[1 + 2 * mi], acc[2 + 2 * mi], scale=scale)
+            mean, _, se, lo, hi = moments(D, acc[1 + 2 * mi], acc[2 + 2 * mi], scale=scale)
             row.update({f"{name}_diff": mean, f"{name}_diff_ci95_low": lo, f"{name}_diff_ci95_high": hi,
-                        f"{name}_p_value": _t_pvalue(mean, se, D)})
+                        f"{name}_p_value": t_pvalue(mean, se, D)})
         return row
 
     def paired(self) -> pd.DataFrame:
@@ -729,8 +732,6 @@ class RussianAccumulator:
     def turn_quantiles(self, qs: Sequence[float] = (0.1, 0.5, 0.9)) -> pd.DataFrame:
         """Game length per configuration and line-up: ``games``, ``mean_turns`` with a t interval,
         and the quantiles ``qs`` (turns)."""
-        from handsim.stats import _hist_quantiles
-
         cols = list(self.varying) + ["lineup", "games", "mean_turns", "turns_ci95_low", "turns_ci95_high"] \
             + [f"p{round(100 * q)}" for q in qs]
         rows = []
@@ -739,12 +740,12 @@ class RussianAccumulator:
                 cl = [int(x) for x in self._cl[c, l]]
                 if not cl[_C_GAMES]:
                     continue
-                m = _moments(cl[_C_GAMES], cl[_C_TURNS], cl[_C_TURNS2])
+                m = moments(cl[_C_GAMES], cl[_C_TURNS], cl[_C_TURNS2])
                 h = self._turns_hist[c, l]
                 row = self._config_cols(c)
                 row.update(lineup=",".join(lu), games=cl[_C_GAMES], mean_turns=m[0], turns_ci95_low=m[3],
                            turns_ci95_high=m[4])
-                for q, v in zip(qs, _hist_quantiles(np.arange(len(h)), h, qs)):
+                for q, v in zip(qs, hist_quantiles(np.arange(len(h)), h, qs)):
                     row[f"p{round(100 * q)}"] = v
                 rows.append(row)
         return self._frame(rows, cols)

@@ -1,0 +1,495 @@
+"""Classic Hand's report of a study: :func:`build` (the document) and :func:`write_report` (its files).
+
+:func:`build` turns the DataFrames of :class:`handsim.games.hand.stats.StudyAccumulator` into a
+:class:`~handsim.report.document.Document`: an executive summary that answers the study's
+question in a few sentences with their 95% CIs, what was run and how to read it, then one
+section per question (:mod:`handsim.games.hand.sections`), then the full tables and the files.
+:func:`write_report` writes the CSV tables, the figures and ``report.md`` / ``report.html`` with
+the shared renderers (:func:`handsim.report.files.write_document`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from handsim._io import atomic_write
+from handsim.report import plots as figures
+from handsim.report.document import (BulletList, Column, Document, Finding, Paragraph, Section, Table, fmt_number,
+                                     fmt_pct, resumed_bullet)
+from handsim.report.plots import human, lineup_text, spread_pick, value_text
+from handsim.report.files import FORMATS, check_formats, write_document
+from handsim.rules import PARAMS
+
+from . import plots
+from .findings import (MAX_ROWS, PR, StudyView, TR, capped, change_verb, estimate, flip_lineup_pairs, has_joker_left,
+                       has_matches, is_nan, lineup_policies, option_columns, paired_rates, quantiles_from_histograms,
+                       share_estimate, versus_from_summary)
+from .sections import (effect_section, levels_section, lineups_section, matches_section, partnership_section,
+                       round_section, versus_section)
+from .tables import team_margin_table
+
+__all__ = ["build", "write_report"]
+
+
+def write_report(out_dir, summary: pd.DataFrame, paired: pd.DataFrame, histograms: Mapping[str, pd.DataFrame],
+                 run_info: Mapping[str, Any], *, versus: pd.DataFrame | None = None,
+                 lineup_pairs: pd.DataFrame | None = None, totals: pd.DataFrame | None = None,
+                 formats: Sequence[str] = FORMATS) -> Path:
+    """Write the CSV tables, the figures and the report (``report.md`` and/or ``report.html``) into ``out_dir``.
+
+    Every file is written atomically (a temporary file in ``out_dir``, then ``os.replace``).
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        Folder (created if needed).
+    summary, paired : pandas.DataFrame
+        From :class:`handsim.games.hand.stats.StudyAccumulator`.
+    histograms : dict
+        From :meth:`~handsim.games.hand.stats.StudyAccumulator.histograms` (``"turns"``, ``"total"``,
+        ``"team_total"`` and ``"team_margin"`` are used).
+    run_info : dict
+        What was run; every key is optional.  Known keys: ``title``, ``players``, ``deals`` (per
+        configuration and line-up), ``seed``, ``preset``, ``rules`` (option -> value of the base
+        rules, e.g. ``Rules.to_dict()``), ``seconds`` (simulation wall time), ``rounds_per_s``,
+        ``rounds_played``, ``policies`` (name -> one-line description), ``command``,
+        ``version``.  ``spec`` is not shown (it is in ``run.json``); other keys are listed under
+        "Other run details".
+    versus : pandas.DataFrame, optional
+        :meth:`~handsim.games.hand.stats.StudyAccumulator.versus`; without it, policies are compared from the
+        summary with an unpaired (conservative) interval.
+    lineup_pairs : pandas.DataFrame, optional
+        :meth:`~handsim.games.hand.stats.StudyAccumulator.lineup_pairs` (line-ups that differ in one
+        position); written to ``lineups.csv`` and reported when not empty.
+    totals : pandas.DataFrame, optional
+        :meth:`~handsim.games.hand.stats.StudyAccumulator.total_quantiles`; without it, computed from
+        ``histograms["total"]`` / ``["team_total"]``.
+    formats : sequence of str
+        Any of ``"md"`` (``report.md`` and its PNG figures) and ``"html"`` (``report.html``, the
+        figures embedded); default both.
+
+    Returns
+    -------
+    pathlib.Path
+        The path of ``report.md`` (of ``report.html`` when only HTML is written).
+
+    Raises
+    ------
+    ValueError
+        An unknown or empty ``formats``.
+
+    Notes
+    -----
+    Files written: ``summary.csv``, ``paired.csv``, ``versus.csv``, ``lineups.csv`` (when
+    ``lineup_pairs`` is given), ``totals.csv`` (when matches were played), ``team_margin.csv``
+    (partnership matches: :func:`handsim.games.hand.tables.team_margin_table`), the report files and,
+    with ``"md"``, one PNG per figure (``effect_<option>.png``, ``mean_score.png``,
+    ``p_unopened.png``, ``p_hand.png``, ``versus.png``, ``lineups.png``, ``match_win.png``,
+    ``final_totals.png``, ``team_totals.png``, ``team_margin.png``, ``team_score.png``, ``round_length.png``, those
+    that have data).  Summary rows of teams (``seat`` = ``"team A"`` / ``"team B"``) appear in a
+    "Partnership" section, not in the per-policy tables.
+    """
+    formats = check_formats(formats)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if versus is None:
+        table_versus = versus_from_summary(summary) if len(summary) else pd.DataFrame()
+    else:
+        table_versus = versus
+    csv_files = ["summary.csv", "paired.csv", "versus.csv"]
+    atomic_write(out / "summary.csv", summary.to_csv(index=False).encode("utf-8"))
+    atomic_write(out / "paired.csv", paired.to_csv(index=False).encode("utf-8"))
+    atomic_write(out / "versus.csv", table_versus.to_csv(index=False).encode("utf-8"))
+    if lineup_pairs is not None:
+        atomic_write(out / "lineups.csv", lineup_pairs.to_csv(index=False).encode("utf-8"))
+        csv_files.append("lineups.csv")
+    if _has_totals(totals, histograms):
+        csv_files.append("totals.csv")
+    if _has_margin(histograms):
+        csv_files.append("team_margin.csv")
+    doc = build(summary, paired, histograms, run_info, versus=versus, lineup_pairs=lineup_pairs, totals=totals,
+                csv_files=csv_files)
+    if _has_totals(totals, histograms):
+        t = totals if totals is not None else quantiles_from_histograms(histograms)
+        atomic_write(out / "totals.csv", t.to_csv(index=False).encode("utf-8"))
+    if _has_margin(histograms):
+        atomic_write(out / "team_margin.csv", _margin_table(histograms).to_csv(index=False).encode("utf-8"))
+    return write_document(out, doc, formats)
+
+
+def _has_margin(histograms) -> bool:
+    return bool(histograms) and histograms.get("team_margin") is not None and len(histograms["team_margin"]) > 0
+
+
+def _margin_table(histograms) -> pd.DataFrame:
+    h = histograms["team_margin"]
+    return team_margin_table(h, figures.varying(h))
+
+
+def _has_totals(totals, histograms) -> bool:
+    if totals is not None:
+        return len(totals) > 0
+    return bool(histograms) and histograms.get("total") is not None and len(histograms["total"]) > 0
+
+
+def _run_section(st: StudyView) -> Section:
+    info = dict(st.info)
+    sec = Section("What was simulated", level=2, id="run")
+    players = info.pop("players", None) or st.players or None
+    deals = info.pop("deals", None)
+    if deals is None and len(st.allrows):
+        deals = int(st.allrows["deals"].max())
+    seed = info.pop("seed", None)
+    preset = info.pop("preset", None)
+    rules = info.pop("rules", None)
+    seconds = info.pop("seconds", None)
+    rps = info.pop("rounds_per_s", None)
+    total_rounds = info.pop("rounds_played", None)
+    if total_rounds is None and len(st.allrows):
+        total_rounds = int(st.allrows.drop_duplicates(st.options + ["lineup"])["deals"].sum())
+    if rps is None and seconds and total_rounds:
+        rps = total_rounds / float(seconds)
+    policies = info.pop("policies", None)
+    command = info.pop("command", None)
+    resumed = resumed_bullet(info.pop("resumed", None))
+    version = info.pop("version", None)
+    for k in ("title", "spec"):
+        info.pop(k, None)
+    bullets = []
+    if players is not None:
+        bullets.append(f"**Players:** {players} seats. Seats are counted from the starter (seat 0, who is dealt the "
+                       "extra card and plays first), then in playing order.")
+    if deals is not None:
+        bullets.append(f"**Deals:** {int(deals):,} per configuration and line-up. Every configuration and line-up "
+                       "plays the *same* deals (same shuffles, same dealer: common random numbers), so differences "
+                       "between them are measured deal by deal.")
+    if seed is not None:
+        bullets.append(f"**Seed:** {seed} (deal *i* is reproducible on its own from the seed and *i*).")
+    if total_rounds:
+        bullets.append(f"**Rounds simulated:** {int(total_rounds):,} in all.")
+    if rps:
+        speed = f"**Speed:** {float(rps):,.0f} rounds/s"
+        if seconds:
+            speed += f" ({float(seconds):,.1f} s of simulation)"
+        bullets.append(speed + ".")
+    elif seconds:
+        bullets.append(f"**Time:** {float(seconds):,.1f} s.")
+    if preset is not None:
+        bullets.append(f"**Rules preset:** `{preset}`.")
+    if version is not None:
+        bullets.append(f"**handsim version:** {version}.")
+    if command is not None:
+        bullets.append(f"**Command:** `{command}`.")
+    if resumed:
+        bullets.append(resumed)
+    if bullets:
+        sec.add(BulletList(tuple(bullets)))
+    if st.options:
+        n_cfg = int(np.prod([len(v) for v in st.values.values()])) if st.values else 0
+        lines = []
+        for o in st.options:
+            vals = [value_text(v) for v in st.values.get(o, [])]
+            shown = ", ".join(vals) if len(vals) <= 12 else ", ".join(vals[:5]) + f", … , {vals[-1]} ({len(vals)} values)"
+            lines.append(f"`{o}`: {shown}")
+        sec.add(Paragraph(f"**Rule options that vary** (names as in RULES.md), {n_cfg:,} configuration(s) in all; "
+                          "the first value of each is the baseline of the comparisons:"), BulletList(tuple(lines)))
+    else:
+        sec.add(Paragraph("No rule option varies: one configuration."))
+    if isinstance(rules, Mapping) and rules:
+        order = {p.name: i for i, p in enumerate(PARAMS)}
+        items = sorted(rules.items(), key=lambda kv: order.get(kv[0], len(order)))
+        rows = tuple((f"`{k}`", "*varies*" if k in st.options else value_text(v)) for k, v in items)
+        sec.add(Table((Column("option"), Column("value")), rows,
+                      caption="**All rule options** (the varying ones take each value listed above)."))
+    if st.lineups:
+        sec.add(Table((Column("#", numeric=True), Column("line-up")),
+                      tuple((str(i + 1), lineup_text(lu)) for i, lu in enumerate(st.lineups)),
+                      caption="Line-ups: the policy at each line-up position; the dealer moves every deal, so each "
+                      "policy sits in every relative seat in turn."))
+    if isinstance(policies, Mapping) and policies:
+        # in line-up order (run.json keeps them sorted by name, so simulate and 'handsim report' agree)
+        first = {p: i for i, p in enumerate(dict.fromkeys(p for lu in st.lineups for p in lineup_policies(lu)))}
+        items = sorted(policies.items(), key=lambda kv: (first.get(kv[0], len(first)), kv[0]))
+        sec.add(Paragraph("**Policies:**"), BulletList(tuple(f"`{k}`: {v}" for k, v in items)))
+    if info:
+        sec.add(Paragraph("**Other run details:**"), BulletList(tuple(f"{k}: {v}" for k, v in sorted(info.items()))))  # (run.json's order)
+    return sec
+
+
+def _how_to_read(st: StudyView) -> Section:
+    items = [
+        "**Score** is the points a player gets for one round (RULES.md §6): the value of the cards left in hand, plus "
+        "100 for a player who never opened; −30 for going out, −60 for a Hand (which may double the others). **Lower "
+        "is better.** Void rounds score 0 for everyone and are included. Scores and their differences are in points "
+        "per player-round (one player's points in one round); a team's are in points per team-round (both partners "
+        "summed); match results are shares of matches.",
+        "**95% CI** is a 95% confidence interval. For a policy over all its seats the unit is the deal (the match for "
+        "match results): a policy holding several seats of a deal counts as one observation, its mean over them, so "
+        "the interval stays honest. Shares use Wilson intervals with one observation per unit, otherwise a t "
+        "interval over the per-deal (per-match) shares.",
+        "**Differences** are paired wherever the design allows: the two sides played the same deals. A difference "
+        "whose interval includes 0 is called *not significant* and no direction is claimed for it; *no change* "
+        "means it was 0 in every deal. **pp** = percentage points (a difference of two shares).",
+        "**P(unopened)**: share of player-rounds in which the player never laid down an opening. **P(Hand)**: share "
+        "of player-rounds in which the player went out in a single turn. **P(joker left)**: share of player-rounds "
+        "that end with at least one joker in the player's hand (each costs `joker_penalty`; void rounds included; "
+        "a study run before handsim counted it shows no such column). **Turns** count all players' turns together.",
+        "Figures: one colour per policy (and per team) throughout; the values of a rule option are drawn as points, "
+        "not joined by lines; error bars are 95% CIs drawn over hollow markers.",
+    ]
+    return Section("How to read this report", level=2, id="how-to-read").add(BulletList(tuple(items)))
+
+
+def _tables_section(st: StudyView) -> Section | None:
+    s = st.summary
+    if not len(s):
+        return None
+    sec = Section("Tables", level=2, id="tables")
+    df = s[s["seat"] == "all"]
+    jokers = has_joker_left(df)
+    rows = []
+    for r in df.to_dict("records"):
+        line = tuple(value_text(r[o]) for o in st.options) + (
+            lineup_text(r["lineup"]), r["policy"], f"{int(r['deals']):,}",
+            estimate(r, "mean_score", "ci95_low", "ci95_high", diff=False).cell,
+            share_estimate(r, "p_out").cell, share_estimate(r, "p_hand").cell, share_estimate(r, "p_unopened").cell) + (
+            (share_estimate(r, "p_joker_left").cell,) if jokers else ()) + (
+            fmt_number(r["mean_turns"]), fmt_pct(r["void_rate"]))
+        rows.append(line)
+    rows, note = capped(rows, "rows", "summary.csv", st.max_rows)
+    sub = Section("Mean score and outcomes, all seats of each policy", level=3, id="table-main")
+    sub.add(Table(tuple(option_columns(st.options)) + (
+        Column("line-up"), Column("policy"), Column("deals", numeric=True),
+        Column("mean score", "points per round, 95% CI", True), Column("P(went out)", "%, 95% CI", True),
+        Column("P(Hand)", "%, 95% CI", True), Column("P(unopened)", "%, 95% CI", True))
+        + ((Column("P(joker left)", "%, 95% CI", True),) if jokers else ())
+        + (Column("round length", "turns", True), Column("void rounds", "%", True)), tuple(rows), note=note))
+    sec.add(sub)
+    seats = sorted({x for x in s["seat"].tolist() if x != "all"}, key=int)
+    body = []
+    for _, g in s[s["seat"] != "all"].groupby(st.options + ["lineup", "policy"], sort=False, dropna=False):
+        recs = {r["seat"]: r for r in g.to_dict("records")}
+        first = next(iter(recs.values()))
+        line = tuple(value_text(first[o]) for o in st.options) + (lineup_text(first["lineup"]), first["policy"])
+        for x in seats:
+            r = recs.get(x)
+            if r is None or r["rounds"] == 0 or is_nan(r["ci95_high"]):
+                line += ("–" if r is None or r["rounds"] == 0 else fmt_number(r["mean_score"]),)
+            else:
+                line += (f"{fmt_number(r['mean_score'])} ± {fmt_number((r['ci95_high'] - r['ci95_low']) / 2)}",)
+        body.append(line)
+    body, note = capped(body, "rows", "summary.csv", st.max_rows)
+    sub = Section("Mean score by seat", level=3, id="table-seats")
+    sub.add(Paragraph("Points per round ± half-width of the 95% CI. Seat 0 is the starter (dealt one extra card, "
+                      "plays first)."),
+            Table(tuple(option_columns(st.options)) + (Column("line-up"), Column("policy"))
+                  + tuple(Column(f"seat {x}", "points", True) for x in seats), tuple(body), note=note))
+    sec.add(sub)
+    return sec
+
+
+def _files_section(st: StudyView, csv_files: Sequence[str]) -> Section:
+    what = {
+        "summary.csv": "every statistic per configuration, line-up, policy and seat (and team)",
+        "summary.parquet": "the same as Parquet",
+        "paired.csv": "every paired difference between configurations that differ in one option",
+        "versus.csv": "policies compared within a line-up",
+        "lineups.csv": "line-ups that differ in one position, compared deal by deal (and match by match)",
+        "totals.csv": "quantiles of the final match totals per policy" + (" and team" if st.teams else ""),
+        "team_margin.csv": "the team margin (team A's final match total minus team B's) per configuration and "
+                           "line-up: mean with 95% CI, shares below, at and above 0, quantiles",
+    }
+    return Section("Files", level=2, id="files").add(
+        BulletList(tuple(f"`{f}`: {what[f]}." for f in csv_files if f in what)))
+
+
+# ----------------------------------------------------------------------------------------------
+# the executive summary
+
+
+def _opening_of(st: StudyView, rate: str, option: str, config: Mapping[str, Any]) -> str:
+    """`` at opening threshold 51`` after P(unopened) when the clause's option is not the threshold
+    itself (whose clause names both values): which opening the players did not make."""
+    if rate != "p_unopened" or option == "opening_threshold":
+        return ""
+    threshold = st.rule_value("opening_threshold", config)
+    if threshold is None:
+        return ""
+    ascending = st.rule_value("opening_rule", config) == "ascending"
+    return f" at opening threshold {value_text(threshold)}" + (" (ascending openings)" if ascending else "")
+
+
+def _summary_section(st: StudyView) -> Section:
+    sec = Section("In brief", level=2, id="in-brief")
+    items: list[Finding] = []
+    ref = st.reference_lineup()
+    first = st.first_config()
+    # 1. each rule option: baseline -> last value, for the reference line-up
+    for option in [o for o in st.options if o in st.values][:3]:
+        vals = st.values[option]
+        base, last = vals[0], vals[-1]
+        p = plots.baseline_rows(st.paired, option, base)
+        p = p[(p["lineup"] == ref) & (p["to_value"].map(value_text) == value_text(last))]
+        # a later option's effect at each value of the first varied option (a joker-penalty effect
+        # may grow with the threshold): up to three of them, the baseline's first
+        others = [o for o in st.options if o != option]
+        x = st.options[0] if option != st.options[0] and len(st.values.get(st.options[0], ())) > 1 else None
+        for o in others:
+            if o != x:
+                p = p[p[o].map(value_text) == value_text(first[o])]
+        if not len(p):
+            continue
+        at_base = p if x is None else p[p[x].map(value_text) == value_text(first[x])]
+        r = (at_base if len(at_base) else p).iloc[0].to_dict()
+        e = estimate(r, "mean_diff", "ci95_low", "ci95_high", PR)
+        verb = change_verb(base, last)
+        recs = [r] if x is None else [r] + [q for q in spread_pick(p.to_dict("records"), 3)
+                                            if value_text(q[x]) != value_text(r[x])][:2]
+        if len(recs) > 1:  # one clause per value of x, each worded by its own interval
+            parts = [f"{estimate(q, 'mean_diff', 'ci95_low', 'ci95_high', PR).text()} at {human(x)} {value_text(q[x])}"
+                     for q in recs]
+            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)}: the difference in "
+                    f"`{r['policy']}`'s mean score is " + "; ".join(parts))
+        elif e.significant:
+            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)} changes "
+                    f"`{r['policy']}`'s mean score by {e.text()}")
+        else:  # no direction, no claim of a change
+            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)}: the difference in "
+                    f"`{r['policy']}`'s mean score is {e.text()}")
+        r1 = st.row({**first, option: base}, ref, r["policy"])
+        r2 = st.row({**first, option: last}, ref, r["policy"])
+        rates = paired_rates(r)
+        shown = [max(rates[:2], key=lambda k: abs(float(r[f"{k}_diff"] or 0)))]
+        if option == "joker_penalty" and "p_joker_left" in rates:
+            shown.append("p_joker_left")
+        for rate in shown:
+            de = estimate(r, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
+            if r1 is not None and r2 is not None and de.significant:
+                text += (f"; {plots.RATE_NAMES[rate]}{_opening_of(st, rate, option, first)} goes from "
+                         f"{fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of player-rounds ({de.text(inner=True)})")
+        items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref},
+                                                     skip=(option,) if len(recs) == 1 else (option, x))))
+    # 2. policy against policy (not for 2 v 2, where a policy pools partners and opponents)
+    vs = st.versus
+    if vs is not None and len(vs) and not st.teams:
+        for lu in st.mixed_lineups()[:1]:
+            g = vs[vs["lineup"] == lu]
+            a, b = g["policy_a"].iloc[0], g["policy_b"].iloc[0]
+            g = g[(g["policy_a"] == a) & (g["policy_b"] == b)]
+            x = st.options[0] if st.options else None
+            for o in st.options[1:]:
+                g = g[g[o].map(value_text) == value_text(first[o])]
+            recs = spread_pick(g.to_dict("records"), 3)
+            parts = [f"{estimate(r, 'mean_diff', 'ci95_low', 'ci95_high', PR).text()}"
+                     + (f" at {human(x)} {value_text(r[x])}" if x else "") for r in recs]
+            e = estimate(recs[-1], "mean_diff", "ci95_low", "ci95_high", PR)
+            items.append(Finding(f"At the same table, `{a}` − `{b}` (the first's mean score minus the second's) is "
+                                 + "; ".join(parts) + ".", e,
+                                 st.where({**first, "lineup": lu}, skip=(x,) if x else ())))
+    # 3. switching one seat (teams: the team's score and its chance to win)
+    lp = st.lineup_pairs
+    if lp is not None and len(lp):
+        for (la, lb, pos), g in list(lp.groupby(["lineup_a", "lineup_b", "position"], sort=False))[:2]:
+            x = st.options[0] if st.options else None
+            for o in st.options[1:]:
+                g = g[g[o].map(value_text) == value_text(first[o])]
+            recs = spread_pick(g.to_dict("records"), 3)
+            if not recs:
+                continue
+            r0 = recs[0]
+            if has_matches(st.summary) and r0["matches"] > 0:
+                col, unit, what = "match_win_diff", "pp", ("its team's" if r0["team"] else "its") + " chance of winning the match"
+            elif r0["team"]:
+                col, unit, what = "team_diff", TR, f"{r0['team']}'s score"
+            else:
+                col, unit, what = "mean_diff", PR, "that player's score"
+            lo, hi = ("ci95_low", "ci95_high") if col == "mean_diff" else (f"{col}_ci95_low", f"{col}_ci95_high")
+            parts = [estimate(r, col, lo, hi, unit).text()
+                     + (f" at {human(x)} {value_text(r[x])}" if x and len(recs) > 1 else "") for r in recs]
+            e = estimate(recs[-1], col, lo, hi, unit)
+            items.append(Finding(f"Playing `{r0['policy_a']}` instead of `{r0['policy_b']}` at position {int(pos)}: "
+                                 f"the difference in {what} is " + "; ".join(parts) + ".", e,
+                                 st.where({**first, "lineup": la}, skip=(x,) if x else ())))
+    # 4. matches: team A's win rate in mixed line-ups
+    if st.matches and st.teams and len(items) < 6:
+        t = st.full[(st.full["seat"] == "team A")]
+        for lu in st.mixed_lineups()[:1]:
+            g = t[t["lineup"] == lu]
+            for o in st.options[1:]:
+                g = g[g[o].map(value_text) == value_text(first[o])]
+            recs = spread_pick(g.to_dict("records"), 3)
+            x = st.options[0] if st.options else None
+            parts = [share_estimate(r, "match_win_rate").text() + (f" at {human(x)} {value_text(r[x])}" if x else "")
+                     for r in recs]
+            items.append(Finding(f"Team A ({recs[0]['policy']}) wins, of its matches, " + "; ".join(parts)
+                                 + " (a fair share is 50%).", None, f"line-up {lineup_text(lu)}"))
+    if not items and len(st.allrows):
+        for r in st.allrows.to_dict("records")[:4]:
+            e = estimate(r, "mean_score", "ci95_low", "ci95_high", PR, diff=False)
+            items.append(Finding(f"`{r['policy']}` scores {e.text()}.", e, st.where(r)))
+    if not items:
+        sec.add(Paragraph("No results yet."))
+        return sec
+    sec.add(BulletList(tuple(items[:6])))
+    sec.add(Paragraph("Lower scores are better. The sections below give every comparison, its figure and table.",
+                      note=True))
+    return sec
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+def build(summary: pd.DataFrame, paired: pd.DataFrame, histograms: Mapping[str, pd.DataFrame] | None,
+          run_info: Mapping[str, Any], *, versus: pd.DataFrame | None = None,
+          lineup_pairs: pd.DataFrame | None = None, totals: pd.DataFrame | None = None,
+          csv_files: Sequence[str] = (), max_rows: int = MAX_ROWS, dpi: int = 100) -> Document:
+    """The report of a study as a :class:`~handsim.report.document.Document` (figures included).
+
+    Parameters are those of :func:`handsim.games.hand.report.write_report`; ``csv_files`` lists the table
+    files written next to the report (for the *Files* section), ``max_rows`` caps every table.
+
+    Returns
+    -------
+    Document
+    """
+    paired_ci = versus is not None
+    if versus is None:
+        versus = versus_from_summary(summary) if len(summary) else pd.DataFrame()
+    if totals is None:
+        totals = quantiles_from_histograms(histograms)
+    st = StudyView(summary, paired, histograms, run_info, versus, flip_lineup_pairs(lineup_pairs), totals, paired_ci,
+                max_rows, dpi)
+    title = str(run_info.get("title", "Hand (هاند) strategy study"))
+    doc = Document(title)
+    n_rounds = run_info.get("rounds_played")
+    lead = []
+    if st.lineups:
+        lead.append(f"{len(st.lineups)} line-up(s)")
+    if st.options and st.values:
+        lead.append(", ".join(f"{human(o)} {' / '.join(value_text(v) for v in st.values[o])}" if len(st.values[o]) <= 6
+                              else f"{human(o)} ({len(st.values[o])} values)" for o in st.options))
+    if n_rounds:
+        lead.append(f"{int(n_rounds):,} rounds")
+    doc.lead = ("Study of " + "; ".join(lead) + ". Scores are points per player-round: lower is better.") if lead else ""
+    doc.add(_summary_section(st))
+    doc.add(_run_section(st))
+    doc.add(_how_to_read(st))
+    if len(st.summary):
+        for option in st.options:
+            if len(paired) and (paired["parameter"] == option).any():
+                doc.add(effect_section(st, option))
+        doc.add(levels_section(st))
+        doc.add(versus_section(st))
+        doc.add(lineups_section(st))
+        doc.add(matches_section(st))
+        doc.add(partnership_section(st))
+        doc.add(round_section(st))
+        doc.add(_tables_section(st))
+    doc.add(_files_section(st, csv_files))
+    doc.unique_ids()
+    return doc

@@ -1,0 +1,897 @@
+"""Streaming statistics of a study: exact integer accumulators, summaries with confidence intervals.
+
+A *study* plays the same deals (common random numbers) under several *configurations* (values
+of the rule options that vary, RULES.md names) and several *line-ups* (the policy sitting in each
+line-up position).  The driver hands every finished chunk of deals to a
+:class:`StudyAccumulator` as one :class:`DealBlock` per (configuration, line-up).  The accumulator
+keeps only integer sums whose size does not depend on the number of deals, so memory stays flat,
+checkpoints are exact (:meth:`StudyAccumulator.state`, :meth:`StudyAccumulator.from_state`) and
+chunks may be added or merged in any order with byte-identical results
+(:meth:`StudyAccumulator.merge`).  Floats appear only in the DataFrames returned by
+:meth:`StudyAccumulator.summary`, :meth:`StudyAccumulator.paired`,
+:meth:`StudyAccumulator.versus`, :meth:`StudyAccumulator.lineup_pairs`,
+:meth:`StudyAccumulator.total_quantiles` and :meth:`StudyAccumulator.histograms`.
+
+Seats in a block are *relative*: seat 0 is the starter (RULES.md section 3: the player with the
+extra card), seat 1 plays next, and so on.  Scores are points for one round, lower is better
+(RULES.md section 6).
+
+In a *match* study (RULES.md section 7) every row is one regular round of a match and the
+match's result (``match_win``, ``match_lose``, ``tiebreaks``, ``total``, ``hand_decided``) sits
+on the row of its last regular round.  In a *partnership* (2 v 2, ``teams``) study line-up
+positions 1 & 3 form team A and positions 2 & 4 team B (1-based, as line-ups are written;
+partners sit opposite).
+
+
+The tables (:meth:`StudyAccumulator.summary` and the others, their statistical units) are
+described in :mod:`handsim.games.hand.tables`; the interval estimators are
+:mod:`handsim.stats.intervals`, the exact counters' helpers :mod:`handsim.stats.counters`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from handsim.stats.counters import add_sums, check_counters, check_totals, grow_last, plain
+
+from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, FLAG_HAND,
+                     FLAG_JOKER_LEFT, FLAG_OPENED, FLAG_OUT, JOKER_ARRAYS, LP_L, LP_L2, LP_LM, LP_M, LP_N, LP_S, LP_S2,
+                     LP_TOT, LP_TOT2, LP_TS, LP_TS2, LP_TTOT, LP_TTOT2, LP_W, LP_W2, LP_WM, MARGIN_HIST, MATCH_NONE,
+                     NC, NLP, NM, NP, NQ, NS, NT, NV, P_DEALS, P_HAND2, P_L, P_L2, P_LM, P_M, P_N, P_N2, P_OUT2, P_TM,
+                     P_TOT, P_TOT2, P_TSUM, P_TSUM2, P_UNOP2, P_W, P_W2, QUANTILES, S_HAND, S_LMATCHES, S_LOSSES,
+                     S_MATCHES, S_NEUTRAL, S_OUT, S_ROUNDS, S_SCORE, S_SCORE2, S_TMATCHES, S_TOTAL, S_TOTAL2, S_TURNS,
+                     S_UNOPENED, S_VOID, S_WINS, TEAMS, TIEBREAK_NONE, T_DEALS, T_HAND, T_L, T_LM, T_M, T_N, T_OUT,
+                     T_SUM, T_SUM2, T_TM, T_TOT, T_TOT2, T_UNOP, T_UNOP2, T_W)
+from .tables import MARGIN_COLUMNS, StudyTables, team_margin_table
+
+__all__ = [
+    "DealBlock",
+    "StudyAccumulator",
+    "FLAG_OPENED",
+    "FLAG_OUT",
+    "FLAG_HAND",
+    "FLAG_JOKER_LEFT",
+    "MATCH_NONE",
+    "TIEBREAK_NONE",
+    "QUANTILES",
+    "TEAMS",
+    "MARGIN_COLUMNS",
+    "team_margin_table",
+]
+
+_STATE_FORMAT = 2
+
+
+class DealBlock(NamedTuple):
+    """Per-deal results of ``n`` deals of one (configuration, line-up), by **relative seat**.
+
+    Relative seat 0 is the starter, seat 1 the next to play, and so on (``P`` seats).
+
+    Attributes
+    ----------
+    deal : ndarray(int64, shape=(n,))
+        Deal indices (the same, in the same order, for every block of one chunk).
+    policy : ndarray(int8, shape=(n, P))
+        Line-up position (index into the line-up tuple) of the policy sitting in each seat; every
+        row is a permutation of ``0..P-1``.
+    score : ndarray(int32, shape=(n, P))
+        Points scored in the round (RULES.md section 6; lower is better).
+    flags : ndarray(uint8, shape=(n, P))
+        Bit 0 (:data:`FLAG_OPENED`) opened, bit 1 (:data:`FLAG_OUT`) went out, bit 2
+        (:data:`FLAG_HAND`) went out with a Hand, bit 3 (:data:`FLAG_JOKER_LEFT`) ended the round
+        with a joker in hand.
+    turns : ndarray(int16, shape=(n,))
+        Length of the round in turns (>= 0).
+    void : ndarray(uint8, shape=(n,))
+        1 if the round was void (RULES.md section 3), else 0.
+    match_win : ndarray(uint8, shape=(n, P)) or None
+        1 if the player won the match, 0 if not, :data:`MATCH_NONE` (255) if the row carries no
+        match result (a row is either all 255 or a result).  ``None`` when no matches were played.
+    tiebreaks : ndarray(int16, shape=(n,)) or None
+        Extra rounds played to break a tie for the lowest total (RULES.md section 7), or
+        :data:`TIEBREAK_NONE` (-1) if the row carries no match result.
+    match_lose : ndarray(uint8, shape=(n, P)) or None
+        1 if the player lost the match (``standings = last_loses``; always 0 under
+        ``lowest_wins``), 0 if not, :data:`MATCH_NONE` exactly where ``match_win`` is.  Needs
+        ``match_win``.
+    total : ndarray(int32, shape=(n, P)) or None
+        Each player's final match total (points, tie-break rounds included), read on the rows
+        that carry a match result (ignored elsewhere).  Needs ``match_win``.
+    hand_decided : ndarray(uint8, shape=(n,)) or None
+        1 if a single Hand decided the match, 0 if not, :data:`MATCH_NONE` if the row carries no
+        match result.
+    """
+
+    deal: np.ndarray
+    policy: np.ndarray
+    score: np.ndarray
+    flags: np.ndarray
+    turns: np.ndarray
+    void: np.ndarray
+    match_win: np.ndarray | None = None
+    tiebreaks: np.ndarray | None = None
+    match_lose: np.ndarray | None = None
+    total: np.ndarray | None = None
+    hand_decided: np.ndarray | None = None
+
+
+class StudyAccumulator(StudyTables):
+    """Exact streaming statistics of a study (configurations x line-ups x policies x seats).
+
+    Parameters
+    ----------
+    configs : list of dict
+        ``configs[c]`` maps each varying rule option (RULES.md name, e.g. ``"opening_threshold"``)
+        to its value in configuration ``c``.  Other keys are allowed only if they have the same
+        value in every configuration (they are then ignored).
+    lineups : list of tuple of str
+        ``lineups[l][i]`` is the name of the policy at line-up position ``i`` (``P`` names).  A name
+        may appear several times; its seats are pooled.
+    players : int
+        Seats per deal, ``P``.
+    varying : list of str
+        Names of the options that vary, in the order of the output columns.
+    teams : bool or list of bool
+        2 v 2 partnership (RULES.md sections 6-7): line-up positions 1 & 3 (0-based 0 and 2) form
+        team A, positions 2 & 4 team B.  Adds team rows to :meth:`summary` and team columns to
+        :meth:`lineup_pairs`.  One bool for every configuration, or one per configuration (when
+        ``partnership`` varies).  Needs ``players == 4``.
+
+    Raises
+    ------
+    ValueError
+        Empty lists, a line-up of the wrong length, a config that lacks a varying option, two
+        configs with the same values, an option not in ``varying`` whose value differs, or teams
+        with other than 4 players.
+
+    Notes
+    -----
+    Feed results with :meth:`add_chunk` (all blocks of one chunk: per-block statistics *and*
+    paired comparisons between configurations and between line-ups) or :meth:`add_block` (one
+    block: no paired comparisons).  All counters are ``int64``; a square of a per-deal seat sum
+    must stay below ``2**63 / deals``, far beyond any reachable score.
+    """
+
+    def __init__(self, configs: Sequence[Mapping[str, Any]], lineups: Sequence[Sequence[str]],
+                 players: int, varying: Sequence[str], teams: bool | Sequence[bool] = False):
+        players = int(players)
+        if players < 1:
+            raise ValueError(f"players must be >= 1, got {players}")
+        varying = [str(v) for v in varying]
+        if len(set(varying)) != len(varying):
+            raise ValueError(f"duplicate names in varying: {varying}")
+        if not configs:
+            raise ValueError("configs is empty: give at least one configuration (an empty dict if nothing varies)")
+        if not lineups:
+            raise ValueError("lineups is empty")
+        norm_configs: list[dict[str, Any]] = []
+        for c, cfg in enumerate(configs):
+            missing = [v for v in varying if v not in cfg]
+            if missing:
+                raise ValueError(f"configs[{c}] lacks the varying option(s) {', '.join(missing)}")
+            norm_configs.append({v: plain(cfg[v]) for v in varying})
+        extras = sorted({k for cfg in configs for k in cfg} - set(varying))
+        for k in extras:
+            vals = [plain(cfg.get(k, "<missing>")) for cfg in configs]
+            if any(v != vals[0] for v in vals):
+                raise ValueError(f"option {k!r} differs between configs but is not listed in varying")
+        seen: dict[tuple, int] = {}
+        for c, cfg in enumerate(norm_configs):
+            key = tuple(repr(cfg[v]) for v in varying)
+            if key in seen:
+                raise ValueError(f"configs[{seen[key]}] and configs[{c}] have the same values of {varying}")
+            seen[key] = c
+        norm_lineups: list[tuple[str, ...]] = []
+        for l, lu in enumerate(lineups):
+            lu = tuple(str(x) for x in lu)
+            if len(lu) != players:
+                raise ValueError(f"lineups[{l}] has {len(lu)} policies for {players} players")
+            norm_lineups.append(lu)
+        if isinstance(teams, (bool, np.bool_)) or teams is None:
+            team_flags = [bool(teams)] * len(norm_configs)
+        else:
+            team_flags = [bool(t) for t in teams]
+            if len(team_flags) != len(norm_configs):
+                raise ValueError(f"teams has {len(team_flags)} entries for {len(norm_configs)} configurations")
+        if any(team_flags) and players != 4:
+            raise ValueError(f"teams (2 v 2 partnership) need 4 players, got {players}")
+
+        self.configs: list[dict[str, Any]] = norm_configs
+        self.lineups: list[tuple[str, ...]] = norm_lineups
+        self.players: int = players
+        self.varying: list[str] = varying
+        #: Whether configuration ``c`` is played 2 v 2 (team rows, team columns).
+        self.teams: list[bool] = team_flags
+        #: Every policy name, in order of first appearance over the line-ups.
+        self.policies: list[str] = list(dict.fromkeys(n for lu in norm_lineups for n in lu))
+        gidx = {n: i for i, n in enumerate(self.policies)}
+        # per line-up: distinct names (global index) in order of appearance, position -> local index, k
+        self._names: list[np.ndarray] = []
+        self._pos_local: list[np.ndarray] = []
+        self._k: list[np.ndarray] = []
+        for lu in norm_lineups:
+            local = list(dict.fromkeys(lu))
+            self._names.append(np.array([gidx[n] for n in local], dtype=np.intp))
+            self._pos_local.append(np.array([local.index(n) for n in lu], dtype=np.intp))
+            self._k.append(np.array([lu.count(n) for n in local], dtype=np.int64))
+        #: ``(c1, c2, option)`` with ``c1 < c2`` for every pair of configurations that differ in exactly
+        #: one option, ordered by option (as in ``varying``), then ``c1``, then ``c2``.
+        self.pairs: list[tuple[int, int, str]] = []
+        for c1, c2 in itertools.combinations(range(len(norm_configs)), 2):
+            diff = [v for v in varying if norm_configs[c1][v] != norm_configs[c2][v]]
+            if len(diff) == 1:
+                self.pairs.append((c1, c2, diff[0]))
+        # grouped by option (in ``varying`` order), then by configuration indices
+        self.pairs.sort(key=lambda q: (varying.index(q[2]), q[0], q[1]))
+        #: ``(l1, l2, position)`` with ``l1 < l2`` for every pair of line-ups that differ in exactly one
+        #: line-up position (0-based), ordered by ``l1``, then ``l2``.
+        self.lineup_diffs: list[tuple[int, int, int]] = []
+        for l1, l2 in itertools.combinations(range(len(norm_lineups)), 2):
+            diff = [i for i in range(players) if norm_lineups[l1][i] != norm_lineups[l2][i]]
+            if len(diff) == 1:
+                self.lineup_diffs.append((l1, l2, diff[0]))
+
+        C, L, N, P, Q = len(norm_configs), len(norm_lineups), len(self.policies), players, len(self.pairs)
+        self._seat = np.zeros((C, L, N, P, NS), dtype=np.int64)
+        self._pool = np.zeros((C, L, N, NP), dtype=np.int64)
+        self._cl = np.zeros((C, L, NC), dtype=np.int64)
+        self._team = np.zeros((C, L, len(TEAMS), NT), dtype=np.int64)
+        self._pair = np.zeros((Q, L, N, NQ), dtype=np.int64)
+        self._versus = np.zeros((C, L, N, N, NV), dtype=np.int64)
+        self._lpair = np.zeros((C, len(self.lineup_diffs), NLP), dtype=np.int64)
+        self._turns_hist = np.zeros((C, L, 0), dtype=np.int64)
+        self._void_hist = np.zeros((C, L, 0), dtype=np.int64)
+        self._score_hist = np.zeros((C, L, N, 0), dtype=np.int64)
+        self._score_lo = 0
+        self._total_hist = np.zeros((C, L, N, 0), dtype=np.int64)
+        self._total_lo = 0
+        self._team_total_hist = np.zeros((C, L, len(TEAMS), 0), dtype=np.int64)
+        self._team_total_lo = 0
+        self._team_margin_hist = np.zeros((C, L, 0), dtype=np.int64)
+        self._team_margin_lo = 0
+        self._joker_seat = np.zeros((C, L, N, P), dtype=np.int64)
+        self._joker_pool = np.zeros((C, L, N), dtype=np.int64)
+        self._joker_team = np.zeros((C, L, len(TEAMS), 2), dtype=np.int64)
+        self._joker_pair = np.zeros((Q, L, N, 2), dtype=np.int64)
+        #: Whether the rounds that end with a joker in hand were counted from the first deal on
+        #: (False for a checkpoint of a study run before :data:`FLAG_JOKER_LEFT` existed, and for
+        #: one resumed from it: ``p_joker_left`` is then NaN).
+        self.joker_recorded: bool = True
+        #: Whether the team margin of every partnership match was counted from the first deal on
+        #: (False for a checkpoint saved before the margin histogram existed, and for one resumed
+        #: from it: :meth:`team_margins` is then empty and ``histograms()`` has no ``"team_margin"``).
+        self.margin_recorded: bool = True
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _meta(self) -> dict[str, Any]:
+        return {
+            "format": _STATE_FORMAT,
+            "configs": self.configs,
+            "lineups": [list(lu) for lu in self.lineups],
+            "players": self.players,
+            "varying": self.varying,
+            "teams": self.teams,
+        }
+
+    def __repr__(self) -> str:
+        return (f"StudyAccumulator({len(self.configs)} configs x {len(self.lineups)} line-ups, "
+                f"{self.players} players, varying={self.varying}, deals={self.deals().tolist()})")
+
+    def deals(self) -> np.ndarray:
+        """Deals added so far per configuration and line-up, ``ndarray(int64, shape=(C, L))``."""
+        return self._cl[:, :, C_DEALS].copy()
+
+    def config_label(self, c: int) -> str:
+        """``"opening_threshold=71, joker_penalty=30"`` for configuration ``c`` (``"-"`` if nothing varies)."""
+        return ", ".join(f"{v}={self.configs[c][v]}" for v in self.varying) or "-"
+
+    # ------------------------------------------------------------------ adding results
+
+    def _prepare(self, c: int, l: int, block: DealBlock) -> dict[str, Any]:
+        """Check one block and compute its per-deal sums (no state is touched)."""
+        C, L, P = len(self.configs), len(self.lineups), self.players
+        if not (0 <= int(c) < C) or not (0 <= int(l) < L):
+            raise ValueError(f"block ({c}, {l}) out of range: {C} configs, {L} line-ups")
+        c, l = int(c), int(l)
+        where = f"block (config {c}, line-up {l})"
+
+        def arr(name, ndim, required=True):
+            x = getattr(block, name)
+            if x is None:
+                if required:
+                    raise ValueError(f"{where}: field {name} is missing")
+                return None
+            x = np.asarray(x)
+            if not (np.issubdtype(x.dtype, np.integer) or x.dtype == np.bool_):
+                raise ValueError(f"{where}: field {name} must hold integers, got dtype {x.dtype}")
+            if x.ndim != ndim:
+                raise ValueError(f"{where}: field {name} must have {ndim} dimension(s), got shape {x.shape}")
+            return x
+
+        deal = arr("deal", 1)
+        n = deal.shape[0]
+        out: dict[str, Any] = {"c": c, "l": l, "n": n, "deal": deal}
+        for name, ndim in (("policy", 2), ("score", 2), ("flags", 2), ("turns", 1), ("void", 1)):
+            out[name] = arr(name, ndim)
+        for name, ndim in (("match_win", 2), ("tiebreaks", 1), ("match_lose", 2), ("total", 2), ("hand_decided", 1)):
+            out[name] = arr(name, ndim, required=False)
+        for name in ("policy", "score", "flags", "match_win", "match_lose", "total"):
+            x = out[name]
+            if x is not None and x.shape != (n, P):
+                raise ValueError(f"{where}: field {name} has shape {x.shape}, expected ({n}, {P})")
+        for name in ("turns", "void", "tiebreaks", "hand_decided"):
+            x = out[name]
+            if x is not None and x.shape != (n,):
+                raise ValueError(f"{where}: field {name} has shape {x.shape}, expected ({n},)")
+        if out["match_win"] is None:
+            given = [k for k in ("match_lose", "total", "hand_decided") if out[k] is not None]
+            if given:
+                raise ValueError(f"{where}: field(s) {', '.join(given)} need match_win (the rows that carry a match result)")
+        policy = out["policy"].astype(np.intp)
+        if n and not np.array_equal(np.sort(policy, axis=1), np.broadcast_to(np.arange(P), (n, P))):
+            raise ValueError(f"{where}: every row of policy must be a permutation of the line-up positions 0..{P - 1}")
+        turns = out["turns"].astype(np.int64)
+        if n and turns.min() < 0:
+            raise ValueError(f"{where}: negative turns")
+        void = out["void"].astype(np.int64)
+        if n and not np.isin(void, (0, 1)).all():
+            raise ValueError(f"{where}: void must be 0 or 1")
+        mw, ml, hd = out["match_win"], out["match_lose"], out["hand_decided"]
+        none = None
+        if mw is not None:
+            mw = mw.astype(np.int64)
+            if n and not np.isin(mw, (0, 1, MATCH_NONE)).all():
+                raise ValueError(f"{where}: match_win must be 0, 1 or {MATCH_NONE} (no result in this row)")
+            none = mw == MATCH_NONE
+            if n and (none.any(axis=1) != none.all(axis=1)).any():
+                raise ValueError(f"{where}: a row of match_win must be {MATCH_NONE} in every seat (no result) or in none")
+        if ml is not None:
+            ml = ml.astype(np.int64)
+            if n and not np.isin(ml, (0, 1, MATCH_NONE)).all():
+                raise ValueError(f"{where}: match_lose must be 0, 1 or {MATCH_NONE} (no result in this row)")
+            if not np.array_equal(ml == MATCH_NONE, none):
+                raise ValueError(f"{where}: match_lose must be {MATCH_NONE} exactly where match_win is")
+            if ((ml == 1) & (mw == 1)).any():
+                raise ValueError(f"{where}: a player cannot both win and lose a match (match_win and match_lose both 1)")
+        if self.teams[c] and mw is not None:
+            for name, x in (("match_win", mw), ("match_lose", ml)):
+                if x is not None and not np.array_equal(x[:, :2], x[:, 2:]):
+                    raise ValueError(f"{where}: partners (seats s and s + 2) must share the team's {name} in a 2 v 2 study")
+        if hd is not None:
+            hd = hd.astype(np.int64)
+            if n and not np.isin(hd, (0, 1, MATCH_NONE)).all():
+                raise ValueError(f"{where}: hand_decided must be 0, 1 or {MATCH_NONE} (no result in this row)")
+        tb = out["tiebreaks"]
+        if tb is not None:
+            tb = tb.astype(np.int64)
+            if n and tb.min() < TIEBREAK_NONE:
+                raise ValueError(f"{where}: tiebreaks must be >= 0, or {TIEBREAK_NONE} for no result")
+        score = out["score"].astype(np.int64)
+        flags = out["flags"].astype(np.int64)
+        local = self._pos_local[l][policy]  # (n, P) local policy index per seat
+        nl = len(self._names[l])
+        sums = np.zeros((NM, n, nl), dtype=np.int64)  # per-deal sums over the policy's seats
+        is_out = (flags & FLAG_OUT) != 0
+        is_hand = (flags & FLAG_HAND) != 0
+        unopened = (flags & FLAG_OPENED) == 0
+        joker = (flags & FLAG_JOKER_LEFT) != 0
+        jsums = np.zeros((n, nl), dtype=np.int64)
+        for j in range(nl):
+            m = local == j
+            sums[0, :, j] = np.where(m, score, 0).sum(axis=1)
+            sums[1, :, j] = (m & is_out).sum(axis=1)
+            sums[2, :, j] = (m & is_hand).sum(axis=1)
+            sums[3, :, j] = (m & unopened).sum(axis=1)
+            jsums[:, j] = (m & joker).sum(axis=1)
+        # the same results by line-up position (column i: the player at line-up position i)
+        seat_of_pos = np.argsort(policy, axis=1, kind="stable")
+
+        def by_pos(x):
+            return np.take_along_axis(x, seat_of_pos, axis=1)
+
+        out.update(policy=policy, score=score, flags=flags, turns=turns, void=void, match_win=mw, tiebreaks=tb,
+                   match_lose=ml, hand_decided=hd, local=local, sums=sums, is_out=is_out, is_hand=is_hand,
+                   unopened=unopened, joker=joker, jsums=jsums, pos_score=by_pos(score), pos_out=by_pos(is_out),
+                   pos_hand=by_pos(is_hand), pos_unopened=by_pos(unopened), pos_joker=by_pos(joker))
+        # match results: rows with a result, by seat and by line-up position
+        out["res_rows"] = out["res_local"] = out["pos_win"] = out["pos_lose"] = out["pos_total"] = None
+        out["res_win"] = out["res_lose"] = out["res_total"] = None
+        if mw is not None:
+            rows = np.flatnonzero(~none[:, 0]) if n else np.zeros(0, dtype=np.intp)
+            sp = seat_of_pos[rows]
+            out["res_rows"] = rows
+            out["res_local"] = local[rows]
+            out["res_win"] = mw[rows]
+            out["pos_win"] = np.take_along_axis(mw[rows], sp, axis=1)
+            if ml is not None:
+                out["res_lose"] = ml[rows]
+                out["pos_lose"] = np.take_along_axis(ml[rows], sp, axis=1)
+            if out["total"] is not None:
+                tot = out["total"].astype(np.int64)[rows]
+                out["res_total"] = tot
+                out["pos_total"] = np.take_along_axis(tot, sp, axis=1)
+        return out
+
+    def _apply(self, b: dict[str, Any]) -> None:
+        """Add one prepared block to the per-block counters and histograms."""
+        c, l, n, P = b["c"], b["l"], b["n"], self.players
+        if n == 0:
+            return
+        names, k = self._names[l], self._k[l]
+        local, score, turns, void = b["local"], b["score"], b["turns"], b["void"]
+        tb, hd, T = b["tiebreaks"], b["hand_decided"], b["sums"][0]
+        rw, rl, rt, rloc = b["res_win"], b["res_lose"], b["res_total"], b["res_local"]
+        pw, pl, pt = b["pos_win"], b["pos_lose"], b["pos_total"]
+        nr = 0 if rw is None else len(rw)
+        for j, g in enumerate(names):
+            for s in range(P):
+                m = local[:, s] == j
+                acc = self._seat[c, l, g, s]
+                x = score[m, s]
+                acc[S_ROUNDS] += int(m.sum())
+                add_sums(acc, S_SCORE, S_SCORE2, x)
+                acc[S_OUT] += int(b["is_out"][m, s].sum())
+                acc[S_HAND] += int(b["is_hand"][m, s].sum())
+                acc[S_UNOPENED] += int(b["unopened"][m, s].sum())
+                self._joker_seat[c, l, g, s] += int(b["joker"][m, s].sum())
+                acc[S_TURNS] += int(turns[m].sum())
+                acc[S_VOID] += int(void[m].sum())
+                if rw is not None:
+                    mr = rloc[:, s] == j
+                    nm = int(mr.sum())
+                    w = rw[mr, s]
+                    acc[S_MATCHES] += nm
+                    acc[S_WINS] += int(w.sum())
+                    if rl is not None:
+                        lz = rl[mr, s]
+                        acc[S_LMATCHES] += nm
+                        acc[S_LOSSES] += int(lz.sum())
+                        acc[S_NEUTRAL] += int(nm - w.sum() - lz.sum())
+                    if rt is not None:
+                        x = rt[mr, s]
+                        acc[S_TMATCHES] += nm
+                        add_sums(acc, S_TOTAL, S_TOTAL2, x)
+            pool = self._pool[c, l, g]
+            t = T[:, j]
+            pool[P_DEALS] += n
+            add_sums(pool, P_TSUM, P_TSUM2, t)
+            for mi, idx in ((1, P_OUT2), (2, P_HAND2), (3, P_UNOP2)):
+                x = b["sums"][mi, :, j]
+                pool[idx] += int((x * x).sum())
+            x = b["jsums"][:, j]
+            self._joker_pool[c, l, g] += int((x * x).sum())
+            if pw is not None:
+                mpos = self._pos_local[l] == j
+                kj = int(k[j])
+                w = pw[:, mpos].sum(axis=1)
+                pool[P_M] += nr
+                add_sums(pool, P_W, P_W2, w)
+                if pl is not None:
+                    lz = pl[:, mpos].sum(axis=1)
+                    nu = kj - w - lz
+                    pool[P_LM] += nr
+                    add_sums(pool, P_L, P_L2, lz)
+                    add_sums(pool, P_N, P_N2, nu)
+                if pt is not None:
+                    x = pt[:, mpos].sum(axis=1)
+                    pool[P_TM] += nr
+                    add_sums(pool, P_TOT, P_TOT2, x)
+        # policy contrasts within the deal: d = k_b*T_a - k_a*T_b (a before b in the line-up)
+        for ja, jb in itertools.combinations(range(len(names)), 2):
+            d = k[jb] * T[:, ja] - k[ja] * T[:, jb]
+            v = self._versus[c, l, names[ja], names[jb]]
+            v[0] += n
+            add_sums(v, 1, 2, d)
+        cl = self._cl[c, l]
+        cl[C_DEALS] += n
+        cl[C_TURNS] += int(turns.sum())
+        cl[C_VOID] += int(void.sum())
+        if tb is not None:
+            has = tb != TIEBREAK_NONE
+            cl[C_TB_N] += int(has.sum())
+            cl[C_TB_SUM] += int(tb[has].sum())
+            cl[C_TB_POS] += int((tb[has] >= 1).sum())
+        if hd is not None:
+            has = hd != MATCH_NONE
+            cl[C_HD_N] += int(has.sum())
+            cl[C_HD_SUM] += int((hd[has] == 1).sum())
+        # teams (2 v 2): sums over the two partners' line-up positions
+        if self.teams[c]:
+            for ti, (_, pos) in enumerate(TEAMS):
+                pos = list(pos)
+                acc = self._team[c, l, ti]
+                ts = b["pos_score"][:, pos].sum(axis=1)
+                u = b["pos_unopened"][:, pos].sum(axis=1)
+                acc[T_DEALS] += n
+                add_sums(acc, T_SUM, T_SUM2, ts)
+                acc[T_OUT] += int(b["pos_out"][:, pos].any(axis=1).sum())
+                acc[T_HAND] += int(b["pos_hand"][:, pos].any(axis=1).sum())
+                add_sums(acc, T_UNOP, T_UNOP2, u)
+                add_sums(self._joker_team[c, l, ti], 0, 1, b["pos_joker"][:, pos].sum(axis=1))
+                if pw is not None:
+                    w = pw[:, pos].max(axis=1)
+                    acc[T_M] += nr
+                    acc[T_W] += int(w.sum())
+                    if pl is not None:
+                        lz = pl[:, pos].max(axis=1)
+                        acc[T_LM] += nr
+                        acc[T_L] += int(lz.sum())
+                        acc[T_N] += int((nr - w.sum() - lz.sum()))
+                    if pt is not None:
+                        x = pt[:, pos].sum(axis=1)
+                        acc[T_TM] += nr
+                        add_sums(acc, T_TOT, T_TOT2, x)
+        # round length histograms
+        tmax = int(turns.max())
+        self._grow_turns(tmax + 1)
+        width = self._turns_hist.shape[2]
+        self._turns_hist[c, l] += np.bincount(turns, minlength=width)
+        self._void_hist[c, l] += np.bincount(turns[void != 0], minlength=width)
+        # score histogram per policy (all seats)
+        self._score_hist, self._score_lo = grow_last(self._score_hist, self._score_lo, int(score.min()), int(score.max()))
+        width = self._score_hist.shape[3]
+        for j, g in enumerate(names):
+            self._score_hist[c, l, g] += np.bincount(score[local == j] - self._score_lo, minlength=width)
+        # final match totals per policy (all seats), and per team
+        if rt is not None and nr:
+            self._total_hist, self._total_lo = grow_last(self._total_hist, self._total_lo, int(rt.min()), int(rt.max()))
+            width = self._total_hist.shape[3]
+            for j, g in enumerate(names):
+                self._total_hist[c, l, g] += np.bincount(rt[rloc == j] - self._total_lo, minlength=width)
+            if self.teams[c]:
+                tt = np.stack([pt[:, list(pos)].sum(axis=1) for _, pos in TEAMS])
+                self._team_total_hist, self._team_total_lo = grow_last(
+                    self._team_total_hist, self._team_total_lo, int(tt.min()), int(tt.max()))
+                width = self._team_total_hist.shape[3]
+                for ti in range(len(TEAMS)):
+                    self._team_total_hist[c, l, ti] += np.bincount(tt[ti] - self._team_total_lo, minlength=width)
+                margin = tt[0] - tt[1]
+                self._team_margin_hist, self._team_margin_lo = grow_last(
+                    self._team_margin_hist, self._team_margin_lo, int(margin.min()), int(margin.max()))
+                width = self._team_margin_hist.shape[2]
+                self._team_margin_hist[c, l] += np.bincount(margin - self._team_margin_lo, minlength=width)
+
+    def _grow_turns(self, width: int) -> None:
+        cur = self._turns_hist.shape[2]
+        if width > cur:
+            pad = ((0, 0), (0, 0), (0, width - cur))
+            self._turns_hist = np.pad(self._turns_hist, pad)
+            self._void_hist = np.pad(self._void_hist, pad)
+
+    def add_block(self, c: int, l: int, block: DealBlock) -> None:
+        """Add the results of one (configuration, line-up) block.
+
+        Only per-block statistics are updated; paired comparisons between configurations and
+        between line-ups need :meth:`add_chunk`.
+
+        Parameters
+        ----------
+        c, l : int
+            Configuration index (into ``configs``) and line-up index (into ``lineups``).
+        block : DealBlock
+            Results of ``n`` deals, by relative seat.
+
+        Raises
+        ------
+        ValueError
+            Bad indices, shapes or dtypes, a ``policy`` row that is not a permutation of the
+            line-up positions, negative turns, out-of-range ``void`` / ``match_win`` /
+            ``match_lose`` / ``hand_decided`` / ``tiebreaks``, a ``match_win`` row that is
+            partly :data:`MATCH_NONE`, ``match_lose`` without result where ``match_win`` has one
+            (or the reverse), or match fields without ``match_win``.  Nothing is added when an
+            error is raised.
+        """
+        self._apply(self._prepare(c, l, block))
+
+    def add_chunk(self, blocks: Mapping[tuple[int, int], DealBlock]) -> None:
+        """Add every block of one chunk and the paired comparisons between its configurations
+        and between its line-ups.
+
+        Parameters
+        ----------
+        blocks : dict of (int, int) -> DealBlock
+            ``blocks[(c, l)]`` for the configurations and line-ups played on this chunk's deals.
+            Pairs of configurations (see :attr:`pairs`) are compared for every line-up that has
+            blocks of both; pairs of line-ups (see :attr:`lineup_diffs`) for every configuration
+            that has blocks of both.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`add_block`, or when the blocks do not all hold the same deal indices in the
+            same order, or two line-ups compared hold match results on different rows.  The
+            accumulator is unchanged when an error is raised.
+        """
+        prepared: dict[tuple[int, int], dict[str, Any]] = {}
+        ref = None
+        for key in sorted(blocks):
+            c, l = key
+            b = self._prepare(c, l, blocks[key])
+            if ref is None:
+                ref = (key, b["deal"])
+            elif not np.array_equal(b["deal"], ref[1]):
+                raise ValueError(f"blocks {ref[0]} and {key} of one chunk hold different deals: "
+                                 "every block of a chunk must cover the same deal indices in the same order")
+            prepared[(b["c"], b["l"])] = b
+        lpairs = []
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                b1, b2 = prepared.get((c, l1)), prepared.get((c, l2))
+                if b1 is None or b2 is None or b1["n"] == 0:
+                    continue
+                r1, r2 = b1["res_rows"], b2["res_rows"]
+                if r1 is not None and r2 is not None and not np.array_equal(r1, r2):
+                    raise ValueError(f"blocks ({c}, {l1}) and ({c}, {l2}) of one chunk hold match results on "
+                                     "different rows: line-ups compared must play the same matches")
+                lpairs.append((c, q, j, b1, b2))
+        for key in sorted(prepared):
+            self._apply(prepared[key])
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for l in range(len(self.lineups)):
+                b1, b2 = prepared.get((c1, l)), prepared.get((c2, l))
+                if b1 is None or b2 is None or b1["n"] == 0:
+                    continue
+                d = b2["sums"] - b1["sums"]  # (metric, n, local policy)
+                for j, g in enumerate(self._names[l]):
+                    acc = self._pair[q, l, g]
+                    acc[0] += b1["n"]
+                    for mi in range(NM):
+                        x = d[mi, :, j]
+                        add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, x)
+                    add_sums(self._joker_pair[q, l, g], 0, 1, b2["jsums"][:, j] - b1["jsums"][:, j])
+        for c, q, j, b1, b2 in lpairs:
+            self._add_lineup_pair(c, q, j, b1, b2)
+
+    def _add_lineup_pair(self, c: int, q: int, j: int, ba: dict[str, Any], bb: dict[str, Any]) -> None:
+        """Per-deal (per-match) differences ``a - b`` of line-up position ``j`` and its team."""
+        acc = self._lpair[c, q]
+        team = [j, (j + 2) % 4] if self.teams[c] else None
+        d = ba["pos_score"][:, j] - bb["pos_score"][:, j]
+        acc[LP_N] += ba["n"]
+        add_sums(acc, LP_S, LP_S2, d)
+        if team is not None:
+            d = ba["pos_score"][:, team].sum(axis=1) - bb["pos_score"][:, team].sum(axis=1)
+            add_sums(acc, LP_TS, LP_TS2, d)
+        ta, tb = ba["pos_total"], bb["pos_total"]
+        if ta is not None and tb is not None:
+            d = ta[:, j] - tb[:, j]
+            acc[LP_M] += len(d)
+            add_sums(acc, LP_TOT, LP_TOT2, d)
+            if team is not None:
+                d = ta[:, team].sum(axis=1) - tb[:, team].sum(axis=1)
+                add_sums(acc, LP_TTOT, LP_TTOT2, d)
+        for name, (im, i1, i2) in (("pos_win", (LP_WM, LP_W, LP_W2)), ("pos_lose", (LP_LM, LP_L, LP_L2))):
+            xa, xb = ba[name], bb[name]
+            if xa is not None and xb is not None:
+                d = xa[:, j] - xb[:, j]
+                acc[im] += len(d)
+                add_sums(acc, i1, i2, d)
+
+    # ------------------------------------------------------------------ checkpoint / merge
+
+    _ARRAYS = ("seat", "pool", "cl", "team", "pair", "versus", "lpair")
+    # histogram arrays, their first-value attribute, and how many leading axes are fixed by the study
+    _HISTS = (("score_hist", "score_lo", 3), ("total_hist", "total_lo", 3), ("team_total_hist", "team_total_lo", 3))
+    # value checks of a saved state (:func:`check_counters`): signed columns and (sum, squares) pairs
+    _LAYOUT = {
+        "seat": ((S_SCORE, S_TOTAL), ((S_SCORE, S_SCORE2), (S_TOTAL, S_TOTAL2))),
+        "pool": ((P_TSUM, P_TOT), ((P_TSUM, P_TSUM2), (P_TOT, P_TOT2), (P_W, P_W2), (P_L, P_L2),
+                                     (P_N, P_N2))),
+        "cl": ((), ()),
+        "team": ((T_SUM, T_TOT), ((T_SUM, T_SUM2), (T_UNOP, T_UNOP2), (T_TOT, T_TOT2))),
+        "pair": (tuple(range(1, NQ, 2)), tuple((i, i + 1) for i in range(1, NQ, 2))),
+        "versus": ((1,), ((1, 2),)),
+        "lpair": ((LP_S, LP_TS, LP_TOT, LP_TTOT, LP_W, LP_L),
+                  tuple((i, i + 1) for i in (LP_S, LP_TS, LP_TOT, LP_TTOT, LP_W, LP_L))),
+        "turns_hist": ((), ()), "void_hist": ((), ()),
+        "score_hist": ((), ()), "total_hist": ((), ()), "team_total_hist": ((), ()), "team_margin_hist": ((), ()),
+        "score_lo": ("all", ()), "total_lo": ("all", ()), "team_total_lo": ("all", ()), "team_margin_lo": ("all", ()),
+        "joker_seat": ((), ()), "joker_pool": ((), ()), "joker_team": ((), ((0, 1),)), "joker_pair": ((0,), ((0, 1),)),
+    }
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Everything needed to resume: a dict of numpy arrays (``np.savez`` friendly).
+
+        Returns
+        -------
+        dict of str -> ndarray
+            ``meta`` (UTF-8 JSON of the format, configs, line-ups, players, varying and teams as
+            ``uint8``) and the ``int64`` counters (the ``joker_*`` counters only when
+            :attr:`joker_recorded`, ``team_margin_hist`` / ``team_margin_lo`` only when
+            :attr:`margin_recorded`).  The arrays are copies.  The state is canonical:
+            the same deals give byte-identical arrays whatever the order of the chunks or merges
+            (histograms span exactly the observed range).
+        """
+        meta = json.dumps(self._meta(), sort_keys=True).encode("utf-8")
+        out = {"meta": np.frombuffer(meta, dtype=np.uint8).copy()}
+        for name in self._ARRAYS:
+            out[name] = getattr(self, "_" + name).copy()
+        out["turns_hist"] = self._turns_hist.copy()
+        out["void_hist"] = self._void_hist.copy()
+        for name, lo, _ in self._HISTS:
+            out[name] = getattr(self, "_" + name).copy()
+            out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
+        if self.joker_recorded:
+            for name in JOKER_ARRAYS:
+                out[name] = getattr(self, "_" + name).copy()
+        if self.margin_recorded:
+            name, lo, _ = MARGIN_HIST
+            out[name] = getattr(self, "_" + name).copy()
+            out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
+        return out
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, np.ndarray], **expected: Any) -> "StudyAccumulator":
+        """Rebuild an accumulator from :meth:`state` (e.g. loaded with ``np.load``).
+
+        Parameters
+        ----------
+        state : mapping of str -> ndarray
+        **expected
+            Optional ``configs``, ``lineups``, ``players``, ``varying``, ``teams``: checked against
+            the saved ones.
+
+        Raises
+        ------
+        ValueError
+            Missing or malformed arrays, a state written by another version of handsim (another
+            state format: such a checkpoint cannot be resumed, run the study again), or a mismatch
+            with ``expected``.
+
+        Notes
+        -----
+        A state without the ``joker_*`` counters (saved before handsim counted the rounds that
+        end with a joker in hand) is read with :attr:`joker_recorded` False: ``p_joker_left``
+        and its differences are NaN, also after more deals are added to it.  Likewise a state
+        without ``team_margin_hist`` (saved before the team margin was counted) is read with
+        :attr:`margin_recorded` False: the margin is then not reported.
+        """
+        try:
+            meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
+        except (KeyError, ValueError) as e:
+            raise ValueError(f"not a StudyAccumulator state: {e}") from None
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        if fmt != _STATE_FORMAT:
+            raise ValueError(f"unsupported state format {fmt!r}: this version of handsim reads format {_STATE_FORMAT} "
+                             "(format 1 came before match totals and team statistics); "
+                             "results saved by another version cannot be resumed: run the study again")
+        acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"],
+                  teams=meta.get("teams", False))
+        check_counters(state, cls._LAYOUT)
+        if expected:
+            other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
+                        expected.get("players", acc.players), expected.get("varying", acc.varying),
+                        teams=expected.get("teams", acc.teams))
+            if other._meta() != acc._meta():
+                raise ValueError("saved state was made for a different study (configs, line-ups, players, varying or teams differ)")
+        try:
+            for name in cls._ARRAYS:
+                x = np.asarray(state[name])
+                want = getattr(acc, "_" + name)
+                if x.shape != want.shape:
+                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
+                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+            th, vh = (np.asarray(state[k]).astype(np.int64, copy=True) for k in ("turns_hist", "void_hist"))
+            if th.shape[:2] != acc._turns_hist.shape[:2] or vh.shape != th.shape:
+                raise ValueError("state histograms do not match the study shape")
+            acc._turns_hist, acc._void_hist = th, vh
+            for name, lo, fixed in cls._HISTS:
+                h = np.asarray(state[name]).astype(np.int64, copy=True)
+                if h.ndim != fixed + 1 or h.shape[:fixed] != getattr(acc, "_" + name).shape[:fixed]:
+                    raise ValueError(f"state histogram {name} does not match the study shape")
+                setattr(acc, "_" + name, h)
+                setattr(acc, "_" + lo, int(np.asarray(state[lo]).reshape(-1)[0]))
+        except KeyError as e:
+            raise ValueError(f"state array {e.args[0]!r} is missing") from None
+        # the joker counters came later (same state format): a checkpoint without them is read,
+        # and the share of rounds ending with a joker in hand is then not known (NaN)
+        have = [name for name in JOKER_ARRAYS if name in state]
+        if not have:
+            acc.joker_recorded = False
+        elif len(have) < len(JOKER_ARRAYS):
+            missing = sorted(set(JOKER_ARRAYS) - set(have))
+            raise ValueError(f"state array {missing[0]!r} is missing")
+        else:
+            for name in JOKER_ARRAYS:
+                x = np.asarray(state[name])
+                want = getattr(acc, "_" + name)
+                if x.shape != want.shape:
+                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
+                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+        name, lo, fixed = MARGIN_HIST
+        if name not in state:
+            acc.margin_recorded = False
+        else:
+            if lo not in state:
+                raise ValueError(f"state array {lo!r} is missing")
+            h = np.asarray(state[name]).astype(np.int64, copy=True)
+            if h.ndim != fixed + 1 or h.shape[:fixed] != acc._team_margin_hist.shape[:fixed]:
+                raise ValueError(f"state histogram {name} does not match the study shape")
+            acc._team_margin_hist = h
+            acc._team_margin_lo = int(np.asarray(state[lo]).reshape(-1)[0])
+        acc._check_totals()
+        return acc
+
+    def _check_totals(self) -> None:
+        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
+        deals = self._cl[:, :, C_DEALS]
+        check_totals("turns_hist", self._turns_hist.sum(axis=2), "cl", deals, "rounds")
+        check_totals("turns_hist", self._turns_hist @ np.arange(self._turns_hist.shape[2]), "cl",
+                     self._cl[:, :, C_TURNS], "turns")
+        check_totals("void_hist", self._void_hist.sum(axis=2), "turns_hist", self._turns_hist.sum(axis=2),
+                     "void rounds", most=True)
+        for col, unit in ((C_VOID, "void rounds"), (C_TB_N, "matches with a tie-break count"),
+                          (C_HD_N, "matches with a Hand-decided flag")):
+            check_totals("cl", self._cl[:, :, col], "cl", deals, unit, most=True)
+        rounds = self._seat[..., S_ROUNDS]
+        for col, unit in ((S_OUT, "rounds gone out"), (S_HAND, "Hands"), (S_UNOPENED, "unopened rounds")):
+            check_totals("seat", self._seat[..., col], "seat", rounds, unit, most=True)
+        h = self._score_hist
+        check_totals("score_hist", h.sum(axis=3), "seat", rounds.sum(axis=3), "rounds")
+        check_totals("score_hist", h @ np.arange(self._score_lo, self._score_lo + h.shape[3]), "seat",
+                     self._seat[..., S_SCORE].sum(axis=3), "points")
+        if self.joker_recorded:
+            check_totals("joker_seat", self._joker_seat, "seat", rounds, "rounds", most=True)
+
+    def merge(self, other: "StudyAccumulator") -> "StudyAccumulator":
+        """Add another accumulator of the same study (disjoint deals) into this one.
+
+        Returns
+        -------
+        StudyAccumulator
+            ``self``.
+
+        Raises
+        ------
+        ValueError
+            If the studies differ (configs, line-ups, players, varying or teams).
+        """
+        if other._meta() != self._meta():
+            raise ValueError("cannot merge accumulators of different studies (configs, line-ups, players, varying or teams differ)")
+        for name in self._ARRAYS + JOKER_ARRAYS:
+            getattr(self, "_" + name)[...] += getattr(other, "_" + name)
+        self.joker_recorded = self.joker_recorded and other.joker_recorded
+        self.margin_recorded = self.margin_recorded and other.margin_recorded
+        if other._turns_hist.shape[2]:
+            self._grow_turns(other._turns_hist.shape[2])
+            w = other._turns_hist.shape[2]
+            self._turns_hist[:, :, :w] += other._turns_hist
+            self._void_hist[:, :, :w] += other._void_hist
+        for name, lo_name, _ in self._HISTS + (MARGIN_HIST,):
+            h = getattr(other, "_" + name)
+            w = h.shape[-1]
+            if not w:
+                continue
+            lo = getattr(other, "_" + lo_name)
+            mine, mine_lo = grow_last(getattr(self, "_" + name), getattr(self, "_" + lo_name), lo, lo + w - 1)
+            off = lo - mine_lo
+            mine[..., off:off + w] += h
+            setattr(self, "_" + name, mine)
+            setattr(self, "_" + lo_name, mine_lo)
+        return self
+
+    # ------------------------------------------------------------------ results
+
+    def _config_cols(self, c: int) -> dict[str, Any]:
+        return {v: self.configs[c][v] for v in self.varying}
+
+    def _typed_frame(self, rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+        if not rows:
+            return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
+        return pd.DataFrame.from_records(rows, columns=columns)
+
+    def write_report(self, out_dir, run_info: Mapping[str, Any] | None = None, **kwargs):
+        """Write the tables, figures and report of the current results (see
+        :func:`handsim.games.hand.report.write_report`; keyword arguments such as ``formats`` are passed on)."""
+        from . import report
+
+        return report.write_report(out_dir, self.summary(), self.paired(), self.histograms(),
+                                   dict(run_info or {}), versus=self.versus(), lineup_pairs=self.lineup_pairs(),
+                                   totals=self.total_quantiles(), **kwargs)
