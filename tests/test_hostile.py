@@ -742,7 +742,7 @@ def _damage(study: Path, how: str) -> bytes:
     if how == "array-shape":
         from handsim.stats import StudyAccumulator
 
-        name = StudyAccumulator._ARRAYS[0]
+        name = StudyAccumulator.ARRAYS[0]
         return _npz(dict(state, **{name: state[name][..., None]}))
     if how == "negative-rounds":
         return _npz(dict(state, __rounds__=np.array([-5], np.int64)))

@@ -5,17 +5,22 @@ counts, sums and sums of squares (:func:`add_sums`) and histograms that span exa
 range (:func:`grow_last`).  Integer sums are exact, so chunks added or merged in any order give
 byte-identical counters, and a checkpoint resumes exactly.  A checkpoint's counters are checked
 when they are read back (:func:`check_counters`, :func:`check_totals`) before they are used.
-Nothing here names a game.
+:class:`Accumulator` is what every game's accumulator shares: the study's shape, adding chunks
+and their paired comparisons, saving, reloading and merging the counters it names.  Nothing
+here names a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["MAX_COUNTER", "add_sums", "grow_last", "plain", "check_counters", "check_totals"]
+__all__ = ["MAX_COUNTER", "Accumulator", "add_sums", "grow_last", "plain", "check_counters", "check_totals"]
 
 
 def add_sums(acc: np.ndarray, i_sum: int, i_sum2: int, x: np.ndarray) -> None:
@@ -129,3 +134,389 @@ def check_totals(name: str, got: np.ndarray, other: str, want: np.ndarray, unit:
         raise ValueError(f"{name!r} counts {int(got[k])} {unit}, {rel} the {int(want[k])} of {other!r}")
 
 
+class Accumulator:
+    """The part of a game's study accumulator that does not depend on the game.
+
+    A study plays the same deals (games) under several *configurations* (values of the rule
+    options that vary) and *line-ups* (the policy at each line-up position).  A game's
+    accumulator subclasses this class: it declares its fixed-shape counter arrays by name
+    (:attr:`ARRAYS`, each kept as the attribute ``"_" + name``, ``int64``, their first two axes
+    configuration and line-up or configuration pair), allocates them in ``__init__`` after this
+    class's, and adds what one block does in ``_prepare`` (checks, per-deal sums) and ``_apply``.
+    This class keeps the study's shape (normalised configs and line-ups, the policies and how
+    many seats each holds, the pairs of configurations and of line-ups that differ in one
+    thing), adds chunks (:meth:`add_chunk`), saves and reloads the state (:meth:`state`,
+    :meth:`from_state`, with :func:`check_counters` and the game's ``_check_totals``) and merges
+    accumulators (:meth:`merge`): integer sums, so byte-identical in any order.
+
+    Parameters
+    ----------
+    configs : list of dict
+        ``configs[c]`` maps each varying rule option to its value in configuration ``c``.  Other
+        keys are allowed only if they have the same value in every configuration (they are then
+        ignored).
+    lineups : list of tuple of str
+        ``lineups[l][i]`` is the name of the policy at line-up position ``i`` (``P`` names).  A
+        name may appear several times; its seats are pooled.
+    players : int
+        Seats per deal, ``P``.
+    varying : list of str
+        Names of the options that vary, in the order of the output columns.
+
+    Raises
+    ------
+    ValueError
+        Empty lists, a line-up of the wrong length, a config that lacks a varying option, two
+        configs with the same values, an option not in ``varying`` whose value differs, a name
+        listed twice in ``varying``.
+    """
+
+    #: The state's format (``meta["format"]``); a state of another format is refused.
+    FORMAT: int = 0
+    #: ``meta["kind"]`` of the state (``None``: the state has no kind).
+    KIND: str | None = None
+    #: What a refused state is not: "a Russian Hand study" (``None``: the class name's state).
+    KIND_TEXT: str | None = None
+    #: Said after the format a state of another format has (e.g. what an older format lacked).
+    FORMAT_NOTE: str = ""
+    #: What tells two studies apart in the messages of :meth:`from_state` and :meth:`merge`.
+    STUDY_FIELDS: str = "configs, line-ups, players or varying"
+    #: The unit of ``n`` in a block: ``"deals"`` (``"games"``).
+    UNIT: str = "deals"
+    #: The fixed-shape counter arrays (attribute ``"_" + name``), saved, reloaded and merged by name.
+    ARRAYS: tuple[str, ...] = ()
+    #: The length histograms (last axis: turns ``0, 1, ...``): the histogram of every round and one
+    #: of a subset of them (same shape), grown together.
+    TURN_HISTS: tuple[str, str] = ("turns_hist", "turns_hist")
+    #: Value checks of a saved state (:func:`check_counters`): per array, signed columns and
+    #: (sum, squares) pairs.
+    LAYOUT: Mapping[str, tuple] = {}
+    #: Metrics compared in paired comparisons of configurations (``_pair[q, l, g]``: n, then sum and
+    #: sum of squares per metric) from the blocks' ``"sums"``.
+    N_PAIRED = 0
+
+    def __init__(self, configs: Sequence[Mapping[str, Any]], lineups: Sequence[Sequence[str]], players: int,
+                 varying: Sequence[str]):
+        players = int(players)
+        if players < 1:
+            raise ValueError(f"players must be >= 1, got {players}")
+        varying = [str(v) for v in varying]
+        if len(set(varying)) != len(varying):
+            raise ValueError(f"duplicate names in varying: {varying}")
+        if not configs:
+            raise ValueError("configs is empty: give at least one configuration (an empty dict if nothing varies)")
+        if not lineups:
+            raise ValueError("lineups is empty")
+        norm_configs: list[dict[str, Any]] = []
+        for c, cfg in enumerate(configs):
+            missing = [v for v in varying if v not in cfg]
+            if missing:
+                raise ValueError(f"configs[{c}] lacks the varying option(s) {', '.join(missing)}")
+            norm_configs.append({v: plain(cfg[v]) for v in varying})
+        extras = sorted({k for cfg in configs for k in cfg} - set(varying))
+        for k in extras:
+            vals = [plain(cfg.get(k, "<missing>")) for cfg in configs]
+            if any(v != vals[0] for v in vals):
+                raise ValueError(f"option {k!r} differs between configs but is not listed in varying")
+        seen: dict[tuple, int] = {}
+        for c, cfg in enumerate(norm_configs):
+            key = tuple(repr(cfg[v]) for v in varying)
+            if key in seen:
+                raise ValueError(f"configs[{seen[key]}] and configs[{c}] have the same values of {varying}")
+            seen[key] = c
+        norm_lineups: list[tuple[str, ...]] = []
+        for l, lu in enumerate(lineups):
+            lu = tuple(str(x) for x in lu)
+            if len(lu) != players:
+                raise ValueError(f"lineups[{l}] has {len(lu)} policies for {players} players")
+            norm_lineups.append(lu)
+        self.configs: list[dict[str, Any]] = norm_configs
+        self.lineups: list[tuple[str, ...]] = norm_lineups
+        self.players: int = players
+        self.varying: list[str] = varying
+        #: Every policy name, in order of first appearance over the line-ups.
+        self.policies: list[str] = list(dict.fromkeys(n for lu in norm_lineups for n in lu))
+        gidx = {n: i for i, n in enumerate(self.policies)}
+        # per line-up: distinct names (global index) in order of appearance, position -> local index, k
+        self._names: list[np.ndarray] = []
+        self._pos_local: list[np.ndarray] = []
+        self._k: list[np.ndarray] = []
+        for lu in norm_lineups:
+            local = list(dict.fromkeys(lu))
+            self._names.append(np.array([gidx[n] for n in local], dtype=np.intp))
+            self._pos_local.append(np.array([local.index(n) for n in lu], dtype=np.intp))
+            self._k.append(np.array([lu.count(n) for n in local], dtype=np.int64))
+        #: ``(c1, c2, option)`` with ``c1 < c2`` for every pair of configurations that differ in exactly
+        #: one option, ordered by option (as in ``varying``), then ``c1``, then ``c2``.
+        self.pairs: list[tuple[int, int, str]] = []
+        for c1, c2 in itertools.combinations(range(len(norm_configs)), 2):
+            diff = [v for v in varying if norm_configs[c1][v] != norm_configs[c2][v]]
+            if len(diff) == 1:
+                self.pairs.append((c1, c2, diff[0]))
+        # grouped by option (in ``varying`` order), then by configuration indices
+        self.pairs.sort(key=lambda q: (varying.index(q[2]), q[0], q[1]))
+        #: ``(l1, l2, position)`` with ``l1 < l2`` for every pair of line-ups that differ in exactly one
+        #: line-up position (0-based), ordered by ``l1``, then ``l2``.
+        self.lineup_diffs: list[tuple[int, int, int]] = []
+        for l1, l2 in itertools.combinations(range(len(norm_lineups)), 2):
+            diff = [i for i in range(players) if norm_lineups[l1][i] != norm_lineups[l2][i]]
+            if len(diff) == 1:
+                self.lineup_diffs.append((l1, l2, diff[0]))
+        C, L = len(norm_configs), len(norm_lineups)
+        for name in dict.fromkeys(self.TURN_HISTS):
+            setattr(self, "_" + name, np.zeros((C, L, 0), dtype=np.int64))
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {"format": self.FORMAT}
+        if self.KIND is not None:
+            meta["kind"] = self.KIND
+        meta.update(configs=self.configs, lineups=[list(lu) for lu in self.lineups], players=self.players,
+                    varying=self.varying)
+        return meta
+
+    @classmethod
+    def _from_meta(cls, meta: Mapping[str, Any]) -> "Accumulator":
+        """An empty accumulator of the study that ``meta`` (as :meth:`_meta` writes it) describes."""
+        return cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"])
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({len(self.configs)} configs x {len(self.lineups)} line-ups, "
+                f"{self.players} players, varying={self.varying}, {self.UNIT}={self.deals().tolist()})")
+
+    def deals(self) -> np.ndarray:
+        """Deals (games) added so far per configuration and line-up, ``ndarray(int64, shape=(C, L))``."""
+        return self._cl[:, :, 0].copy()
+
+    def config_label(self, c: int) -> str:
+        """``"opening_threshold=71, joker_penalty=30"`` for configuration ``c`` (``"-"`` if nothing varies)."""
+        return ", ".join(f"{v}={self.configs[c][v]}" for v in self.varying) or "-"
+
+    def _config_cols(self, c: int) -> dict[str, Any]:
+        return {v: self.configs[c][v] for v in self.varying}
+
+    @staticmethod
+    def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+        """The rows as a DataFrame of these columns (an empty one of object columns when no rows)."""
+        if not rows:
+            return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
+        return pd.DataFrame.from_records(rows, columns=columns)
+
+    # ------------------------------------------------------------------ adding results
+
+    def _prepare(self, c: int, l: int, block: Any) -> dict[str, Any]:
+        """Check one block and compute its per-deal sums (no state is touched): ``c``, ``l``,
+        ``n``, ``deal`` and whatever ``_apply`` and the pair methods read (``sums``: per metric,
+        deal and local policy index, the sum over the policy's seats)."""
+        raise NotImplementedError
+
+    def _apply(self, b: dict[str, Any]) -> None:
+        """Add one prepared block to the per-block counters and histograms."""
+        raise NotImplementedError
+
+    def _grow_turns(self, width: int) -> None:
+        cur = getattr(self, "_" + self.TURN_HISTS[0]).shape[2]
+        if width > cur:
+            pad = ((0, 0), (0, 0), (0, width - cur))
+            for name in dict.fromkeys(self.TURN_HISTS):
+                setattr(self, "_" + name, np.pad(getattr(self, "_" + name), pad))
+
+    def add_block(self, c: int, l: int, block: Any) -> None:
+        """Add the results of one (configuration, line-up) block.
+
+        Only per-block statistics are updated; paired comparisons between configurations and
+        between line-ups need :meth:`add_chunk`.
+
+        Parameters
+        ----------
+        c, l : int
+            Configuration index (into ``configs``) and line-up index (into ``lineups``).
+        block : the game's block (a NamedTuple of arrays)
+            Results of ``n`` deals (games).
+
+        Raises
+        ------
+        ValueError
+            Bad indices, shapes, dtypes or values (the game's ``_prepare`` says which).  Nothing
+            is added when an error is raised.
+        """
+        self._apply(self._prepare(c, l, block))
+
+    def add_chunk(self, blocks: Mapping[tuple[int, int], Any]) -> None:
+        """Add every block of one chunk and the paired comparisons between its configurations
+        and between its line-ups.
+
+        Parameters
+        ----------
+        blocks : dict of (int, int) -> block
+            ``blocks[(c, l)]`` for the configurations and line-ups played on this chunk's deals.
+            Pairs of configurations (see :attr:`pairs`) are compared for every line-up that has
+            blocks of both; pairs of line-ups (see :attr:`lineup_diffs`) for every configuration
+            that has blocks of both.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`add_block`, or when the blocks do not all hold the same deal indices in the
+            same order, or (the game's ``_check_lineup_pairs``) two line-ups compared differ in
+            what they may be compared on.  The accumulator is unchanged when an error is raised.
+        """
+        prepared: dict[tuple[int, int], dict[str, Any]] = {}
+        ref = None
+        for key in sorted(blocks):
+            c, l = key
+            b = self._prepare(c, l, blocks[key])
+            if ref is None:
+                ref = (key, b["deal"])
+            elif not np.array_equal(b["deal"], ref[1]):
+                unit = self.UNIT.rstrip("s")
+                raise ValueError(f"blocks {ref[0]} and {key} of one chunk hold different {self.UNIT}: "
+                                 f"every block of a chunk must cover the same {unit} indices in the same order")
+            prepared[(b["c"], b["l"])] = b
+        lpairs = []
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                b1, b2 = prepared.get((c, l1)), prepared.get((c, l2))
+                if b1 is None or b2 is None or b1["n"] == 0:
+                    continue
+                lpairs.append((c, q, j, b1, b2))
+        self._check_lineup_pairs(lpairs)
+        for key in sorted(prepared):
+            self._apply(prepared[key])
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for l in range(len(self.lineups)):
+                b1, b2 = prepared.get((c1, l)), prepared.get((c2, l))
+                if b1 is None or b2 is None or b1["n"] == 0:
+                    continue
+                self._add_config_pair(q, l, b1, b2)
+        for c, q, j, b1, b2 in lpairs:
+            self._add_lineup_pair(c, q, j, b1, b2)
+
+    def _check_lineup_pairs(self, lpairs: Sequence[tuple]) -> None:
+        """Raise ValueError if two line-ups of a chunk that differ in one position cannot be compared."""
+
+    def _add_config_pair(self, q: int, l: int, b1: dict[str, Any], b2: dict[str, Any]) -> None:
+        """Per-deal differences (``c2 - c1``) of the first :attr:`N_PAIRED` ``sums`` of every policy of
+        line-up ``l`` into ``_pair[q, l, policy]``."""
+        d = b2["sums"] - b1["sums"]  # (metric, n, local policy)
+        for j, g in enumerate(self._names[l]):
+            acc = self._pair[q, l, g]
+            acc[0] += b1["n"]
+            for mi in range(self.N_PAIRED):
+                add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, d[mi, :, j])
+
+    def _add_lineup_pair(self, c: int, q: int, j: int, ba: dict[str, Any], bb: dict[str, Any]) -> None:
+        """Per-deal differences ``a - b`` of line-up position ``j`` into ``_lpair[c, q]``."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ checkpoint / merge
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Everything needed to resume: a dict of numpy arrays (``np.savez`` friendly).
+
+        Returns
+        -------
+        dict of str -> ndarray
+            ``meta`` (UTF-8 JSON of the study as ``uint8``), the ``int64`` counters of
+            :attr:`ARRAYS`, the length histograms and what the game adds (``_state_extra``).  The
+            arrays are copies.  The state is canonical: the same deals give byte-identical
+            arrays whatever the order of the chunks or merges (histograms span exactly the
+            observed range).
+        """
+        meta = json.dumps(self._meta(), sort_keys=True).encode("utf-8")
+        out = {"meta": np.frombuffer(meta, dtype=np.uint8).copy()}
+        for name in self.ARRAYS + tuple(dict.fromkeys(self.TURN_HISTS)):
+            out[name] = getattr(self, "_" + name).copy()
+        self._state_extra(out)
+        return out
+
+    def _state_extra(self, out: dict[str, np.ndarray]) -> None:
+        """Add the game's other saved arrays to ``out``."""
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, np.ndarray], **expected: Any) -> "Accumulator":
+        """Rebuild an accumulator from :meth:`state` (e.g. loaded with ``np.load``).
+
+        Parameters
+        ----------
+        state : mapping of str -> ndarray
+        **expected
+            Optional study fields (``configs``, ``lineups``, ``players``, ``varying``, and the
+            game's own): checked against the saved ones.
+
+        Raises
+        ------
+        ValueError
+            Missing or malformed arrays, values a study cannot have (:func:`check_counters`, the
+            game's ``_check_totals``), a state of another game or written by another version of
+            handsim (another state format: such a checkpoint cannot be resumed, run the study
+            again), or a mismatch with ``expected``.
+        """
+        try:
+            meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
+        except (KeyError, ValueError) as e:
+            raise ValueError(f"not a {cls.__name__} state: {e}") from None
+        if cls.KIND is not None and (not isinstance(meta, dict) or meta.get("kind") != cls.KIND):
+            raise ValueError(f"the statistics are not {cls.KIND_TEXT or 'a ' + cls.__name__}'s")
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        if fmt != cls.FORMAT:
+            raise ValueError(f"unsupported state format {fmt!r}: this version of handsim reads format {cls.FORMAT}"
+                             f"{cls.FORMAT_NOTE}; results saved by another version cannot be resumed: "
+                             "run the study again")
+        acc = cls._from_meta(meta)
+        check_counters(state, cls.LAYOUT)
+        if expected:
+            if cls._from_meta({**acc._meta(), **expected})._meta() != acc._meta():
+                raise ValueError(f"saved state was made for a different study ({cls.STUDY_FIELDS} differ)")
+        try:
+            for name in cls.ARRAYS:
+                x = np.asarray(state[name])
+                want = getattr(acc, "_" + name)
+                if x.shape != want.shape:
+                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
+                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+            th, vh = (np.asarray(state[k]).astype(np.int64, copy=True) for k in cls.TURN_HISTS)
+            if th.ndim != 3 or th.shape[:2] != getattr(acc, "_" + cls.TURN_HISTS[0]).shape[:2] or vh.shape != th.shape:
+                raise ValueError("state histograms do not match the study shape")
+            setattr(acc, "_" + cls.TURN_HISTS[0], th)
+            setattr(acc, "_" + cls.TURN_HISTS[1], vh)
+            acc._load_extra(state)
+        except KeyError as e:
+            raise ValueError(f"state array {e.args[0]!r} is missing") from None
+        acc._check_totals()
+        return acc
+
+    def _load_extra(self, state: Mapping[str, np.ndarray]) -> None:
+        """Read the game's other saved arrays (a missing one: KeyError naming it, or ValueError)."""
+
+    def _check_totals(self) -> None:
+        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
+
+    def merge(self, other: "Accumulator") -> "Accumulator":
+        """Add another accumulator of the same study (disjoint deals) into this one.
+
+        Returns
+        -------
+        Accumulator
+            ``self``.
+
+        Raises
+        ------
+        ValueError
+            If the studies differ.
+        """
+        if other._meta() != self._meta():
+            raise ValueError(f"cannot merge accumulators of different studies ({self.STUDY_FIELDS} differ)")
+        for name in self.ARRAYS:
+            getattr(self, "_" + name)[...] += getattr(other, "_" + name)
+        w = getattr(other, "_" + self.TURN_HISTS[0]).shape[2]
+        if w:
+            self._grow_turns(w)
+            for name in dict.fromkeys(self.TURN_HISTS):
+                getattr(self, "_" + name)[:, :, :w] += getattr(other, "_" + name)
+        self._merge_extra(other)
+        return self
+
+    def _merge_extra(self, other: "Accumulator") -> None:
+        """Add the game's other counters of ``other`` (same study) into this one."""

@@ -31,14 +31,12 @@ described in :mod:`handsim.games.hand.tables`; the interval estimators are
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from handsim.stats.counters import add_sums, check_counters, check_totals, grow_last, plain
+from handsim.stats.counters import Accumulator, add_sums, check_totals, grow_last
 
 from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, FLAG_HAND,
                      FLAG_JOKER_LEFT, FLAG_OPENED, FLAG_OUT, JOKER_ARRAYS, LP_L, LP_L2, LP_LM, LP_M, LP_N, LP_S, LP_S2,
@@ -121,7 +119,7 @@ class DealBlock(NamedTuple):
     hand_decided: np.ndarray | None = None
 
 
-class StudyAccumulator(StudyTables):
+class StudyAccumulator(StudyTables, Accumulator):
     """Exact streaming statistics of a study (configurations x line-ups x policies x seats).
 
     Parameters
@@ -147,52 +145,29 @@ class StudyAccumulator(StudyTables):
     ------
     ValueError
         Empty lists, a line-up of the wrong length, a config that lacks a varying option, two
-        configs with the same values, an option not in ``varying`` whose value differs, or teams
-        with other than 4 players.
+        configs with the same values, an option not in ``varying`` whose value differs, a name
+        listed twice in ``varying``, or teams with other than 4 players.
 
     Notes
     -----
     Feed results with :meth:`add_chunk` (all blocks of one chunk: per-block statistics *and*
     paired comparisons between configurations and between line-ups) or :meth:`add_block` (one
     block: no paired comparisons).  All counters are ``int64``; a square of a per-deal seat sum
-    must stay below ``2**63 / deals``, far beyond any reachable score.
+    must stay below ``2**63 / deals``, far beyond any reachable score.  The study's shape, adding
+    chunks, the state and merging are :class:`handsim.stats.counters.Accumulator`'s; the tables
+    are :class:`~handsim.games.hand.tables.StudyTables`'.
+
+    A state without the ``joker_*`` counters (saved before handsim counted the rounds that end
+    with a joker in hand) is read by :meth:`from_state` with :attr:`joker_recorded` False:
+    ``p_joker_left`` and its differences are NaN, also after more deals are added to it.
+    Likewise a state without ``team_margin_hist`` (saved before the team margin was counted) is
+    read with :attr:`margin_recorded` False: the margin is then not reported.
     """
 
     def __init__(self, configs: Sequence[Mapping[str, Any]], lineups: Sequence[Sequence[str]],
                  players: int, varying: Sequence[str], teams: bool | Sequence[bool] = False):
-        players = int(players)
-        if players < 1:
-            raise ValueError(f"players must be >= 1, got {players}")
-        varying = [str(v) for v in varying]
-        if len(set(varying)) != len(varying):
-            raise ValueError(f"duplicate names in varying: {varying}")
-        if not configs:
-            raise ValueError("configs is empty: give at least one configuration (an empty dict if nothing varies)")
-        if not lineups:
-            raise ValueError("lineups is empty")
-        norm_configs: list[dict[str, Any]] = []
-        for c, cfg in enumerate(configs):
-            missing = [v for v in varying if v not in cfg]
-            if missing:
-                raise ValueError(f"configs[{c}] lacks the varying option(s) {', '.join(missing)}")
-            norm_configs.append({v: plain(cfg[v]) for v in varying})
-        extras = sorted({k for cfg in configs for k in cfg} - set(varying))
-        for k in extras:
-            vals = [plain(cfg.get(k, "<missing>")) for cfg in configs]
-            if any(v != vals[0] for v in vals):
-                raise ValueError(f"option {k!r} differs between configs but is not listed in varying")
-        seen: dict[tuple, int] = {}
-        for c, cfg in enumerate(norm_configs):
-            key = tuple(repr(cfg[v]) for v in varying)
-            if key in seen:
-                raise ValueError(f"configs[{seen[key]}] and configs[{c}] have the same values of {varying}")
-            seen[key] = c
-        norm_lineups: list[tuple[str, ...]] = []
-        for l, lu in enumerate(lineups):
-            lu = tuple(str(x) for x in lu)
-            if len(lu) != players:
-                raise ValueError(f"lineups[{l}] has {len(lu)} policies for {players} players")
-            norm_lineups.append(lu)
+        super().__init__(configs, lineups, players, varying)
+        norm_configs, players = self.configs, self.players
         if isinstance(teams, (bool, np.bool_)) or teams is None:
             team_flags = [bool(teams)] * len(norm_configs)
         else:
@@ -202,42 +177,10 @@ class StudyAccumulator(StudyTables):
         if any(team_flags) and players != 4:
             raise ValueError(f"teams (2 v 2 partnership) need 4 players, got {players}")
 
-        self.configs: list[dict[str, Any]] = norm_configs
-        self.lineups: list[tuple[str, ...]] = norm_lineups
-        self.players: int = players
-        self.varying: list[str] = varying
         #: Whether configuration ``c`` is played 2 v 2 (team rows, team columns).
         self.teams: list[bool] = team_flags
-        #: Every policy name, in order of first appearance over the line-ups.
-        self.policies: list[str] = list(dict.fromkeys(n for lu in norm_lineups for n in lu))
-        gidx = {n: i for i, n in enumerate(self.policies)}
-        # per line-up: distinct names (global index) in order of appearance, position -> local index, k
-        self._names: list[np.ndarray] = []
-        self._pos_local: list[np.ndarray] = []
-        self._k: list[np.ndarray] = []
-        for lu in norm_lineups:
-            local = list(dict.fromkeys(lu))
-            self._names.append(np.array([gidx[n] for n in local], dtype=np.intp))
-            self._pos_local.append(np.array([local.index(n) for n in lu], dtype=np.intp))
-            self._k.append(np.array([lu.count(n) for n in local], dtype=np.int64))
-        #: ``(c1, c2, option)`` with ``c1 < c2`` for every pair of configurations that differ in exactly
-        #: one option, ordered by option (as in ``varying``), then ``c1``, then ``c2``.
-        self.pairs: list[tuple[int, int, str]] = []
-        for c1, c2 in itertools.combinations(range(len(norm_configs)), 2):
-            diff = [v for v in varying if norm_configs[c1][v] != norm_configs[c2][v]]
-            if len(diff) == 1:
-                self.pairs.append((c1, c2, diff[0]))
-        # grouped by option (in ``varying`` order), then by configuration indices
-        self.pairs.sort(key=lambda q: (varying.index(q[2]), q[0], q[1]))
-        #: ``(l1, l2, position)`` with ``l1 < l2`` for every pair of line-ups that differ in exactly one
-        #: line-up position (0-based), ordered by ``l1``, then ``l2``.
-        self.lineup_diffs: list[tuple[int, int, int]] = []
-        for l1, l2 in itertools.combinations(range(len(norm_lineups)), 2):
-            diff = [i for i in range(players) if norm_lineups[l1][i] != norm_lineups[l2][i]]
-            if len(diff) == 1:
-                self.lineup_diffs.append((l1, l2, diff[0]))
 
-        C, L, N, P, Q = len(norm_configs), len(norm_lineups), len(self.policies), players, len(self.pairs)
+        C, L, N, P, Q = len(norm_configs), len(self.lineups), len(self.policies), players, len(self.pairs)
         self._seat = np.zeros((C, L, N, P, NS), dtype=np.int64)
         self._pool = np.zeros((C, L, N, NP), dtype=np.int64)
         self._cl = np.zeros((C, L, NC), dtype=np.int64)
@@ -245,8 +188,6 @@ class StudyAccumulator(StudyTables):
         self._pair = np.zeros((Q, L, N, NQ), dtype=np.int64)
         self._versus = np.zeros((C, L, N, N, NV), dtype=np.int64)
         self._lpair = np.zeros((C, len(self.lineup_diffs), NLP), dtype=np.int64)
-        self._turns_hist = np.zeros((C, L, 0), dtype=np.int64)
-        self._void_hist = np.zeros((C, L, 0), dtype=np.int64)
         self._score_hist = np.zeros((C, L, N, 0), dtype=np.int64)
         self._score_lo = 0
         self._total_hist = np.zeros((C, L, N, 0), dtype=np.int64)
@@ -271,31 +212,27 @@ class StudyAccumulator(StudyTables):
     # ------------------------------------------------------------------ bookkeeping
 
     def _meta(self) -> dict[str, Any]:
-        return {
-            "format": _STATE_FORMAT,
-            "configs": self.configs,
-            "lineups": [list(lu) for lu in self.lineups],
-            "players": self.players,
-            "varying": self.varying,
-            "teams": self.teams,
-        }
+        return {**super()._meta(), "teams": self.teams}
 
-    def __repr__(self) -> str:
-        return (f"StudyAccumulator({len(self.configs)} configs x {len(self.lineups)} line-ups, "
-                f"{self.players} players, varying={self.varying}, deals={self.deals().tolist()})")
-
-    def deals(self) -> np.ndarray:
-        """Deals added so far per configuration and line-up, ``ndarray(int64, shape=(C, L))``."""
-        return self._cl[:, :, C_DEALS].copy()
-
-    def config_label(self, c: int) -> str:
-        """``"opening_threshold=71, joker_penalty=30"`` for configuration ``c`` (``"-"`` if nothing varies)."""
-        return ", ".join(f"{v}={self.configs[c][v]}" for v in self.varying) or "-"
+    @classmethod
+    def _from_meta(cls, meta: Mapping[str, Any]) -> "StudyAccumulator":
+        return cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"],
+                   teams=meta.get("teams", False))
 
     # ------------------------------------------------------------------ adding results
 
     def _prepare(self, c: int, l: int, block: DealBlock) -> dict[str, Any]:
-        """Check one block and compute its per-deal sums (no state is touched)."""
+        """Check one block and compute its per-deal sums (no state is touched).
+
+        Raises
+        ------
+        ValueError
+            Bad indices, shapes or dtypes, a ``policy`` row that is not a permutation of the
+            line-up positions, negative turns, out-of-range ``void`` / ``match_win`` /
+            ``match_lose`` / ``hand_decided`` / ``tiebreaks``, a ``match_win`` row that is
+            partly :data:`MATCH_NONE`, ``match_lose`` without result where ``match_win`` has one
+            (or the reverse), or match fields without ``match_win``.
+        """
         C, L, P = len(self.configs), len(self.lineups), self.players
         if not (0 <= int(c) < C) or not (0 <= int(l) < L):
             raise ValueError(f"block ({c}, {l}) out of range: {C} configs, {L} line-ups")
@@ -558,96 +495,19 @@ class StudyAccumulator(StudyTables):
                 width = self._team_margin_hist.shape[2]
                 self._team_margin_hist[c, l] += np.bincount(margin - self._team_margin_lo, minlength=width)
 
-    def _grow_turns(self, width: int) -> None:
-        cur = self._turns_hist.shape[2]
-        if width > cur:
-            pad = ((0, 0), (0, 0), (0, width - cur))
-            self._turns_hist = np.pad(self._turns_hist, pad)
-            self._void_hist = np.pad(self._void_hist, pad)
-
-    def add_block(self, c: int, l: int, block: DealBlock) -> None:
-        """Add the results of one (configuration, line-up) block.
-
-        Only per-block statistics are updated; paired comparisons between configurations and
-        between line-ups need :meth:`add_chunk`.
-
-        Parameters
-        ----------
-        c, l : int
-            Configuration index (into ``configs``) and line-up index (into ``lineups``).
-        block : DealBlock
-            Results of ``n`` deals, by relative seat.
-
-        Raises
-        ------
-        ValueError
-            Bad indices, shapes or dtypes, a ``policy`` row that is not a permutation of the
-            line-up positions, negative turns, out-of-range ``void`` / ``match_win`` /
-            ``match_lose`` / ``hand_decided`` / ``tiebreaks``, a ``match_win`` row that is
-            partly :data:`MATCH_NONE`, ``match_lose`` without result where ``match_win`` has one
-            (or the reverse), or match fields without ``match_win``.  Nothing is added when an
-            error is raised.
-        """
-        self._apply(self._prepare(c, l, block))
-
-    def add_chunk(self, blocks: Mapping[tuple[int, int], DealBlock]) -> None:
-        """Add every block of one chunk and the paired comparisons between its configurations
-        and between its line-ups.
-
-        Parameters
-        ----------
-        blocks : dict of (int, int) -> DealBlock
-            ``blocks[(c, l)]`` for the configurations and line-ups played on this chunk's deals.
-            Pairs of configurations (see :attr:`pairs`) are compared for every line-up that has
-            blocks of both; pairs of line-ups (see :attr:`lineup_diffs`) for every configuration
-            that has blocks of both.
-
-        Raises
-        ------
-        ValueError
-            As :meth:`add_block`, or when the blocks do not all hold the same deal indices in the
-            same order, or two line-ups compared hold match results on different rows.  The
-            accumulator is unchanged when an error is raised.
-        """
-        prepared: dict[tuple[int, int], dict[str, Any]] = {}
-        ref = None
-        for key in sorted(blocks):
-            c, l = key
-            b = self._prepare(c, l, blocks[key])
-            if ref is None:
-                ref = (key, b["deal"])
-            elif not np.array_equal(b["deal"], ref[1]):
-                raise ValueError(f"blocks {ref[0]} and {key} of one chunk hold different deals: "
-                                 "every block of a chunk must cover the same deal indices in the same order")
-            prepared[(b["c"], b["l"])] = b
-        lpairs = []
-        for c in range(len(self.configs)):
-            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
-                b1, b2 = prepared.get((c, l1)), prepared.get((c, l2))
-                if b1 is None or b2 is None or b1["n"] == 0:
-                    continue
-                r1, r2 = b1["res_rows"], b2["res_rows"]
-                if r1 is not None and r2 is not None and not np.array_equal(r1, r2):
-                    raise ValueError(f"blocks ({c}, {l1}) and ({c}, {l2}) of one chunk hold match results on "
-                                     "different rows: line-ups compared must play the same matches")
-                lpairs.append((c, q, j, b1, b2))
-        for key in sorted(prepared):
-            self._apply(prepared[key])
-        for q, (c1, c2, _) in enumerate(self.pairs):
-            for l in range(len(self.lineups)):
-                b1, b2 = prepared.get((c1, l)), prepared.get((c2, l))
-                if b1 is None or b2 is None or b1["n"] == 0:
-                    continue
-                d = b2["sums"] - b1["sums"]  # (metric, n, local policy)
-                for j, g in enumerate(self._names[l]):
-                    acc = self._pair[q, l, g]
-                    acc[0] += b1["n"]
-                    for mi in range(NM):
-                        x = d[mi, :, j]
-                        add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, x)
-                    add_sums(self._joker_pair[q, l, g], 0, 1, b2["jsums"][:, j] - b1["jsums"][:, j])
+    def _check_lineup_pairs(self, lpairs: Sequence[tuple]) -> None:
+        """Line-ups compared must hold their match results on the same rows (play the same matches)."""
         for c, q, j, b1, b2 in lpairs:
-            self._add_lineup_pair(c, q, j, b1, b2)
+            l1, l2, _ = self.lineup_diffs[q]
+            r1, r2 = b1["res_rows"], b2["res_rows"]
+            if r1 is not None and r2 is not None and not np.array_equal(r1, r2):
+                raise ValueError(f"blocks ({c}, {l1}) and ({c}, {l2}) of one chunk hold match results on "
+                                 "different rows: line-ups compared must play the same matches")
+
+    def _add_config_pair(self, q: int, l: int, b1: dict[str, Any], b2: dict[str, Any]) -> None:
+        super()._add_config_pair(q, l, b1, b2)
+        for j, g in enumerate(self._names[l]):
+            add_sums(self._joker_pair[q, l, g], 0, 1, b2["jsums"][:, j] - b1["jsums"][:, j])
 
     def _add_lineup_pair(self, c: int, q: int, j: int, ba: dict[str, Any], bb: dict[str, Any]) -> None:
         """Per-deal (per-match) differences ``a - b`` of line-up position ``j`` and its team."""
@@ -676,11 +536,16 @@ class StudyAccumulator(StudyTables):
 
     # ------------------------------------------------------------------ checkpoint / merge
 
-    _ARRAYS = ("seat", "pool", "cl", "team", "pair", "versus", "lpair")
+    FORMAT = _STATE_FORMAT
+    FORMAT_NOTE = " (format 1 came before match totals and team statistics)"
+    STUDY_FIELDS = "configs, line-ups, players, varying or teams"
+    ARRAYS = ("seat", "pool", "cl", "team", "pair", "versus", "lpair")
+    TURN_HISTS = ("turns_hist", "void_hist")
+    N_PAIRED = NM
     # histogram arrays, their first-value attribute, and how many leading axes are fixed by the study
     _HISTS = (("score_hist", "score_lo", 3), ("total_hist", "total_lo", 3), ("team_total_hist", "team_total_lo", 3))
     # value checks of a saved state (:func:`check_counters`): signed columns and (sum, squares) pairs
-    _LAYOUT = {
+    LAYOUT = {
         "seat": ((S_SCORE, S_TOTAL), ((S_SCORE, S_SCORE2), (S_TOTAL, S_TOTAL2))),
         "pool": ((P_TSUM, P_TOT), ((P_TSUM, P_TSUM2), (P_TOT, P_TOT2), (P_W, P_W2), (P_L, P_L2),
                                      (P_N, P_N2))),
@@ -696,25 +561,9 @@ class StudyAccumulator(StudyTables):
         "joker_seat": ((), ()), "joker_pool": ((), ()), "joker_team": ((), ((0, 1),)), "joker_pair": ((0,), ((0, 1),)),
     }
 
-    def state(self) -> dict[str, np.ndarray]:
-        """Everything needed to resume: a dict of numpy arrays (``np.savez`` friendly).
-
-        Returns
-        -------
-        dict of str -> ndarray
-            ``meta`` (UTF-8 JSON of the format, configs, line-ups, players, varying and teams as
-            ``uint8``) and the ``int64`` counters (the ``joker_*`` counters only when
-            :attr:`joker_recorded`, ``team_margin_hist`` / ``team_margin_lo`` only when
-            :attr:`margin_recorded`).  The arrays are copies.  The state is canonical:
-            the same deals give byte-identical arrays whatever the order of the chunks or merges
-            (histograms span exactly the observed range).
-        """
-        meta = json.dumps(self._meta(), sort_keys=True).encode("utf-8")
-        out = {"meta": np.frombuffer(meta, dtype=np.uint8).copy()}
-        for name in self._ARRAYS:
-            out[name] = getattr(self, "_" + name).copy()
-        out["turns_hist"] = self._turns_hist.copy()
-        out["void_hist"] = self._void_hist.copy()
+    def _state_extra(self, out: dict[str, np.ndarray]) -> None:
+        """The histograms with their first values, the ``joker_*`` counters when :attr:`joker_recorded`,
+        ``team_margin_hist`` / ``team_margin_lo`` when :attr:`margin_recorded`."""
         for name, lo, _ in self._HISTS:
             out[name] = getattr(self, "_" + name).copy()
             out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
@@ -725,99 +574,40 @@ class StudyAccumulator(StudyTables):
             name, lo, _ = MARGIN_HIST
             out[name] = getattr(self, "_" + name).copy()
             out[lo] = np.array([getattr(self, "_" + lo)], dtype=np.int64)
-        return out
 
-    @classmethod
-    def from_state(cls, state: Mapping[str, np.ndarray], **expected: Any) -> "StudyAccumulator":
-        """Rebuild an accumulator from :meth:`state` (e.g. loaded with ``np.load``).
-
-        Parameters
-        ----------
-        state : mapping of str -> ndarray
-        **expected
-            Optional ``configs``, ``lineups``, ``players``, ``varying``, ``teams``: checked against
-            the saved ones.
-
-        Raises
-        ------
-        ValueError
-            Missing or malformed arrays, a state written by another version of handsim (another
-            state format: such a checkpoint cannot be resumed, run the study again), or a mismatch
-            with ``expected``.
-
-        Notes
-        -----
-        A state without the ``joker_*`` counters (saved before handsim counted the rounds that
-        end with a joker in hand) is read with :attr:`joker_recorded` False: ``p_joker_left``
-        and its differences are NaN, also after more deals are added to it.  Likewise a state
-        without ``team_margin_hist`` (saved before the team margin was counted) is read with
-        :attr:`margin_recorded` False: the margin is then not reported.
-        """
-        try:
-            meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
-        except (KeyError, ValueError) as e:
-            raise ValueError(f"not a StudyAccumulator state: {e}") from None
-        fmt = meta.get("format") if isinstance(meta, dict) else None
-        if fmt != _STATE_FORMAT:
-            raise ValueError(f"unsupported state format {fmt!r}: this version of handsim reads format {_STATE_FORMAT} "
-                             "(format 1 came before match totals and team statistics); "
-                             "results saved by another version cannot be resumed: run the study again")
-        acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"],
-                  teams=meta.get("teams", False))
-        check_counters(state, cls._LAYOUT)
-        if expected:
-            other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
-                        expected.get("players", acc.players), expected.get("varying", acc.varying),
-                        teams=expected.get("teams", acc.teams))
-            if other._meta() != acc._meta():
-                raise ValueError("saved state was made for a different study (configs, line-ups, players, varying or teams differ)")
-        try:
-            for name in cls._ARRAYS:
-                x = np.asarray(state[name])
-                want = getattr(acc, "_" + name)
-                if x.shape != want.shape:
-                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
-                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
-            th, vh = (np.asarray(state[k]).astype(np.int64, copy=True) for k in ("turns_hist", "void_hist"))
-            if th.shape[:2] != acc._turns_hist.shape[:2] or vh.shape != th.shape:
-                raise ValueError("state histograms do not match the study shape")
-            acc._turns_hist, acc._void_hist = th, vh
-            for name, lo, fixed in cls._HISTS:
-                h = np.asarray(state[name]).astype(np.int64, copy=True)
-                if h.ndim != fixed + 1 or h.shape[:fixed] != getattr(acc, "_" + name).shape[:fixed]:
-                    raise ValueError(f"state histogram {name} does not match the study shape")
-                setattr(acc, "_" + name, h)
-                setattr(acc, "_" + lo, int(np.asarray(state[lo]).reshape(-1)[0]))
-        except KeyError as e:
-            raise ValueError(f"state array {e.args[0]!r} is missing") from None
+    def _load_extra(self, state: Mapping[str, np.ndarray]) -> None:
+        for name, lo, fixed in self._HISTS:
+            h = np.asarray(state[name]).astype(np.int64, copy=True)
+            if h.ndim != fixed + 1 or h.shape[:fixed] != getattr(self, "_" + name).shape[:fixed]:
+                raise ValueError(f"state histogram {name} does not match the study shape")
+            setattr(self, "_" + name, h)
+            setattr(self, "_" + lo, int(np.asarray(state[lo]).reshape(-1)[0]))
         # the joker counters came later (same state format): a checkpoint without them is read,
         # and the share of rounds ending with a joker in hand is then not known (NaN)
         have = [name for name in JOKER_ARRAYS if name in state]
         if not have:
-            acc.joker_recorded = False
+            self.joker_recorded = False
         elif len(have) < len(JOKER_ARRAYS):
             missing = sorted(set(JOKER_ARRAYS) - set(have))
             raise ValueError(f"state array {missing[0]!r} is missing")
         else:
             for name in JOKER_ARRAYS:
                 x = np.asarray(state[name])
-                want = getattr(acc, "_" + name)
+                want = getattr(self, "_" + name)
                 if x.shape != want.shape:
                     raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
-                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
+                setattr(self, "_" + name, x.astype(np.int64, copy=True))
         name, lo, fixed = MARGIN_HIST
         if name not in state:
-            acc.margin_recorded = False
+            self.margin_recorded = False
         else:
             if lo not in state:
                 raise ValueError(f"state array {lo!r} is missing")
             h = np.asarray(state[name]).astype(np.int64, copy=True)
-            if h.ndim != fixed + 1 or h.shape[:fixed] != acc._team_margin_hist.shape[:fixed]:
+            if h.ndim != fixed + 1 or h.shape[:fixed] != self._team_margin_hist.shape[:fixed]:
                 raise ValueError(f"state histogram {name} does not match the study shape")
-            acc._team_margin_hist = h
-            acc._team_margin_lo = int(np.asarray(state[lo]).reshape(-1)[0])
-        acc._check_totals()
-        return acc
+            self._team_margin_hist = h
+            self._team_margin_lo = int(np.asarray(state[lo]).reshape(-1)[0])
 
     def _check_totals(self) -> None:
         """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
@@ -840,30 +630,11 @@ class StudyAccumulator(StudyTables):
         if self.joker_recorded:
             check_totals("joker_seat", self._joker_seat, "seat", rounds, "rounds", most=True)
 
-    def merge(self, other: "StudyAccumulator") -> "StudyAccumulator":
-        """Add another accumulator of the same study (disjoint deals) into this one.
-
-        Returns
-        -------
-        StudyAccumulator
-            ``self``.
-
-        Raises
-        ------
-        ValueError
-            If the studies differ (configs, line-ups, players, varying or teams).
-        """
-        if other._meta() != self._meta():
-            raise ValueError("cannot merge accumulators of different studies (configs, line-ups, players, varying or teams differ)")
-        for name in self._ARRAYS + JOKER_ARRAYS:
+    def _merge_extra(self, other: "StudyAccumulator") -> None:
+        for name in JOKER_ARRAYS:
             getattr(self, "_" + name)[...] += getattr(other, "_" + name)
         self.joker_recorded = self.joker_recorded and other.joker_recorded
         self.margin_recorded = self.margin_recorded and other.margin_recorded
-        if other._turns_hist.shape[2]:
-            self._grow_turns(other._turns_hist.shape[2])
-            w = other._turns_hist.shape[2]
-            self._turns_hist[:, :, :w] += other._turns_hist
-            self._void_hist[:, :, :w] += other._void_hist
         for name, lo_name, _ in self._HISTS + (MARGIN_HIST,):
             h = getattr(other, "_" + name)
             w = h.shape[-1]
@@ -875,17 +646,8 @@ class StudyAccumulator(StudyTables):
             mine[..., off:off + w] += h
             setattr(self, "_" + name, mine)
             setattr(self, "_" + lo_name, mine_lo)
-        return self
 
     # ------------------------------------------------------------------ results
-
-    def _config_cols(self, c: int) -> dict[str, Any]:
-        return {v: self.configs[c][v] for v in self.varying}
-
-    def _typed_frame(self, rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
-        if not rows:
-            return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
-        return pd.DataFrame.from_records(rows, columns=columns)
 
     def write_report(self, out_dir, run_info: Mapping[str, Any] | None = None, **kwargs):
         """Write the tables, figures and report of the current results (see

@@ -265,7 +265,7 @@ class StudyTables:
                         rows.append(self._row(c, lu, _team_label(lu, pos), label, n, n,
                                               moments(n, t[T_SUM], t[T_SUM2]), rates, cl_turns, cl_void,
                                               t[T_M], moments(t[T_TM], t[T_TOT], t[T_TOT2]), group))
-        df = self._typed_frame(rows, columns)
+        df = self._frame(rows, columns)
         return df.reset_index(drop=True)
 
     def _joker_rate(self, k: int, n: int, s1: int, s2: int) -> tuple[float, float, float]:
@@ -343,7 +343,7 @@ class StudyTables:
                     row["p_joker_left_diff_ci95_high"] = hi
                     rows.append(row)
         if not rows:
-            return self._typed_frame(rows, columns)
+            return self._frame(rows, columns)
         data = {}
         for col in columns:
             vals = [r[col] for r in rows]
@@ -387,7 +387,7 @@ class StudyTables:
                                mean_b=int(pb[P_TSUM]) / (kb * int(pb[P_DEALS])),
                                mean_diff=mean, ci95_low=lo, ci95_high=hi, p_value=t_pvalue(mean, se, acc[0]))
                     rows.append(row)
-        return self._typed_frame(rows, columns)
+        return self._frame(rows, columns)
 
     def lineup_pairs(self) -> pd.DataFrame:
         """Line-ups that differ in one position, compared on the same deals (matches).
@@ -456,7 +456,7 @@ class StudyTables:
                     mean, _, _, lo, hi = moments(a[im], a[i1], a[i2]) if a[im] else nan3
                     row.update({name: mean, name + "_ci95_low": lo, name + "_ci95_high": hi})
                 rows.append(row)
-        return self._typed_frame(rows, columns)
+        return self._frame(rows, columns)
 
     def total_quantiles(self) -> pd.DataFrame:
         """Distribution of the final match totals: quantiles per policy (all its seats) and per team.
@@ -497,7 +497,7 @@ class StudyTables:
                 if self.teams[c] and self._team_total_hist.shape[3]:
                     for ti, (label, pos) in enumerate(TEAMS):
                         one(c, lu, _team_label(lu, pos), label, self._team_total_hist[c, l, ti], self._team_total_lo)
-        return self._typed_frame(rows, columns)
+        return self._frame(rows, columns)
 
     def histograms(self) -> dict[str, pd.DataFrame]:
         """Tidy histograms of round length, of scores and of final match totals.

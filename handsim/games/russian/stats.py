@@ -30,7 +30,6 @@ tied for first each count a draw (``draw_rate``); the share of games that ended 
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -38,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from handsim.stats.counters import add_sums, check_counters, check_totals, plain
+from handsim.stats.counters import Accumulator, add_sums, check_totals
 from handsim.stats.intervals import hist_quantiles, moments, proportion, t_pvalue, wilson
 
 from .kernels.state import END_OUT, END_STOCK_DRAW, FLAG_DREW, FLAG_OUT, FLAG_WON
@@ -100,7 +99,7 @@ class GameBlock(NamedTuple):
     end: np.ndarray
 
 
-class RussianAccumulator:
+class RussianAccumulator(Accumulator):
     """Exact streaming statistics of a Russian Hand study (configurations x line-ups x policies x seats).
 
     Parameters
@@ -117,65 +116,16 @@ class RussianAccumulator:
     Raises
     ------
     ValueError
-        Empty lists, a line-up of the wrong length, a config lacking a varying option or two
-        configs alike.
+        Empty lists, a line-up of the wrong length, a config lacking a varying option, two
+        configs alike, an option not in ``varying`` whose value differs, or a name listed twice
+        in ``varying`` (as :class:`handsim.stats.counters.Accumulator`, whose are the study's
+        shape, adding chunks, the state and merging).
     """
 
     def __init__(self, configs: Sequence[Mapping[str, Any]], lineups: Sequence[Sequence[str]], players: int,
                  varying: Sequence[str]):
-        players = int(players)
-        if players < 1:
-            raise ValueError(f"players must be >= 1, got {players}")
-        varying = [str(v) for v in varying]
-        if not configs:
-            raise ValueError("configs is empty: give at least one configuration (an empty dict if nothing varies)")
-        if not lineups:
-            raise ValueError("lineups is empty")
-        norm = []
-        seen = set()
-        for c, cfg in enumerate(configs):
-            missing = [v for v in varying if v not in cfg]
-            if missing:
-                raise ValueError(f"configs[{c}] lacks the varying option(s) {', '.join(missing)}")
-            d = {v: plain(cfg[v]) for v in varying}
-            key = tuple(repr(d[v]) for v in varying)
-            if key in seen:
-                raise ValueError(f"two configs have the same values of {varying}")
-            seen.add(key)
-            norm.append(d)
-        lus = []
-        for l, lu in enumerate(lineups):
-            lu = tuple(str(x) for x in lu)
-            if len(lu) != players:
-                raise ValueError(f"lineups[{l}] has {len(lu)} policies for {players} players")
-            lus.append(lu)
-        self.configs: list[dict[str, Any]] = norm
-        self.lineups: list[tuple[str, ...]] = lus
-        self.players = players
-        self.varying = varying
-        #: Every policy label, in order of first appearance over the line-ups.
-        self.policies: list[str] = list(dict.fromkeys(n for lu in lus for n in lu))
-        gidx = {n: i for i, n in enumerate(self.policies)}
-        self._names, self._pos_local, self._k = [], [], []
-        for lu in lus:
-            local = list(dict.fromkeys(lu))
-            self._names.append(np.array([gidx[n] for n in local], dtype=np.intp))
-            self._pos_local.append(np.array([local.index(n) for n in lu], dtype=np.intp))
-            self._k.append(np.array([lu.count(n) for n in local], dtype=np.int64))
-        #: ``(c1, c2, option)``: configurations that differ in exactly one option.
-        self.pairs: list[tuple[int, int, str]] = []
-        for c1, c2 in itertools.combinations(range(len(norm)), 2):
-            diff = [v for v in varying if norm[c1][v] != norm[c2][v]]
-            if len(diff) == 1:
-                self.pairs.append((c1, c2, diff[0]))
-        self.pairs.sort(key=lambda q: (varying.index(q[2]), q[0], q[1]))
-        #: ``(l1, l2, position)``: line-ups that differ in exactly one position (0-based).
-        self.lineup_diffs: list[tuple[int, int, int]] = []
-        for l1, l2 in itertools.combinations(range(len(lus)), 2):
-            diff = [i for i in range(players) if lus[l1][i] != lus[l2][i]]
-            if len(diff) == 1:
-                self.lineup_diffs.append((l1, l2, diff[0]))
-        C, L, N, P = len(norm), len(lus), len(self.policies), players
+        super().__init__(configs, lineups, players, varying)
+        C, L, N, P = len(self.configs), len(self.lineups), len(self.policies), self.players
         self._seat = np.zeros((C, L, N, P, _NS), dtype=np.int64)
         self._pool = np.zeros((C, L, N, _NP), dtype=np.int64)
         self._cl = np.zeros((C, L, _NC), dtype=np.int64)
@@ -183,25 +133,6 @@ class RussianAccumulator:
         self._pair = np.zeros((len(self.pairs), L, N, _NQ), dtype=np.int64)
         self._versus = np.zeros((C, L, N, N, _NQ), dtype=np.int64)
         self._lpair = np.zeros((C, len(self.lineup_diffs), _NQ), dtype=np.int64)
-        self._turns_hist = np.zeros((C, L, 0), dtype=np.int64)
-        self._stock_hist = np.zeros((C, L, 0), dtype=np.int64)
-
-    # ------------------------------------------------------------------ bookkeeping
-
-    def _meta(self) -> dict[str, Any]:
-        return {"format": _STATE_FORMAT, "kind": _KIND, "configs": self.configs,
-                "lineups": [list(lu) for lu in self.lineups], "players": self.players, "varying": self.varying}
-
-    def __repr__(self) -> str:
-        return (f"RussianAccumulator({len(self.configs)} configs x {len(self.lineups)} line-ups, "
-                f"{self.players} players, varying={self.varying}, games={self.deals().tolist()})")
-
-    def deals(self) -> np.ndarray:
-        """Games added so far per configuration and line-up, ``ndarray(int64, shape=(C, L))``."""
-        return self._cl[:, :, _C_GAMES].copy()
-
-    def config_label(self, c: int) -> str:
-        return ", ".join(f"{v}={self.configs[c][v]}" for v in self.varying) or "-"
 
     # ------------------------------------------------------------------ adding results
 
@@ -301,70 +232,25 @@ class RussianAccumulator:
         self._turns_hist[c, l] += np.bincount(turns, minlength=width)
         self._stock_hist[c, l] += np.bincount(turns[stock], minlength=width)
 
-    def _grow_turns(self, width: int) -> None:
-        cur = self._turns_hist.shape[2]
-        if width > cur:
-            pad = ((0, 0), (0, 0), (0, width - cur))
-            self._turns_hist = np.pad(self._turns_hist, pad)
-            self._stock_hist = np.pad(self._stock_hist, pad)
-
-    def add_block(self, c: int, l: int, block: GameBlock) -> None:
-        """Add one (configuration, line-up) block (no paired comparisons; see :meth:`add_chunk`).
-
-        Raises
-        ------
-        ValueError
-            Bad indices, shapes or dtypes, or a ``policy`` row that is not a permutation.
-        """
-        self._apply(self._prepare(c, l, block))
-
-    def add_chunk(self, blocks: Mapping[tuple[int, int], GameBlock]) -> None:
-        """Add every block of one chunk, and the paired comparisons between its configurations
-        and between its line-ups (every block must hold the same games in the same order).
-
-        Raises
-        ------
-        ValueError
-            As :meth:`add_block`, or blocks of different games.  Nothing is added then.
-        """
-        prepared = {}
-        ref = None
-        for key in sorted(blocks):
-            b = self._prepare(*key, blocks[key])
-            if ref is None:
-                ref = (key, b["deal"])
-            elif not np.array_equal(b["deal"], ref[1]):
-                raise ValueError(f"blocks {ref[0]} and {key} of one chunk hold different games")
-            prepared[(b["c"], b["l"])] = b
-        for key in sorted(prepared):
-            self._apply(prepared[key])
-        for q, (c1, c2, _) in enumerate(self.pairs):
-            for l in range(len(self.lineups)):
-                b1, b2 = prepared.get((c1, l)), prepared.get((c2, l))
-                if b1 is None or b2 is None or b1["n"] == 0:
-                    continue
-                d = b2["sums"] - b1["sums"]
-                for j, g in enumerate(self._names[l]):
-                    acc = self._pair[q, l, g]
-                    acc[0] += b1["n"]
-                    for mi in range(_NM):
-                        add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, d[mi, :, j])
-        for c in range(len(self.configs)):
-            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
-                ba, bb = prepared.get((c, l1)), prepared.get((c, l2))
-                if ba is None or bb is None or ba["n"] == 0:
-                    continue
-                acc = self._lpair[c, q]
-                acc[0] += ba["n"]
-                for mi in range(_NM):
-                    add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, ba["per_pos"][mi][:, j] - bb["per_pos"][mi][:, j])
+    def _add_lineup_pair(self, c: int, q: int, j: int, ba: dict[str, Any], bb: dict[str, Any]) -> None:
+        acc = self._lpair[c, q]
+        acc[0] += ba["n"]
+        for mi in range(_NM):
+            add_sums(acc, 1 + 2 * mi, 2 + 2 * mi, ba["per_pos"][mi][:, j] - bb["per_pos"][mi][:, j])
 
     # ------------------------------------------------------------------ checkpoint / merge
 
-    _ARRAYS = ("seat", "pool", "cl", "seatz", "pair", "versus", "lpair")
-    # value checks of a saved state (:func:`handsim.stats.counters.check_counters`): signed columns, (sum, squares) pairs
+    FORMAT = _STATE_FORMAT
+    KIND = _KIND
+    KIND_TEXT = "a Russian Hand study"
+    UNIT = "games"
+    ARRAYS = ("seat", "pool", "cl", "seatz", "pair", "versus", "lpair")
+    TURN_HISTS = ("turns_hist", "stock_hist")
+    N_PAIRED = _NM
+    # value checks of a saved state (:func:`~handsim.stats.counters.check_counters`): signed columns and
+    # (sum, squares) pairs
     _DIFFS = (tuple(range(1, _NQ, 2)), tuple((i, i + 1) for i in range(1, _NQ, 2)))
-    _LAYOUT = {
+    LAYOUT = {
         "seat": ((), ((_S_CARDS, _S_CARDS2), (_S_VALUE, _S_VALUE2))),
         "pool": ((), ((_P_CARDS, _P_CARDS2), (_P_VALUE, _P_VALUE2))),
         "cl": ((), ((_C_TURNS, _C_TURNS2),)),
@@ -372,60 +258,6 @@ class RussianAccumulator:
         "pair": _DIFFS, "versus": _DIFFS, "lpair": _DIFFS,
         "turns_hist": ((), ()), "stock_hist": ((), ()),
     }
-
-    def state(self) -> dict[str, np.ndarray]:
-        """Everything needed to resume, as numpy arrays (``meta``: UTF-8 JSON; the ``int64``
-        counters; histograms spanning exactly the observed game lengths, so the state is canonical)."""
-        meta = json.dumps(self._meta(), sort_keys=True).encode("utf-8")
-        out = {"meta": np.frombuffer(meta, dtype=np.uint8).copy()}
-        for name in self._ARRAYS:
-            out[name] = getattr(self, "_" + name).copy()
-        out["turns_hist"] = self._turns_hist.copy()
-        out["stock_hist"] = self._stock_hist.copy()
-        return out
-
-    @classmethod
-    def from_state(cls, state: Mapping[str, np.ndarray], **expected: Any) -> "RussianAccumulator":
-        """Rebuild an accumulator from :meth:`state`; ``expected`` (``configs``, ``lineups``,
-        ``players``, ``varying``) are checked against the saved ones.
-
-        Raises
-        ------
-        ValueError
-            Missing or malformed arrays, another format or kind of statistics, or a mismatch.
-        """
-        try:
-            meta = json.loads(bytes(np.asarray(state["meta"], dtype=np.uint8)).decode("utf-8"))
-        except (KeyError, ValueError) as e:
-            raise ValueError(f"not a RussianAccumulator state: {e}") from None
-        if not isinstance(meta, dict) or meta.get("kind") != _KIND:
-            raise ValueError("the statistics are not a Russian Hand study's")
-        if meta.get("format") != _STATE_FORMAT:
-            raise ValueError(f"unsupported state format {meta.get('format')!r}: this version reads format "
-                             f"{_STATE_FORMAT}; run the study again")
-        acc = cls(meta["configs"], [tuple(x) for x in meta["lineups"]], meta["players"], meta["varying"])
-        check_counters(state, cls._LAYOUT)
-        if expected:
-            other = cls(expected.get("configs", acc.configs), expected.get("lineups", acc.lineups),
-                        expected.get("players", acc.players), expected.get("varying", acc.varying))
-            if other._meta() != acc._meta():
-                raise ValueError("saved state was made for a different study (configs, line-ups, players or varying differ)")
-        try:
-            for name in cls._ARRAYS:
-                x = np.asarray(state[name])
-                want = getattr(acc, "_" + name)
-                if x.shape != want.shape:
-                    raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
-                setattr(acc, "_" + name, x.astype(np.int64, copy=True))
-            th = np.asarray(state["turns_hist"]).astype(np.int64, copy=True)
-            sh = np.asarray(state["stock_hist"]).astype(np.int64, copy=True)
-            if th.ndim != 3 or th.shape[:2] != acc._turns_hist.shape[:2] or sh.shape != th.shape:
-                raise ValueError("state histograms do not match the study shape")
-            acc._turns_hist, acc._stock_hist = th, sh
-        except KeyError as e:
-            raise ValueError(f"state array {e.args[0]!r} is missing") from None
-        acc._check_totals()
-        return acc
 
     def _check_totals(self) -> None:
         """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
@@ -446,35 +278,7 @@ class RussianAccumulator:
             check_totals("seatz", z[..., col], "seatz", z[..., _Z_GAMES], unit, most=True)
         check_totals("pool", self._pool[..., _P_GAMES].max(axis=2, initial=0), "cl", games, "games", most=True)
 
-    def merge(self, other: "RussianAccumulator") -> "RussianAccumulator":
-        """Add another accumulator of the same study (disjoint games) into this one; returns ``self``.
-
-        Raises
-        ------
-        ValueError
-            The studies differ.
-        """
-        if other._meta() != self._meta():
-            raise ValueError("cannot merge accumulators of different studies")
-        for name in self._ARRAYS:
-            getattr(self, "_" + name)[...] += getattr(other, "_" + name)
-        w = other._turns_hist.shape[2]
-        if w:
-            self._grow_turns(w)
-            self._turns_hist[:, :, :w] += other._turns_hist
-            self._stock_hist[:, :, :w] += other._stock_hist
-        return self
-
     # ------------------------------------------------------------------ tables
-
-    def _config_cols(self, c: int) -> dict[str, Any]:
-        return {v: self.configs[c][v] for v in self.varying}
-
-    @staticmethod
-    def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
-        if not rows:
-            return pd.DataFrame({col: pd.Series(dtype=object) for col in columns})
-        return pd.DataFrame.from_records(rows, columns=columns)
 
     #: The per-game quantities compared in paired, policy and line-up contrasts: name, unit.
     METRICS = METRICS
