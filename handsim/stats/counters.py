@@ -410,6 +410,57 @@ class Accumulator:
         """Per-deal differences ``a - b`` of line-up position ``j`` into ``_lpair[c, q]``."""
         raise NotImplementedError
 
+    # ------------------------------------------------------------------ walks over the paired counters
+
+    def _paired_cells(self):
+        """``(q, l, j, row, acc)`` for every line-up ``l``, pair ``q`` of :attr:`pairs` and local policy
+        ``j`` with deals: ``acc`` the ``_pair[q, l, policy]`` counters as Python ints, ``row`` the
+        first columns of its table row (``lineup``, ``policy``, ``parameter``, ``from_value``,
+        ``to_value``, then every varying option: the shared value, None for ``parameter``)."""
+        for l, lu in enumerate(self.lineups):
+            for q, (c1, c2, opt) in enumerate(self.pairs):
+                for j, g in enumerate(self._names[l]):
+                    acc = [int(x) for x in self._pair[q, l, g]]
+                    if acc[0] == 0:
+                        continue
+                    row: dict[str, Any] = {"lineup": ",".join(lu), "policy": self.policies[g], "parameter": opt,
+                                           "from_value": self.configs[c1][opt], "to_value": self.configs[c2][opt]}
+                    for v in self.varying:
+                        row[v] = None if v == opt else self.configs[c1][v]
+                    yield q, l, j, row, acc
+
+    def _versus_cells(self):
+        """``(c, l, ja, jb, row, acc)`` for every configuration, line-up and pair of its distinct
+        policies ``ja < jb`` (local indices, line-up order) with deals: ``acc`` the
+        ``_versus[c, l, a, b]`` counters as Python ints, ``row`` the varying options, ``lineup``,
+        ``policy_a`` and ``policy_b``."""
+        for c in range(len(self.configs)):
+            for l, lu in enumerate(self.lineups):
+                names = self._names[l]
+                for ja, jb in itertools.combinations(range(len(names)), 2):
+                    acc = [int(x) for x in self._versus[c, l, names[ja], names[jb]]]
+                    if acc[0] == 0:
+                        continue
+                    row = self._config_cols(c)
+                    row.update(lineup=",".join(lu), policy_a=self.policies[names[ja]],
+                               policy_b=self.policies[names[jb]])
+                    yield c, l, ja, jb, row, acc
+
+    def _lineup_pair_cells(self):
+        """``(c, q, j, row, acc)`` for every configuration and pair ``q`` of :attr:`lineup_diffs`
+        (differing at position ``j``) with deals: ``acc`` the ``_lpair[c, q]`` counters as Python
+        ints, ``row`` the varying options, ``lineup_a``, ``lineup_b``, ``position`` (1-based),
+        ``policy_a`` and ``policy_b``."""
+        for c in range(len(self.configs)):
+            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+                acc = [int(x) for x in self._lpair[c, q]]
+                if acc[0] == 0:
+                    continue
+                row = self._config_cols(c)
+                row.update(lineup_a=",".join(self.lineups[l1]), lineup_b=",".join(self.lineups[l2]), position=j + 1,
+                           policy_a=self.lineups[l1][j], policy_b=self.lineups[l2][j])
+                yield c, q, j, row, acc
+
     # ------------------------------------------------------------------ checkpoint / merge
 
     def state(self) -> dict[str, np.ndarray]:

@@ -40,7 +40,6 @@ match standings); the match columns use the match as the unit.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -316,32 +315,24 @@ class StudyTables:
         for m in METRICS[1:] + ("p_joker_left",):
             columns += [f"{m}_diff", f"{m}_diff_ci95_low", f"{m}_diff_ci95_high"]
         rows: list[dict[str, Any]] = []
-        for l, lu in enumerate(self.lineups):
-            for q, (c1, c2, opt) in enumerate(self.pairs):
-                for j, g in enumerate(self._names[l]):
-                    acc = [int(x) for x in self._pair[q, l, g]]
-                    D = acc[0]
-                    if D == 0:
-                        continue
-                    k = int(self._k[l][j])
-                    row: dict[str, Any] = {"lineup": ",".join(lu), "policy": self.policies[g], "parameter": opt,
-                                           "from_value": self.configs[c1][opt], "to_value": self.configs[c2][opt]}
-                    for v in self.varying:
-                        row[v] = None if v == opt else self.configs[c1][v]
-                    mean, sd, se, lo, hi = moments(D, acc[1], acc[2], scale=k)
-                    row.update(deals=D, mean_diff=mean, sd_diff=sd, ci95_low=lo, ci95_high=hi,
-                               p_value=t_pvalue(mean, se, D))
-                    for mi, m in enumerate(METRICS[1:], start=1):
-                        mean, _, _, lo, hi = moments(D, acc[1 + 2 * mi], acc[2 + 2 * mi], scale=k)
-                        row[f"{m}_diff"], row[f"{m}_diff_ci95_low"], row[f"{m}_diff_ci95_high"] = mean, lo, hi
-                    if self.joker_recorded:
-                        j1, j2 = (int(x) for x in self._joker_pair[q, l, g])
-                        mean, _, _, lo, hi = moments(D, j1, j2, scale=k)
-                    else:
-                        mean = lo = hi = math.nan
-                    row["p_joker_left_diff"], row["p_joker_left_diff_ci95_low"] = mean, lo
-                    row["p_joker_left_diff_ci95_high"] = hi
-                    rows.append(row)
+        for q, l, j, row, acc in self._paired_cells():
+            D = acc[0]
+            k = int(self._k[l][j])
+            g = self._names[l][j]
+            mean, sd, se, lo, hi = moments(D, acc[1], acc[2], scale=k)
+            row.update(deals=D, mean_diff=mean, sd_diff=sd, ci95_low=lo, ci95_high=hi,
+                       p_value=t_pvalue(mean, se, D))
+            for mi, m in enumerate(METRICS[1:], start=1):
+                mean, _, _, lo, hi = moments(D, acc[1 + 2 * mi], acc[2 + 2 * mi], scale=k)
+                row[f"{m}_diff"], row[f"{m}_diff_ci95_low"], row[f"{m}_diff_ci95_high"] = mean, lo, hi
+            if self.joker_recorded:
+                j1, j2 = (int(x) for x in self._joker_pair[q, l, g])
+                mean, _, _, lo, hi = moments(D, j1, j2, scale=k)
+            else:
+                mean = lo = hi = math.nan
+            row["p_joker_left_diff"], row["p_joker_left_diff_ci95_low"] = mean, lo
+            row["p_joker_left_diff_ci95_high"] = hi
+            rows.append(row)
         if not rows:
             return self._frame(rows, columns)
         data = {}
@@ -370,23 +361,15 @@ class StudyTables:
         columns = list(self.varying) + ["lineup", "policy_a", "policy_b", "deals", "mean_a", "mean_b",
                                         "mean_diff", "ci95_low", "ci95_high", "p_value"]
         rows: list[dict[str, Any]] = []
-        for c in range(len(self.configs)):
-            for l, lu in enumerate(self.lineups):
-                names, k = self._names[l], self._k[l]
-                for ja, jb in itertools.combinations(range(len(names)), 2):
-                    ga, gb = names[ja], names[jb]
-                    acc = [int(x) for x in self._versus[c, l, ga, gb]]
-                    if acc[0] == 0:
-                        continue
-                    ka, kb = int(k[ja]), int(k[jb])
-                    mean, _, se, lo, hi = moments(acc[0], acc[1], acc[2], scale=ka * kb)
-                    pa, pb = self._pool[c, l, ga], self._pool[c, l, gb]
-                    row = self._config_cols(c)
-                    row.update(lineup=",".join(lu), policy_a=self.policies[ga], policy_b=self.policies[gb],
-                               deals=acc[0], mean_a=int(pa[P_TSUM]) / (ka * int(pa[P_DEALS])),
-                               mean_b=int(pb[P_TSUM]) / (kb * int(pb[P_DEALS])),
-                               mean_diff=mean, ci95_low=lo, ci95_high=hi, p_value=t_pvalue(mean, se, acc[0]))
-                    rows.append(row)
+        for c, l, ja, jb, row, acc in self._versus_cells():
+            ga, gb = self._names[l][ja], self._names[l][jb]
+            ka, kb = int(self._k[l][ja]), int(self._k[l][jb])
+            mean, _, se, lo, hi = moments(acc[0], acc[1], acc[2], scale=ka * kb)
+            pa, pb = self._pool[c, l, ga], self._pool[c, l, gb]
+            row.update(deals=acc[0], mean_a=int(pa[P_TSUM]) / (ka * int(pa[P_DEALS])),
+                       mean_b=int(pb[P_TSUM]) / (kb * int(pb[P_DEALS])),
+                       mean_diff=mean, ci95_low=lo, ci95_high=hi, p_value=t_pvalue(mean, se, acc[0]))
+            rows.append(row)
         return self._frame(rows, columns)
 
     def lineup_pairs(self) -> pd.DataFrame:
@@ -425,37 +408,30 @@ class StudyTables:
             "match_win_diff", "match_win_diff_ci95_low", "match_win_diff_ci95_high",
             "match_lose_diff", "match_lose_diff_ci95_low", "match_lose_diff_ci95_high"]
         rows: list[dict[str, Any]] = []
-        for c in range(len(self.configs)):
-            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
-                a = [int(x) for x in self._lpair[c, q]]
-                D = a[LP_N]
-                if D == 0:
-                    continue
-                row = self._config_cols(c)
-                row.update(lineup_a=",".join(self.lineups[l1]), lineup_b=",".join(self.lineups[l2]),
-                           position=j + 1, policy_a=self.lineups[l1][j], policy_b=self.lineups[l2][j])
-                mean, sd, se, lo, hi = moments(D, a[LP_S], a[LP_S2])
-                row.update(deals=D, mean_diff=mean, sd_diff=sd, ci95_low=lo, ci95_high=hi, p_value=t_pvalue(mean, se, D))
-                nan3 = (math.nan, math.nan, math.nan, math.nan, math.nan)
-                if self.teams[c]:
-                    team = next(label for label, pos in TEAMS if j in pos)
-                    tm, _, tse, tlo, thi = moments(D, a[LP_TS], a[LP_TS2])
-                    row.update(team=team, team_diff=tm, team_diff_ci95_low=tlo, team_diff_ci95_high=thi,
-                               team_p_value=t_pvalue(tm, tse, D))
-                else:
-                    row.update(team="", team_diff=math.nan, team_diff_ci95_low=math.nan,
-                               team_diff_ci95_high=math.nan, team_p_value=math.nan)
-                M = a[LP_M]
-                mean, _, se, lo, hi = moments(M, a[LP_TOT], a[LP_TOT2]) if M else nan3
-                row.update(matches=max(M, a[LP_WM]), total_diff=mean, total_diff_ci95_low=lo,
-                           total_diff_ci95_high=hi, total_p_value=t_pvalue(mean, se, M))
-                mean, _, _, lo, hi = moments(M, a[LP_TTOT], a[LP_TTOT2]) if M and self.teams[c] else nan3
-                row.update(team_total_diff=mean, team_total_diff_ci95_low=lo, team_total_diff_ci95_high=hi)
-                for name, (im, i1, i2) in (("match_win_diff", (LP_WM, LP_W, LP_W2)),
-                                           ("match_lose_diff", (LP_LM, LP_L, LP_L2))):
-                    mean, _, _, lo, hi = moments(a[im], a[i1], a[i2]) if a[im] else nan3
-                    row.update({name: mean, name + "_ci95_low": lo, name + "_ci95_high": hi})
-                rows.append(row)
+        for c, q, j, row, a in self._lineup_pair_cells():
+            D = a[LP_N]
+            mean, sd, se, lo, hi = moments(D, a[LP_S], a[LP_S2])
+            row.update(deals=D, mean_diff=mean, sd_diff=sd, ci95_low=lo, ci95_high=hi, p_value=t_pvalue(mean, se, D))
+            nan3 = (math.nan, math.nan, math.nan, math.nan, math.nan)
+            if self.teams[c]:
+                team = next(label for label, pos in TEAMS if j in pos)
+                tm, _, tse, tlo, thi = moments(D, a[LP_TS], a[LP_TS2])
+                row.update(team=team, team_diff=tm, team_diff_ci95_low=tlo, team_diff_ci95_high=thi,
+                           team_p_value=t_pvalue(tm, tse, D))
+            else:
+                row.update(team="", team_diff=math.nan, team_diff_ci95_low=math.nan,
+                           team_diff_ci95_high=math.nan, team_p_value=math.nan)
+            M = a[LP_M]
+            mean, _, se, lo, hi = moments(M, a[LP_TOT], a[LP_TOT2]) if M else nan3
+            row.update(matches=max(M, a[LP_WM]), total_diff=mean, total_diff_ci95_low=lo,
+                       total_diff_ci95_high=hi, total_p_value=t_pvalue(mean, se, M))
+            mean, _, _, lo, hi = moments(M, a[LP_TTOT], a[LP_TTOT2]) if M and self.teams[c] else nan3
+            row.update(team_total_diff=mean, team_total_diff_ci95_low=lo, team_total_diff_ci95_high=hi)
+            for name, (im, i1, i2) in (("match_win_diff", (LP_WM, LP_W, LP_W2)),
+                                       ("match_lose_diff", (LP_LM, LP_L, LP_L2))):
+                mean, _, _, lo, hi = moments(a[im], a[i1], a[i2]) if a[im] else nan3
+                row.update({name: mean, name + "_ci95_low": lo, name + "_ci95_high": hi})
+            rows.append(row)
         return self._frame(rows, columns)
 
     def total_quantiles(self) -> pd.DataFrame:

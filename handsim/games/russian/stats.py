@@ -440,19 +440,10 @@ class RussianAccumulator(Accumulator):
         cols = ["lineup", "policy", "parameter", "from_value", "to_value"] + list(self.varying) + ["deals"] \
             + self._metric_cols()
         rows = []
-        for l, lu in enumerate(self.lineups):
-            for q, (c1, c2, opt) in enumerate(self.pairs):
-                for j, g in enumerate(self._names[l]):
-                    acc = [int(x) for x in self._pair[q, l, g]]
-                    if acc[0] == 0:
-                        continue
-                    row = {"lineup": ",".join(lu), "policy": self.policies[g], "parameter": opt,
-                           "from_value": self.configs[c1][opt], "to_value": self.configs[c2][opt]}
-                    for v in self.varying:
-                        row[v] = None if v == opt else self.configs[c1][v]
-                    row["deals"] = acc[0]
-                    row.update(self._metric_values(acc, int(self._k[l][j])))
-                    rows.append(row)
+        for q, l, j, row, acc in self._paired_cells():
+            row["deals"] = acc[0]
+            row.update(self._metric_values(acc, int(self._k[l][j])))
+            rows.append(row)
         df = self._frame(rows, cols)
         for col in ("from_value", "to_value") + tuple(self.varying):
             if col in df and len(df):
@@ -473,22 +464,13 @@ class RussianAccumulator(Accumulator):
         """
         cols = list(self.varying) + ["lineup", "policy_a", "policy_b", "deals", "win_a", "win_b"] + self._metric_cols()
         rows = []
-        for c in range(len(self.configs)):
-            for l, lu in enumerate(self.lineups):
-                names, k = self._names[l], self._k[l]
-                for ja, jb in itertools.combinations(range(len(names)), 2):
-                    ga, gb = names[ja], names[jb]
-                    acc = [int(x) for x in self._versus[c, l, ga, gb]]
-                    if acc[0] == 0:
-                        continue
-                    ka, kb = int(k[ja]), int(k[jb])
-                    row = self._config_cols(c)
-                    sa, sb = self._seat[c, l, ga].sum(axis=0), self._seat[c, l, gb].sum(axis=0)
-                    row.update(lineup=",".join(lu), policy_a=self.policies[ga], policy_b=self.policies[gb],
-                               deals=acc[0], win_a=int(sa[_S_WON]) / int(sa[_S_GAMES]),
-                               win_b=int(sb[_S_WON]) / int(sb[_S_GAMES]))
-                    row.update(self._metric_values(acc, ka * kb))
-                    rows.append(row)
+        for c, l, ja, jb, row, acc in self._versus_cells():
+            ga, gb = self._names[l][ja], self._names[l][jb]
+            sa, sb = self._seat[c, l, ga].sum(axis=0), self._seat[c, l, gb].sum(axis=0)
+            row.update(deals=acc[0], win_a=int(sa[_S_WON]) / int(sa[_S_GAMES]),
+                       win_b=int(sb[_S_WON]) / int(sb[_S_GAMES]))
+            row.update(self._metric_values(acc, int(self._k[l][ja]) * int(self._k[l][jb])))
+            rows.append(row)
         return self._frame(rows, cols)
 
     def lineup_pairs(self) -> pd.DataFrame:
@@ -507,16 +489,10 @@ class RussianAccumulator(Accumulator):
         cols = list(self.varying) + ["lineup_a", "lineup_b", "position", "policy_a", "policy_b", "deals"] \
             + self._metric_cols()
         rows = []
-        for c in range(len(self.configs)):
-            for q, (l1, l2, j) in enumerate(self.lineup_diffs):
-                acc = [int(x) for x in self._lpair[c, q]]
-                if acc[0] == 0:
-                    continue
-                row = self._config_cols(c)
-                row.update(lineup_a=",".join(self.lineups[l1]), lineup_b=",".join(self.lineups[l2]), position=j + 1,
-                           policy_a=self.lineups[l1][j], policy_b=self.lineups[l2][j], deals=acc[0])
-                row.update(self._metric_values(acc))
-                rows.append(row)
+        for c, q, j, row, acc in self._lineup_pair_cells():
+            row["deals"] = acc[0]
+            row.update(self._metric_values(acc))
+            rows.append(row)
         return self._frame(rows, cols)
 
     def histograms(self) -> dict[str, pd.DataFrame]:
