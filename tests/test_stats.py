@@ -937,3 +937,55 @@ def test_team_joker_left_share_by_hand():
     assert (a["p_joker_left"], a["p_joker_left_ci95_low"], a["p_joker_left_ci95_high"]) == pytest.approx(
         (3 / 8, max(lo, 0.0), min(hi, 1.0)), rel=1e-12)
     assert row(s, lineup="h,g,s,g", seat="team B")["p_joker_left"] == pytest.approx(1 / 8)
+
+
+# ----------------------------------------------------------------------------------------------
+# the spread of one player's round score (score_p10 / p50 / p90, share_over_100), from the score histogram
+
+
+def test_score_spread_by_hand():
+    """Policy b of the tiny study scores 20, 40 / -30, 100 / 7, 9 at threshold 51: sorted -30 7 9 20 40 100,
+    p10 between -30 and 7 (h = 0.5: -11.5), median between 9 and 20 (14.5), p90 between 40 and 100 (70);
+    100 is not above 100. Seat rows have no spread."""
+    s = tiny().summary()
+    b = row(s, opening_threshold=51, policy="b", seat="all")
+    assert (b["score_p10"], b["score_p50"], b["score_p90"], b["share_over_100"]) == (-11.5, 14.5, 70.0, 0.0)
+    a = row(s, opening_threshold=51, policy="a", seat="all")  # -60 5 10
+    assert (a["score_p10"], a["score_p50"], a["score_p90"]) == (-47.0, 5.0, 9.0)
+    assert list(np.quantile([20, 40, -30, 100, 7, 9], (0.1, 0.5, 0.9))) == pytest.approx([-11.5, 14.5, 70.0])
+    seats = s[s["seat"] != "all"]
+    assert seats[["score_p10", "score_p50", "score_p90", "share_over_100"]].isna().all().all()
+    cols = list(s.columns)
+    assert cols[cols.index("ci95_high") + 1:cols.index("p_out")] == ["score_p10", "score_p50", "score_p90",
+                                                                      "share_over_100"]
+
+
+def test_share_over_100_counts_the_rounds_above_100_points():
+    """Two players, one policy: 101 and 150 are above 100, 100 and -20 are not: 2 of 4 player-rounds."""
+    block = DealBlock(np.array([0, 1]), np.array([[0, 1], [1, 0]], dtype=np.int8),
+                      np.array([[101, 100], [150, -20]], dtype=np.int32), np.zeros((2, 2), dtype=np.uint8),
+                      np.array([5, 6], dtype=np.int16), np.zeros(2, dtype=np.uint8))
+    acc = StudyAccumulator([{}], [("g", "g")], 2, [])
+    acc.add_chunk({(0, 0): block})
+    g = row(acc.summary(), seat="all")
+    assert g["share_over_100"] == 0.5
+    assert (g["score_p10"], g["score_p50"], g["score_p90"]) == pytest.approx(
+        tuple(np.quantile([101, 100, 150, -20], (0.1, 0.5, 0.9))), abs=1e-9)
+
+
+def test_score_spread_of_a_checkpoint_saved_before_it_and_of_merged_chunks():
+    """The spread comes from the score histogram the checkpoints have always kept: a state without the
+    counters added later (joker_*, team_margin_*) reports it, and chunks merged give the whole study's."""
+    state = tiny().state()
+    old = {k: v for k, v in state.items() if not k.startswith(("joker_", "team_margin"))}
+    back = StudyAccumulator.from_state(old).summary()
+    cols = ["score_p10", "score_p50", "score_p90", "share_over_100"]
+    pd.testing.assert_frame_equal(back[cols], tiny().summary()[cols])
+    one = StudyAccumulator([{"opening_threshold": 51}], [("a", "b", "b")], 3, ["opening_threshold"])
+    one.add_block(0, 0, B51._replace(deal=DEALS[:1], policy=POLICY[:1], score=B51.score[:1], flags=B51.flags[:1],
+                                     turns=B51.turns[:1], void=B51.void[:1]))
+    two = StudyAccumulator([{"opening_threshold": 51}], [("a", "b", "b")], 3, ["opening_threshold"])
+    two.add_block(0, 0, B51._replace(deal=DEALS[1:], policy=POLICY[1:], score=B51.score[1:], flags=B51.flags[1:],
+                                     turns=B51.turns[1:], void=B51.void[1:]))
+    b = row(one.merge(two).summary(), policy="b", seat="all")
+    assert (b["score_p10"], b["score_p50"], b["score_p90"]) == (-11.5, 14.5, 70.0)

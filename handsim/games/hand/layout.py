@@ -9,16 +9,16 @@ accumulator keeps, what each index of its last axis counts.  The accumulator
 
 from __future__ import annotations
 
-__all__ = ["FLAG_OPENED", "FLAG_OUT", "FLAG_HAND", "FLAG_JOKER_LEFT", "MATCH_NONE", "TIEBREAK_NONE",
-           "QUANTILES", "TEAMS", "S_ROUNDS", "S_SCORE", "S_SCORE2", "S_OUT", "S_HAND", "S_UNOPENED", "S_TURNS",
-           "S_VOID", "S_MATCHES", "S_WINS", "S_LMATCHES", "S_LOSSES", "S_TMATCHES", "S_TOTAL", "S_TOTAL2",
-           "S_NEUTRAL", "NS", "P_DEALS", "P_TSUM", "P_TSUM2", "P_OUT2", "P_HAND2", "P_UNOP2", "P_M", "P_W", "P_W2",
-           "P_LM", "P_L", "P_L2", "P_N", "P_N2", "P_TM", "P_TOT", "P_TOT2", "NP", "C_DEALS", "C_TURNS", "C_VOID",
-           "C_TB_N", "C_TB_SUM", "C_TB_POS", "C_HD_N", "C_HD_SUM", "NC", "T_DEALS", "T_SUM", "T_SUM2", "T_OUT",
-           "T_HAND", "T_UNOP", "T_UNOP2", "T_M", "T_W", "T_LM", "T_L", "T_TM", "T_TOT", "T_TOT2", "T_N", "NT",
-           "LP_N", "LP_S", "LP_S2", "LP_TS", "LP_TS2", "LP_M", "LP_TOT", "LP_TOT2", "LP_TTOT", "LP_TTOT2", "LP_WM",
-           "LP_W", "LP_W2", "LP_LM", "LP_L", "LP_L2", "NLP", "METRICS", "NM", "NQ", "NV", "JOKER_ARRAYS",
-           "MARGIN_HIST"]
+__all__ = ["FLAG_OPENED", "FLAG_OUT", "FLAG_HAND", "FLAG_JOKER_LEFT", "MATCH_NONE", "TIEBREAK_NONE", "QUANTILES",
+           "SCORE_QUANTILES", "HIGH_SCORE", "TEAMS", "S_ROUNDS", "S_SCORE", "S_SCORE2", "S_OUT", "S_HAND",
+           "S_UNOPENED", "S_TURNS", "S_VOID", "S_MATCHES", "S_WINS", "S_LMATCHES", "S_LOSSES", "S_TMATCHES",
+           "S_TOTAL", "S_TOTAL2", "S_NEUTRAL", "NS", "P_DEALS", "P_TSUM", "P_TSUM2", "P_OUT2", "P_HAND2", "P_UNOP2",
+           "P_M", "P_W", "P_W2", "P_LM", "P_L", "P_L2", "P_N", "P_N2", "P_TM", "P_TOT", "P_TOT2", "NP", "C_DEALS",
+           "C_TURNS", "C_VOID", "C_TB_N", "C_TB_SUM", "C_TB_POS", "C_HD_N", "C_HD_SUM", "NC", "T_DEALS", "T_SUM",
+           "T_SUM2", "T_OUT", "T_HAND", "T_UNOP", "T_UNOP2", "T_M", "T_W", "T_LM", "T_L", "T_TM", "T_TOT", "T_TOT2",
+           "T_N", "NT", "LP_N", "LP_S", "LP_S2", "LP_TS", "LP_TS2", "LP_M", "LP_TOT", "LP_TOT2", "LP_TTOT",
+           "LP_TTOT2", "LP_WM", "LP_W", "LP_W2", "LP_LM", "LP_L", "LP_L2", "NLP", "METRICS", "NM", "NQ", "NV",
+           "JOKER_ARRAYS", "MARGIN_HIST"]
 
 #: ``flags`` bit: the player opened (laid down a first meld) in the round (RULES.md section 4).
 FLAG_OPENED = 1
@@ -36,6 +36,12 @@ MATCH_NONE = 255
 TIEBREAK_NONE = -1
 #: Quantiles of the final match totals (:meth:`StudyAccumulator.total_quantiles`).
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
+#: Quantiles of one player's score in a round (``score_p10`` ... of the summary).
+SCORE_QUANTILES = (0.10, 0.50, 0.90)
+#: A player-round scored above this many points counts in ``share_over_100`` of the summary
+#: (RULES.md section 6: an unopened player pays 100 on top of the cards left, under the default
+#: ``unopened_penalty = add``).
+HIGH_SCORE = 100
 #: Team labels (``seat`` column of team rows) and their line-up positions (0-based).
 TEAMS = (("team A", (0, 2)), ("team B", (1, 3)))
 

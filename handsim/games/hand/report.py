@@ -31,7 +31,7 @@ from .findings import (MAX_ROWS, PR, StudyView, TR, capped, change_verb, estimat
                        share_estimate, versus_from_summary)
 from .sections import (effect_section, levels_section, lineups_section, matches_section, partnership_section,
                        round_section, versus_section)
-from .tables import team_margin_table
+from .tables import SPREAD_COLUMNS, team_margin_table
 
 __all__ = ["build", "write_report"]
 
@@ -270,6 +270,9 @@ def _tables_section(st: StudyView) -> Section | None:
         + ((Column("P(joker left)", "%, 95% CI", True),) if jokers else ())
         + (Column("round length", "turns", True), Column("void rounds", "%", True)), tuple(rows), note=note))
     sec.add(sub)
+    spread = _spread_table(st, df)
+    if spread is not None:
+        sec.add(spread)
     seats = sorted({x for x in s["seat"].tolist() if x != "all"}, key=int)
     body = []
     for _, g in s[s["seat"] != "all"].groupby(st.options + ["lineup", "policy"], sort=False, dropna=False):
@@ -291,6 +294,26 @@ def _tables_section(st: StudyView) -> Section | None:
                   + tuple(Column(f"seat {x}", "points", True) for x in seats), tuple(body), note=note))
     sec.add(sub)
     return sec
+
+
+def _spread_table(st: StudyView, df: pd.DataFrame) -> Section | None:
+    """The spread of one player's round score per policy (``score_p10`` ... ``share_over_100``), or None
+    when the summary has none of it."""
+    if not all(col in df.columns for col in SPREAD_COLUMNS) or not df["score_p50"].notna().any():
+        return None
+    rows = [tuple(value_text(r[o]) for o in st.options) + (
+        lineup_text(r["lineup"]), r["policy"], fmt_number(r["score_p10"]), fmt_number(r["score_p50"]),
+        fmt_number(r["score_p90"]), fmt_pct(r["share_over_100"])) for r in df.to_dict("records")]
+    rows, note = capped(rows, "rows", "summary.csv", st.max_rows)
+    sub = Section("Score per round: the spread", level=3, id="table-spread")
+    sub.add(Paragraph("How one player's score in a round spreads, over all seats of each policy: a tenth of the "
+                      "player-rounds score at most p10 points, half at most the median, nine tenths at most p90; the "
+                      "last column is the share of player-rounds that cost more than 100 points (an unopened player "
+                      "pays 100 on top of the cards left). They describe the rounds played and carry no interval."),
+            Table(tuple(option_columns(st.options)) + (
+                Column("line-up"), Column("policy"), Column("p10", "points", True), Column("median", "points", True),
+                Column("p90", "points", True), Column("over 100", "% of player-rounds", True)), tuple(rows), note=note))
+    return sub
 
 
 def _files_section(st: StudyView, csv_files: Sequence[str]) -> Section:

@@ -49,16 +49,19 @@ import pandas as pd
 
 from handsim.stats.intervals import hist_quantiles, moments, proportion, t_pvalue, wilson
 
-from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, LP_L, LP_L2, LP_LM, LP_M,
-                     LP_N, LP_S, LP_S2, LP_TOT, LP_TOT2, LP_TS, LP_TS2, LP_TTOT, LP_TTOT2, LP_W, LP_W2, LP_WM, METRICS,
-                     P_DEALS, P_HAND2, P_L, P_L2, P_LM, P_M, P_N, P_N2, P_OUT2, P_TM, P_TOT, P_TOT2, P_TSUM, P_TSUM2,
-                     P_UNOP2, P_W, P_W2, QUANTILES, S_HAND, S_LMATCHES, S_LOSSES, S_MATCHES, S_NEUTRAL, S_OUT,
-                     S_ROUNDS, S_SCORE, S_SCORE2, S_TMATCHES, S_TOTAL, S_TOTAL2, S_TURNS, S_UNOPENED, S_VOID, S_WINS,
-                     TEAMS, T_DEALS, T_HAND, T_L, T_LM, T_M, T_N, T_OUT, T_SUM, T_SUM2, T_TM, T_TOT, T_TOT2, T_UNOP,
-                     T_UNOP2, T_W)
+from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, HIGH_SCORE, LP_L, LP_L2,
+                     LP_LM, LP_M, LP_N, LP_S, LP_S2, LP_TOT, LP_TOT2, LP_TS, LP_TS2, LP_TTOT, LP_TTOT2, LP_W, LP_W2,
+                     LP_WM, METRICS, P_DEALS, P_HAND2, P_L, P_L2, P_LM, P_M, P_N, P_N2, P_OUT2, P_TM, P_TOT, P_TOT2,
+                     P_TSUM, P_TSUM2, P_UNOP2, P_W, P_W2, QUANTILES, SCORE_QUANTILES, S_HAND, S_LMATCHES, S_LOSSES,
+                     S_MATCHES, S_NEUTRAL, S_OUT, S_ROUNDS, S_SCORE, S_SCORE2, S_TMATCHES, S_TOTAL, S_TOTAL2, S_TURNS,
+                     S_UNOPENED, S_VOID, S_WINS, TEAMS, T_DEALS, T_HAND, T_L, T_LM, T_M, T_N, T_OUT, T_SUM, T_SUM2,
+                     T_TM, T_TOT, T_TOT2, T_UNOP, T_UNOP2, T_W)
 
-__all__ = ["StudyTables", "MARGIN_COLUMNS", "team_margin_table"]
+__all__ = ["StudyTables", "MARGIN_COLUMNS", "SPREAD_COLUMNS", "team_margin_table"]
 
+
+#: Columns of the summary that describe the spread of one player's round score (``"all"`` rows).
+SPREAD_COLUMNS = tuple(f"score_p{round(100 * q)}" for q in SCORE_QUANTILES) + (f"share_over_{HIGH_SCORE}",)
 
 #: Columns of :func:`team_margin_table` after the varying options.
 MARGIN_COLUMNS = (
@@ -140,6 +143,7 @@ class StudyTables:
     #: Columns of :meth:`summary` after the varying options.
     SUMMARY_COLUMNS = (
         "lineup", "policy", "seat", "rounds", "deals", "mean_score", "sd_score", "se_score", "ci95_low", "ci95_high",
+        *SPREAD_COLUMNS,
         "p_out", "p_out_ci95_low", "p_out_ci95_high", "p_hand", "p_hand_ci95_low", "p_hand_ci95_high",
         "p_unopened", "p_unopened_ci95_low", "p_unopened_ci95_high",
         "p_joker_left", "p_joker_left_ci95_low", "p_joker_left_ci95_high", "mean_turns", "void_rate",
@@ -174,6 +178,14 @@ class StudyTables:
             deal as unit), NaN for a study whose checkpoint predates this count
             (:attr:`joker_recorded`);
             ``mean_turns`` (turns per round), ``void_rate``.
+
+            The spread of one player's score in a round (``"all"`` rows only, NaN on seat and team
+            rows; from the score histogram of the policy's seats, so also for studies whose
+            checkpoint predates these columns): ``score_p10``, ``score_p50``, ``score_p90``
+            (points; quantiles interpolated between order statistics, numpy's default) and
+            ``share_over_100`` (the share of the policy's player-rounds that scored more than 100
+            points).  They describe the player-rounds and carry no interval (the ``k`` seats a
+            policy holds in one deal are not independent).
 
             Match columns (NaN when no matches were played): ``matches`` (player-matches: for
             ``"all"`` ``k`` times the matches of a policy holding ``k`` seats; team rows: matches);
@@ -229,7 +241,8 @@ class StudyTables:
                     }
                     ftot = moments(pool[P_TM], pool[P_TOT], pool[P_TOT2], scale=k)
                     row = self._row(c, lu, self.policies[g], "all", tot[S_ROUNDS], deals,
-                                    (mean, sd, se, lo, hi), rates, cl_turns, cl_void, tot[S_MATCHES], ftot, group)
+                                    (mean, sd, se, lo, hi), rates, cl_turns, cl_void, tot[S_MATCHES], ftot, group,
+                                    self._score_spread(c, l, g))
                     rows.append(row)
                     for s in range(P):
                         a = [int(x) for x in seat_acc[s]]
@@ -273,11 +286,27 @@ class StudyTables:
             return (math.nan, math.nan, math.nan)
         return proportion(k, n, s1, s2)
 
-    def _row(self, c, lu, policy, seat, rounds, deals, moments, rates, mturns, vrate, matches, ftot, group):
+    def _score_spread(self, c: int, l: int, g: int) -> dict[str, float]:
+        """:data:`SPREAD_COLUMNS` of policy ``g`` (all its seats) in configuration ``c`` and line-up
+        ``l``, from the score histogram: the quantiles of one player's round score (points) and the
+        share of player-rounds above :data:`~handsim.games.hand.layout.HIGH_SCORE` points."""
+        h = self._score_hist[c, l, g]
+        i = np.flatnonzero(h)
+        if not len(i):
+            return dict.fromkeys(SPREAD_COLUMNS, math.nan)
+        values, counts = i.astype(np.int64) + self._score_lo, h[i]
+        qs = hist_quantiles(values, counts, SCORE_QUANTILES)
+        out = {f"score_p{round(100 * q)}": round(float(x), 6) for q, x in zip(SCORE_QUANTILES, qs)}
+        out[f"share_over_{HIGH_SCORE}"] = int(counts[values > HIGH_SCORE].sum()) / int(counts.sum())
+        return out
+
+    def _row(self, c, lu, policy, seat, rounds, deals, moments, rates, mturns, vrate, matches, ftot, group,
+             spread=None):
         mean, sd, se, lo, hi = moments
         row = self._config_cols(c)
         row.update(lineup=",".join(lu), policy=policy, seat=seat, rounds=rounds, deals=deals,
                    mean_score=mean, sd_score=sd, se_score=se, ci95_low=lo, ci95_high=hi)
+        row.update(spread or dict.fromkeys(SPREAD_COLUMNS, math.nan))
         for name in ("p_out", "p_hand", "p_unopened", "p_joker_left"):
             row[name], row[name + "_ci95_low"], row[name + "_ci95_high"] = rates[name]
         row["mean_turns"] = mturns
