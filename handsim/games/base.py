@@ -18,7 +18,8 @@ engine             :meth:`engine`, :meth:`warm_up`, :meth:`run_chunk` (a work it
                    :meth:`deal_failure` (an engine error, replayed with the move log)
 record             :meth:`block` (one chunk's results as the accumulator's block),
                    :meth:`per_deal_table` (``--per-deal`` Parquet bytes)
-accumulator        :meth:`new_accumulator`, :meth:`accumulator_from_state` (a checkpoint)
+accumulator        :meth:`accumulator_class`, :meth:`new_accumulator`, :meth:`accumulator_from_state`
+                   (a checkpoint)
 outputs            :meth:`run_info`, :meth:`write_outputs`, :meth:`policy_descriptions`,
                    :meth:`output_files` (for ``--force``), :meth:`partial_title`
 command line       :meth:`study_from_options`, :meth:`study_notes` (the study ``handsim simulate`` runs),
@@ -126,6 +127,10 @@ class Game:
 
     def per_deal_table(self, c: int, l: int, spec, configs, lineup_names, block, res) -> bytes:
         """One chunk's per-deal rows (``--per-deal``) as Parquet bytes."""
+        raise NotImplementedError
+
+    def accumulator_class(self) -> type:
+        """The class of the game's accumulator (what a checkpoint of its studies holds)."""
         raise NotImplementedError
 
     def new_accumulator(self, spec):

@@ -6,7 +6,7 @@ policy line-up, each played on the same deals: deal ``i`` is shuffled from ``(se
 none: the study's game is the game of its rules, and the driver asks it (the protocol of
 :mod:`handsim.games.base`) for its engine, its work items, its record and accumulator, its outputs.
 Work is split into chunks of deals; chunks run in worker processes (``jobs``), are merged into
-exact integer accumulators (classic Hand: :class:`handsim.stats.StudyAccumulator`) and
+exact integer accumulators (each game's, e.g. :class:`handsim.games.hand.stats.StudyAccumulator`) and
 checkpointed, so results are identical for any ``jobs`` or chunk size and an interrupted run keeps
 what it finished (``resume=True`` continues it).
 

@@ -54,8 +54,8 @@ class Checkpoint:
     ----------
     spec : StudySpec
         The study it belongs to.
-    accumulator : handsim.stats.StudyAccumulator
-        The exact integer statistics of the finished chunks.
+    accumulator : object
+        The exact integer statistics of the finished chunks (the game's accumulator, or ``cls``).
     done : frozenset of int
         Indices of the finished chunks.
     rounds : int
@@ -86,7 +86,8 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     path : path
     cls : type, optional
         The accumulator class whose ``from_state`` reads the statistics (a tournament's or a
-        tuning run's counters); default :class:`handsim.stats.StudyAccumulator`, whose saved
+        tuning run's counters); default the study's game's (classic Hand:
+        :class:`handsim.games.hand.stats.StudyAccumulator`), whose saved
         configurations, line-ups and players must also match the saved spec.
 
     Raises
@@ -98,7 +99,7 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     """
     import zipfile
 
-    from ..stats import MAX_COUNTER, StudyAccumulator
+    from ..stats.counters import MAX_COUNTER
 
     path = Path(path)
 
@@ -159,7 +160,7 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     if rounds >= MAX_COUNTER or not math.isfinite(seconds):
         raise damaged("its round count or time is out of range")
     try:
-        if cls is None or cls is StudyAccumulator:  # the study's own statistics: its game reads them
+        if cls is None or cls is spec.game.accumulator_class():  # the study's own statistics: its game reads them
             acc = spec.game.accumulator_from_state(state, spec)
         else:
             acc = cls.from_state(state)

@@ -88,7 +88,7 @@ def run_study(
     scheduler : str, optional
         Address of a dask.distributed scheduler (implies ``executor="dask"``).
     accumulator : object, optional
-        An empty accumulator to feed instead of a :class:`handsim.stats.StudyAccumulator`
+        An empty accumulator to feed instead of the game's (:meth:`handsim.games.base.Game.new_accumulator`)
         (tournaments and tuning keep their own counters).  It needs ``add_chunk(blocks)`` (a dict
         ``(configuration, line-up) -> DealBlock`` of one chunk's deals, every line-up on the same
         deals), ``state()`` (a dict of numpy arrays, exact and canonical, so that a resume stays

@@ -1,9 +1,9 @@
 """Classic Hand (RULES.md §1-7) behind the game protocol (:mod:`handsim.games.base`): what the
 study driver, the command line and the reports ask of it.
 
-Its rules, engine, statistics, reports and move logs are still the package's top-level modules
-(:mod:`handsim.rules`, :mod:`handsim._kernels`, :mod:`handsim.stats`, :mod:`handsim.report`,
-:mod:`handsim.trace`); this module is where the shared layers reach them.  The work items of a
+Its statistics and report are :mod:`.stats` and :mod:`.report`; its rules, engine and move logs are
+still the package's top-level modules (:mod:`handsim.rules`, :mod:`handsim._kernels`,
+:mod:`handsim.trace`); this module is where the shared layers reach them all.  The work items of a
 study are :func:`run_chunk` (deals) and :func:`run_match_chunk` (whole matches, RULES.md §7).
 """
 
@@ -57,7 +57,7 @@ def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, see
     -------
     dict of ndarray
         ``score int32[n, P]``, ``flags uint8[n, P]`` (by seat relative to the starter; the bits
-        :data:`handsim.stats.FLAG_OPENED`, ``FLAG_OUT``, ``FLAG_HAND``, ``FLAG_JOKER_LEFT``),
+        :data:`handsim.games.hand.stats.FLAG_OPENED`, ``FLAG_OUT``, ``FLAG_HAND``, ``FLAG_JOKER_LEFT``),
         ``turns int16[n]``, ``void uint8[n]``, ``reshuffles int8[n]``, ``err int8[n]``.
     """
     play_deals = _engine(engine).play_deals
@@ -169,7 +169,7 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
         # match studies: deal = match * rounds + round; the match result sits on each match's
         # last regular round (tie-break rounds have no rows of their own), missing elsewhere
         R = spec.rules.rounds
-        from handsim.stats import MATCH_NONE
+        from .stats import MATCH_NONE
 
         has = np.repeat(block.match_win[:, 0] != MATCH_NONE, P)
         cols["match"] = np.repeat(block.deal // R, P)
@@ -308,7 +308,7 @@ class HandGame(Game):
 
     # -- the record of a chunk
     def block(self, spec, deal_idx: np.ndarray, policy: np.ndarray | None, res: dict):
-        from handsim.stats import DealBlock
+        from .stats import DealBlock
 
         if spec.matches:
             return DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"], res["void"],
@@ -318,14 +318,19 @@ class HandGame(Game):
     def per_deal_table(self, c: int, l: int, spec, configs, lineup_names, block, res) -> bytes:
         return per_deal_table(c, l, spec, configs, lineup_names, block, res)
 
+    def accumulator_class(self) -> type:
+        from .stats import StudyAccumulator
+
+        return StudyAccumulator
+
     def new_accumulator(self, spec):
-        from handsim.stats import StudyAccumulator
+        from .stats import StudyAccumulator
 
         return StudyAccumulator(spec.config_dicts(), [tuple(s.label for s in l) for l in spec.lineups], spec.players,
                                 spec.varying(), teams=[bool(getattr(r, "partnership", False)) for r in spec.configs()])
 
     def accumulator_from_state(self, state, spec):
-        from handsim.stats import StudyAccumulator
+        from .stats import StudyAccumulator
 
         return StudyAccumulator.from_state(state, configs=spec.config_dicts(),
                                            lineups=[tuple(x.label for x in l) for l in spec.lineups],
@@ -341,7 +346,7 @@ class HandGame(Game):
         """Write ``summary.parquet``, the report (``report.md`` with figures, ``report.html``,
         ``paired.csv``, ``versus.csv``, ``lineups.csv``, ``totals.csv``...) and ``summary.csv``."""
         from handsim._io import atomic_write
-        from handsim.report import write_report
+        from .report import write_report
 
         out = Path(out)
         acc = result.accumulator

@@ -159,6 +159,11 @@ class RussianGame(Game):
 
         return GameBlock(deal_idx, policy, res["flags"], res["cards"], res["value"], res["turns"], res["end"])
 
+    def accumulator_class(self) -> type:
+        from .stats import RussianAccumulator
+
+        return RussianAccumulator
+
     def new_accumulator(self, spec):
         from .stats import RussianAccumulator
 
