@@ -157,3 +157,57 @@ class Rules(_Rules):
 def rules_table_markdown() -> str:
     """A Markdown table of every option: name, default, allowed values, section, meaning."""
     return options_table_markdown(PARAMS)
+
+
+_ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
+def _text(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def options_text(preset: str = "classic", markdown: bool = False) -> str:
+    """The options as ``handsim rules`` prints them: name, value of ``preset`` (``*`` = differs from
+    the default), RULES.md section, allowed values, meaning; then the presets (``markdown``: as
+    Markdown tables, with the preset's values and the defaults).
+
+    Raises
+    ------
+    RulesError
+        An unknown preset.
+    """
+    import textwrap
+
+    r = Rules.preset(preset)
+    if markdown:
+        lines = [f"| option | {preset} | default | allowed | RULES.md | meaning |", "|---|---|---|---|---|---|"]
+        lines += [f"| `{p.name}` | `{_text(getattr(r, p.name))}` | `{_text(p.default)}` | {p.allowed()} "
+                  f"| §{p.section} | {p.help} |" for p in PARAMS]
+        lines.append("\n| preset | differs from the defaults |\n|---|---|")
+        for name, values in PRESETS.items():
+            diff = ", ".join(f"`{k}={_text(v)}`" for k, v in values.items()) or "(the defaults)"
+            lines.append(f"| `{name}` | {diff} |")
+        return "\n".join(lines)
+    width = max(len(p.name) for p in PARAMS)
+    vwidth = max(len(_text(getattr(r, p.name))) for p in PARAMS) + 1
+    lines = [f"Rule options ({preset}; * = differs from the default), with RULES.md section:\n"]
+    for p in PARAMS:
+        v = getattr(r, p.name)
+        mark = "*" if v != p.default else " "
+        lines.append(f"  {p.name:<{width}}  {_text(v) + mark:<{vwidth}}  §{p.section}  allowed: {p.allowed()}")
+        lines += [f"  {'':<{width}}    {line}" for line in textwrap.wrap(p.help, 88 - width)]
+    lines.append("\nPresets (--preset NAME):")
+    pw = max(len(n) for n in PRESETS)
+    for name, values in PRESETS.items():
+        diff = ", ".join(f"{k}={_text(v)}" for k, v in values.items()) or "the defaults"
+        lines += [f"  {name if i == 0 else '':<{pw}}  {line}" for i, line in enumerate(textwrap.wrap(diff, 86 - pw))]
+    from .games import GAMES, get_game
+    from .games import PRESETS as GAME_PRESETS
+
+    for i, other in enumerate(GAMES[1:], start=2):  # the other games: their own options
+        g, name = get_game(other), GAME_PRESETS[other][0]
+        lines.append(f"  {name:<{pw}}  {g.title}, the {_ORDINALS[i]} game (RULES.md section {g.rules_section}): "
+                     f"'handsim rules --preset {name}'")
+    lines.append("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")
+    return "\n".join(lines)
+

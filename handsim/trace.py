@@ -33,6 +33,20 @@ def _card_texts(cards) -> list[str]:
 
 from .errors import EngineError  # noqa: F401  (re-exported: handsim.trace.EngineError)
 
+#: The form of a classic Hand deal trace (docs/design.md), as ``handsim check`` reads it before
+#: the rules (see :meth:`handsim.games.Game.trace_schema`): no ``game`` field; the fields every
+#: trace holds; the JSON type of each trace, event and result field.
+TRACE_SCHEMA = {
+    "what": "classic Hand deal traces", "unit": "deal",
+    "fields": ("players", "rules", "dealer", "starter", "deck", "events", "result"),
+    "types": {"deal": int, "seed": int, "match": int, "round": int, "players": int, "rules": dict, "dealer": int,
+              "starter": int, "deck": "cards", "hands": "hands", "events": list, "result": dict, "policies": "cards"},
+    "event_types": {"type": str, "seat": int, "turn": int, "source": str, "card": str, "stands_for": str, "meld": int,
+                    "kind": str, "cards": "pairs", "stock": "cards", "hand": bool},
+    "result_types": {"void": bool, "out": "seat", "hand": bool, "turns": int, "opened": "bools", "joker_left": "bools",
+                     "scores": "ints", "error": str},
+}
+
 
 def _meld_cards(kind: int, key: int, lo: int, hi: int, mask: int, nj: int) -> list[list[str]]:
     out = []

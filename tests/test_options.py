@@ -74,3 +74,22 @@ def test_the_move_log_file_check_is_shared(tmp_path):
     n, problems = movelog.check_file(f, check)
     assert n == 3 and seen == [{"deal": 3}, [1]]
     assert problems[0] == (3, "odd") and problems[1][0] is None and problems[1][1].startswith("line 4: not a JSON")
+
+
+def test_every_game_answers_what_the_command_line_asks():
+    from handsim.games import GAMES, PRESETS, get_game
+
+    assert GAMES == ("hand", "russian")
+    hand, russian = map(get_game, GAMES)
+    assert (hand.rules_section, russian.rules_section) == ("1-7", "8")
+    assert hand.options_text("qahwa").startswith("Rule options (qahwa; * = differs from the default)")
+    assert "  russian      Russian Hand, the second game (RULES.md section 8): 'handsim rules --preset russian'" \
+        in hand.options_text("classic").splitlines()
+    assert russian.options_text("russian").startswith("Russian Hand options (RULES.md §8")
+    assert russian.options_text("russian", markdown=True).splitlines()[2].startswith("| `hand_size` | `7` |")
+    for name in GAMES:
+        schema = get_game(name).trace_schema()
+        assert set(schema) == {"what", "unit", "fields", "types", "event_types", "result_types"}
+        assert set(schema["fields"]) <= set(schema["types"]) and PRESETS[name]
+    assert (hand.trace_schema()["unit"], russian.trace_schema()["unit"]) == ("deal", "game")
+    assert hand.check_deal({"deal": 4}) != [] and russian.check_deal({"deal": 4}) != []

@@ -24,7 +24,9 @@ outputs            :meth:`run_info`, :meth:`write_outputs`, :meth:`policy_descri
                    :meth:`output_files` (for ``--force``), :meth:`partial_title`
 command line       :meth:`study_from_options`, :meth:`study_notes` (the study ``handsim simulate`` runs),
                    :meth:`trace_deal` (``--trace``), :meth:`engine_words` (the compile notice),
-                   :meth:`summary_text` (the table printed after a study)
+                   :meth:`summary_text` (the table printed after a study), ``rules_section``,
+                   ``commands``, :meth:`options_text` (``handsim rules``), :meth:`trace_schema`
+                   and :meth:`check_deal` (``handsim check``)
 =================  ==========================================================================
 """
 
@@ -187,4 +189,24 @@ class Game:
 
     def summary_text(self, result, spec) -> str:
         """The table printed after a study (and its ``Units:`` line)."""
+        raise NotImplementedError
+
+    #: The RULES.md sections of the game's rules (``"1-7"``, ``"8"``).
+    rules_section = ""
+    #: The commands that play the game, in words, for the refusal of a command that does not.
+    commands = ""
+
+    def options_text(self, preset: str, markdown: bool = False) -> str:
+        """The game's options as ``handsim rules --preset PRESET [--markdown]`` prints them."""
+        raise NotImplementedError
+
+    def trace_schema(self) -> dict:
+        """The form of the game's move logs, as ``handsim check`` checks it before the rules (a log's
+        ``"game"`` field names its game; none: the first game): ``what`` (the logs in words), ``unit``
+        (a deal in words), ``fields`` (those every log holds), ``types``, ``event_types``,
+        ``result_types`` (field -> JSON type, as :mod:`handsim.cli.inspect` names them)."""
+        raise NotImplementedError
+
+    def check_deal(self, trace: dict) -> list[str]:
+        """The game's pure-Python check of one move log: its discrepancies, one line each."""
         raise NotImplementedError

@@ -281,6 +281,25 @@ class HandGame(Game):
 
         return PARAM_BY_NAME
 
+    # -- what the command line asks
+    rules_section = "1-7"
+    commands = "every command"
+
+    def options_text(self, preset: str, markdown: bool = False) -> str:
+        from handsim.rules import options_text
+
+        return options_text(preset, markdown)
+
+    def trace_schema(self) -> dict:
+        from handsim.trace import TRACE_SCHEMA
+
+        return TRACE_SCHEMA
+
+    def check_deal(self, trace: dict) -> list[str]:
+        from handsim.checker import check_deal
+
+        return check_deal(trace)
+
     # -- a study's spec
     def check_study(self, matches: bool, policy_files) -> None:
         """Classic Hand plays matches and policy files: nothing to refuse."""

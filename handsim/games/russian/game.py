@@ -111,6 +111,25 @@ class RussianGame(Game):
     def engine(self, policies=()) -> RussianEngine:
         return RussianEngine()
 
+    # -- what the command line asks
+    rules_section = "8"
+    commands = "simulate, show-deal, check, report, rules, policies and rearrange"
+
+    def options_text(self, preset: str, markdown: bool = False) -> str:
+        from .rules import options_text, rules_table_markdown
+
+        return rules_table_markdown() if markdown else options_text(self.preset(preset))
+
+    def trace_schema(self) -> dict:
+        from .trace import TRACE_SCHEMA
+
+        return TRACE_SCHEMA
+
+    def check_deal(self, trace: dict) -> list[str]:
+        from .checker import check_deal
+
+        return check_deal(trace)
+
     # -- playing
     def run_chunk(self, rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int,
                   n: int, matches: bool = False, engine=None) -> dict:

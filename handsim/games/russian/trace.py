@@ -33,6 +33,20 @@ from .rules import RussianRules
 
 _CARD_TEXT = {t: format_card(t) for t in range(52)}
 
+#: The form of a Russian Hand move log, as ``handsim check`` reads it before the rules (see
+#: :meth:`handsim.games.Game.trace_schema`): ``"game": "russian"``; the fields every log holds; the
+#: JSON type of each log, event and result field.
+TRACE_SCHEMA = {
+    "what": "Russian Hand move logs", "unit": "game",
+    "fields": ("players", "rules", "deck", "events", "result"),
+    "types": {"deal": int, "seed": int, "players": int, "rules": dict, "deck": "cards", "hands": "hands",
+              "events": list, "result": dict, "policies": "cards"},
+    "event_types": {"type": str, "seat": "seat", "turn": int, "card": str, "cards": "cards",
+                    "table_before": "melds", "table_after": "melds"},
+    "result_types": {"end": str, "winner": "seat", "draw": bool, "turns": int, "won": "bools", "drew": "bools",
+                     "cards_left": "ints", "value_left": "ints"},
+}
+
 #: How a game ended, by the engine's ``END_*`` code.
 END_NAMES = {S.END_OUT: "out", S.END_STOCK_WIN: "stock_out", S.END_STOCK_DRAW: "stock_out"}
 
