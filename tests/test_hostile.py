@@ -955,7 +955,7 @@ def test_write_error_in_the_library_names_the_file(tmp_path):
     (["show-deal", "--players", "2"], "handsim.trace.trace_deal"),
     (["arrange", "QH KH AH"], "handsim.arrange.arrange"),
     (["meld", "QH KH AH"], "handsim.melds.interpret_meld"),
-    (["check", "{trace}"], "handsim.checker.check_file"),
+    (["check", "{trace}"], "handsim.movelog.check_file"),
     (["score", "{score}"], "handsim.scoring.round_end_from_json"),
     (["rules"], "handsim.rules.Rules.preset"),
 ])

@@ -14,12 +14,11 @@ from typing import Any, Iterable, Sequence
 import click
 
 from handsim.errors import EngineError, InputError, RunError, StudyEngineError
+from handsim.games import GAMES, PRESETS
 
-#: Presets of :data:`handsim.rules.PRESETS`, spelled out so that ``--help`` needs no numpy import
-#: (``tests/test_cli.py`` checks that the two agree).
-PRESET_NAMES = ("classic", "saudi", "qahwa", "partnership", "russian")  # handsim.rules.PRESETS + Russian Hand's
-#: The preset of Russian Hand (RULES.md §8: the second game, :mod:`handsim.games.russian`).
-RUSSIAN = "russian"
+#: Every game's presets, the first game's first (:data:`handsim.games.PRESETS`, which needs no numpy
+#: import for ``--help``; ``tests/test_cli.py`` checks that it agrees with each game's rules).
+PRESET_NAMES = tuple(p for g in GAMES for p in PRESETS[g])
 
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -285,13 +284,13 @@ def command_line(ctx: click.Context) -> str:
 
 
 class _ClassicPresets(click.Choice):
-    """The presets of a command that plays classic Hand only: its help lists the classic presets;
-    ``russian`` is still accepted here so that :func:`load_rules` refuses it with one line
-    saying where Russian Hand is played (not merely that it is not a choice)."""
+    """The presets of a command that plays classic Hand (the first game) only: its help lists that
+    game's presets; the other games' are still accepted here so that :func:`load_rules` refuses
+    them with one line saying where they are played (not merely that they are not a choice)."""
 
     def __init__(self):
         super().__init__(PRESET_NAMES, case_sensitive=False)
-        self.shown = [p for p in PRESET_NAMES if p != "russian"]
+        self.shown = list(PRESETS[GAMES[0]])
 
     def get_metavar(self, param, ctx=None):
         return "[" + "|".join(self.shown) + "]"
@@ -406,31 +405,36 @@ def set_differs(settings, key: str, set_value, value) -> bool:
 def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False,
                russian: bool = False):
     """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides (with ``partnership``,
-    ``--players 2v2``: ``partnership=true`` first, checked together with the overrides).
+    ``--players 2v2``: ``partnership=true`` first, checked together with the overrides), of the
+    game whose preset that is (:func:`rules_game`).
 
-    ``russian``: the command plays Russian Hand too (``--preset russian`` or a rules file of that
-    preset gives :class:`handsim.games.russian.rules.RussianRules`); otherwise such rules are refused.
+    ``russian``: the command plays every game (``--preset russian`` or a rules file of that preset
+    gives :class:`handsim.games.russian.rules.RussianRules`); otherwise the rules of any game but
+    classic Hand, the first, are refused.
 
     Raises
     ------
     click.UsageError
-        Both --preset and --rules; ``partnership`` with rules that set partnership=false; Russian
-        Hand rules for a command of classic Hand only.
+        Both --preset and --rules; ``partnership`` with rules that set partnership=false or a game
+        without partnership; another game's rules for a command of classic Hand only.
     handsim.rules.RulesError
         Unknown options or bad values (turned into a usage error by :class:`Command`).
     """
-    from handsim.rules import Rules
+    from handsim.games import get_game
 
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
-    if is_russian(preset, rules_file):
-        if not russian:
-            cmd = click.get_current_context(silent=True)
-            name = f"'handsim {cmd.info_name}'" if cmd is not None else "this command"
-            raise click.UsageError(f"{name} is for classic Hand: Russian Hand (--preset russian) is played by "
-                                   "simulate, show-deal, check, report, rules, policies and rearrange")
-        return _russian_rules(rules_file, settings, partnership)
-    rules = Rules.from_toml(rules_file) if rules_file else Rules.preset(preset or "classic")
+    game, first = rules_game(preset, rules_file), get_game(GAMES[0])
+    if game is not first and not russian:
+        cmd = click.get_current_context(silent=True)
+        name = f"'handsim {cmd.info_name}'" if cmd is not None else "this command"
+        raise click.UsageError(f"{name} is for {first.title}: {game.title} (--preset {PRESETS[game.name][0]}) is "
+                               f"played by {game.commands}")
+    if partnership and "partnership" not in game.param_by_name():
+        raise click.UsageError(f"{game.title} is for {game.min_players} to {game.max_players} single players: "
+                               f"--players 2v2 is {first.title}'s partnership")
+    cls = game.rules_class()
+    rules = cls.from_toml(rules_file) if rules_file else cls.preset(preset)
     settings = list(settings)
     if partnership and "partnership" not in set_keys_of(settings):
         settings.insert(0, "partnership=true")  # checked together with the other overrides
@@ -446,59 +450,45 @@ def preset_name(preset: str | None, rules_file: str | None = None) -> str:
     ``--rules`` file (under ``[rules]`` or at top level, as :meth:`handsim.rules.Rules.from_toml` reads
     it), else ``classic`` (also for a file that cannot be read or names no known preset: loading the
     rules names that problem)."""
+    default = PRESET_NAMES[0]
     if preset is not None:
         return preset.strip().lower()
     if rules_file is None:
-        return "classic"
+        return default
     from handsim._io import InputFileError, read_toml
 
     try:
         data = read_toml(rules_file, "rules file")
     except InputFileError:
-        return "classic"
+        return default
     table = data.get("rules")
     name = table["preset"] if isinstance(table, dict) and "preset" in table else data.get("preset")
     name = name.strip().lower() if isinstance(name, str) else ""
-    return name if name in PRESET_NAMES else "classic"
+    return name if name in PRESET_NAMES else default
+
+
+def rules_game(preset: str | None, rules_file: str | None = None):
+    """The game (:class:`handsim.games.Game`) whose preset ``--preset`` / ``--rules FILE`` (its
+    ``preset = "name"``) names."""
+    from handsim.games import game_for_preset
+
+    return game_for_preset(preset_name(preset, rules_file))
 
 
 def is_russian(preset: str | None, rules_file: str | None = None) -> bool:
-    """Whether ``--preset`` / ``--rules FILE`` (its ``preset = "russian"``) names Russian Hand."""
-    return preset_name(preset, rules_file) == RUSSIAN
-
-
-def _russian_rules(rules_file, settings, partnership: bool):
-    """Russian Hand rules from the preset or a rules file (``preset = "russian"`` plus its options,
-    at top level or under ``[rules]``), then ``--set`` overrides."""
-    from handsim._io import read_toml
-    from handsim.games.russian.rules import RussianRules
-    from handsim.rules import option_key
-
-    if partnership:
-        raise click.UsageError("Russian Hand is for 2 to 5 single players: --players 2v2 is classic Hand's partnership")
-    rules = RussianRules.preset()
-    if rules_file:
-        data = read_toml(rules_file, "rules file")
-        body = dict(data["rules"]) if isinstance(data.get("rules"), dict) else dict(data)
-        body.pop("preset", None)
-        rules = RussianRules.from_dict({option_key(k): v for k, v in body.items()})
-    if settings:
-        rules = rules.with_settings(list(settings))
-    return rules
+    """Whether ``--preset`` / ``--rules FILE`` names a game other than classic Hand, the first (Russian
+    Hand); kept for the commands that do not yet ask :func:`rules_game`."""
+    return rules_game(preset, rules_file).name != GAMES[0]
 
 
 def rules_note(rules, base: str = "classic") -> str:
-    """``classic`` or ``classic + joker_penalty=30, jokers=4`` (``russian + ...`` for Russian Hand rules)."""
-    from handsim.rules import Rules
+    """``classic`` or ``classic + joker_penalty=30, jokers=4`` (``russian + ...`` for Russian Hand
+    rules: a ``base`` that is not a preset of the rules' game is the game's first preset)."""
+    from handsim.games import game_of
 
-    if type(rules).__name__ == "RussianRules":
-        from handsim.games.russian.rules import RussianRules
-
-        ref = RussianRules.preset()
-        diff = [k for k, v in rules.to_dict().items() if v != getattr(ref, k)]
-        return RUSSIAN + ("" if not diff else " + " + ", ".join(f"{k}={fmt_value(getattr(rules, k))}" for k in diff))
-    ref = Rules.preset(base)
-    diff = rules.differs_from(ref)
+    if base not in PRESETS[game_of(rules).name]:
+        base = PRESETS[game_of(rules).name][0]
+    diff = rules.differs_from(type(rules).preset(base))
     if not diff:
         return base
     return base + " + " + ", ".join(f"{k}={fmt_value(getattr(rules, k))}" for k in diff)

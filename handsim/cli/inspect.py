@@ -8,7 +8,7 @@ import math
 import click
 
 from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, InputFile, IntIn, announce_compile, announce_engine_compile,
-                      cards_text, dump_json, is_russian, load_rules, parse_players, preset_name, rules_note, rules_options, set_differs,
+                      cards_text, dump_json, load_rules, parse_players, preset_name, rules_game, rules_note, rules_options, set_differs,
                       sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
@@ -404,10 +404,10 @@ def render_russian_game(trace: dict, symbols: bool = True) -> str:
     -------
     str
     """
-    from handsim.games.russian.rules import RussianRules
+    from handsim.games import get_game
 
     P = trace["players"]
-    rules = RussianRules.from_dict(trace["rules"])
+    rules = get_game(trace["game"]).rules_from_dict(trace["rules"])
     pol = trace.get("policies") or [""] * P
     what = "Stacked game" if trace.get("stacked") else f"Game {trace.get('deal')}, seed {trace.get('seed')}"
     lines = [f"{what}: Russian Hand, {P} players, rules {rules_note(rules)}; seat 0 plays first"]
@@ -503,15 +503,21 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     from handsim.policies.engines import engine_for
     from handsim.trace import EngineError, trace_deal
 
+    from handsim.games import GAMES, get_game
+
     players, two_v_two = parse_players(players)
-    shortcuts = {"opening_threshold": ("--threshold", threshold), "joker_penalty": ("--joker-penalty", joker_penalty)}
+    game = rules_game(preset, rules_file)
+    # the shortcuts the first game's options offer (handsim.options.Param.flag), as the study's
+    given = {"--threshold": threshold, "--joker-penalty": joker_penalty}
+    option_of = {flag: key for key, flag in get_game(GAMES[0]).rules_class().shortcuts().items()}
+    shortcuts = {option_of[flag]: (flag, values) for flag, values in given.items()}
     for key, (flag, values) in shortcuts.items():
         if len(values) > 1:
             raise click.UsageError(f"{flag} is given {len(values)} times: show-deal replays one configuration, "
                                    f"give {flag} once")
-        if values and is_russian(preset, rules_file):
-            raise click.UsageError(f"{flag} does not apply to Russian Hand (it has no opening or jokers)")
-    if is_russian(preset, rules_file):
+        if values and key not in game.param_by_name():
+            raise click.UsageError(f"{flag} does not apply to {game.title} (it has no opening or jokers)")
+    if game.name != GAMES[0]:
         _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,
                            match_round, as_json)
         return
@@ -540,9 +546,7 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 4",
                                      param_hint="'--lineup'")
     else:
-        from handsim.games import get_game
-
-        default = get_game("hand").default_policy  # the default study's policy, so its deals replay as played
+        default = game.default_policy  # the default study's policy, so its deals replay as played
         specs = [parse_policy(expand_policy_ref(default if policy is None else policy))] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
@@ -584,13 +588,16 @@ def _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
     if policy is not None and lineup is not None:
         raise click.UsageError("use either --policy or --lineup")
+    from handsim.games import game_of
+
+    game = game_of(rules)
     if lineup is not None:
-        specs = parse_lineup(lineup, game="russian")
+        specs = parse_lineup(lineup, game=game.name)
         if players is not None and players != len(specs):
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies but --players is {players}",
                                      param_hint="'--lineup'")
     else:
-        specs = [parse_policy("greedy" if policy is None else policy, "russian")] * (players or 4)
+        specs = [parse_policy(game.default_policy if policy is None else policy, game.name)] * (players or 4)
     rules.validate(len(specs))
     announce_compile("the Russian Hand deal tracer", "about a minute", "handsim.games.russian.kernels.engine",
                      "play_traced")
@@ -650,26 +657,10 @@ Example:
 """
 
 
-#: Fields every deal trace holds (docs/design.md); a JSON line without them is not a trace.
-_TRACE_FIELDS = ("players", "rules", "dealer", "starter", "deck", "events", "result")
-#: The JSON type of each trace field (docs/design.md): int an integer (not a boolean), "cards" an
-#: array of card strings, "melds" an array of those, "pairs" an array of [card, stands_for] pairs,
-#: "bools"/"ints" arrays of booleans/integers, "seat" an integer or null.
-_TRACE_TYPES = {"deal": int, "seed": int, "match": int, "round": int, "players": int, "rules": dict, "dealer": int,
-                "starter": int, "deck": "cards", "hands": "hands", "events": list, "result": dict, "policies": "cards"}
-#: Classic Hand event fields and result fields and their JSON types (docs/design.md).
-_EVENT_TYPES = {"type": str, "seat": int, "turn": int, "source": str, "card": str, "stands_for": str, "meld": int,
-                "kind": str, "cards": "pairs", "stock": "cards", "hand": bool}
-_RESULT_TYPES = {"void": bool, "out": "seat", "hand": bool, "turns": int, "opened": "bools", "joker_left": "bools",
-                 "scores": "ints", "error": str}
-#: The same for a Russian Hand move log (handsim/games/russian/trace.py).
-_RUSSIAN_FIELDS = ("players", "rules", "deck", "events", "result")
-_RUSSIAN_TYPES = {"deal": int, "seed": int, "players": int, "rules": dict, "deck": "cards", "hands": "hands",
-                  "events": list, "result": dict, "policies": "cards"}
-_RUSSIAN_EVENT_TYPES = {"type": str, "seat": "seat", "turn": int, "card": str, "cards": "cards",
-                        "table_before": "melds", "table_after": "melds"}
-_RUSSIAN_RESULT_TYPES = {"end": str, "winner": "seat", "draw": bool, "turns": int, "won": "bools", "drew": "bools",
-                         "cards_left": "ints", "value_left": "ints"}
+#: The JSON types a move log's fields may be declared with (each game's ``TRACE_SCHEMA``, in its
+#: trace module): int an integer (not a boolean), "cards" an array of card strings, "melds"/"hands"
+#: arrays of those, "pairs" an array of [card, stands_for] pairs, "bools"/"ints" arrays of
+#: booleans/integers, "seat" an integer or null.
 _TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array", str: "a string", bool: "true or false",
                      "cards": "an array of cards", "melds": "an array of melds (arrays of cards)",
                      "hands": "an array of hands (arrays of cards)",
@@ -677,7 +668,13 @@ _TRACE_TYPE_NAMES = {int: "an integer", dict: "an object", list: "an array", str
                      "ints": "an array of integers", "seat": "an integer (or null)"}
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
-_GAME_NAMES = {None: "classic Hand deal traces", "russian": "Russian Hand move logs"}
+
+
+def _schema(tag: str | None) -> dict:
+    """The move-log form of the game a log's ``"game"`` field names (none: the first game)."""
+    from handsim.games import GAMES, get_game
+
+    return get_game(tag or GAMES[0]).trace_schema()
 
 
 def _json_is(value, kind) -> bool:
@@ -740,8 +737,8 @@ def _check_traces_file(lines, name: str) -> str | None:
     Returns
     -------
     str or None
-        The file's game: ``"russian"`` for Russian Hand move logs (RULES.md §8), ``None`` for
-        classic Hand traces.
+        The file's game as its move logs' ``"game"`` field names it: ``"russian"`` for Russian Hand
+        move logs (RULES.md §8), ``None`` for classic Hand traces (the first game).
 
     Raises
     ------
@@ -754,10 +751,12 @@ def _check_traces_file(lines, name: str) -> str | None:
         The file cannot be read as text.
     """
     from handsim._io import InputFileError, parse_json
+    from handsim.games import GAMES, get_game
 
     expected = "expected one deal trace per line, as 'handsim show-deal --json' or 'handsim simulate --trace N' write"
+    tags, first_title = ", ".join(f'"{g}"' for g in GAMES[1:]), get_game(GAMES[0]).title
     n = 0
-    game = first_line = None
+    game = first_line = schema = None
     for line_no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -773,35 +772,31 @@ def _check_traces_file(lines, name: str) -> str | None:
         this = obj.get("game")
         if this is not None and not isinstance(this, str):
             raise click.UsageError(f"{where}: not a deal trace: its 'game' is {_found(this)}, not a string "
-                                   f"(\"russian\", or no \"game\" field for classic Hand): {expected}")
-        if this not in _GAME_NAMES:
-            raise click.UsageError(f"{where}: unknown game {this!r} (allowed: \"russian\", or no \"game\" "
-                                   f"field for classic Hand): {expected}")
+                                   f"({tags}, or no \"game\" field for {first_title}): {expected}")
+        if this is not None and this not in GAMES[1:]:
+            raise click.UsageError(f"{where}: unknown game {this!r} (allowed: {tags}, or no \"game\" "
+                                   f"field for {first_title}): {expected}")
         if n == 1:
-            game, first_line = this, line_no
+            game, first_line, schema = this, line_no, _schema(this)
         elif this != game:
-            raise click.UsageError(f"{where} is one of the {_GAME_NAMES[this]}, but line {first_line} is one of "
-                                   f"the {_GAME_NAMES[game]}: check each game's file on its own")
+            raise click.UsageError(f"{where} is one of the {_schema(this)['what']}, but line {first_line} is one of "
+                                   f"the {schema['what']}: check each game's file on its own")
         bad = _not_finite(obj)
         if bad is not None:
             raise click.UsageError(f"{where}: not a deal trace: its '{bad}' is NaN or Infinity, which is no JSON "
                                    f"number: {expected}")
-        russian = game == "russian"
-        fields, types = (_RUSSIAN_FIELDS, _RUSSIAN_TYPES) if russian else (_TRACE_FIELDS, _TRACE_TYPES)
-        missing = [k for k in fields if k not in obj]
+        missing = [k for k in schema["fields"] if k not in obj]
         if missing:
             raise click.UsageError(f"{where}: not a deal trace (no {', '.join(map(repr, missing))} "
                                    f"field{'s' if len(missing) > 1 else ''}): {expected}")
-        _check_types(obj, types, "its %s", where, expected)
+        _check_types(obj, schema["types"], "its %s", where, expected)
         _check_rules_field(obj["rules"], game, where, expected)
-        event_types = _RUSSIAN_EVENT_TYPES if russian else _EVENT_TYPES
         for i, ev in enumerate(obj["events"], start=1):
             if not isinstance(ev, dict):
                 raise click.UsageError(f"{where}: not a deal trace: its event {i} is {_found(ev)}, not an object: "
                                        f"{expected}")
-            _check_types(ev, event_types, f"the %s of its event {i}", where, expected)
-        _check_types(obj["result"], _RUSSIAN_RESULT_TYPES if russian else _RESULT_TYPES, "the %s of its result",
-                     where, expected)
+            _check_types(ev, schema["event_types"], f"the %s of its event {i}", where, expected)
+        _check_types(obj["result"], schema["result_types"], "the %s of its result", where, expected)
     if not n:
         raise click.UsageError(f"{name} holds no deal: {expected}")
     return game
@@ -810,10 +805,11 @@ def _check_traces_file(lines, name: str) -> str | None:
 def _check_rules_field(rules: dict, game: str | None, where: str, expected: str) -> None:
     """A move log's ``rules``: not empty, every option known and of its JSON type (``"hand_size":
     "7"`` is refused, not read as 7; a value out of range is the checker's discrepancy)."""
-    from handsim.rules import PARAM_BY_NAME, RulesError, check_json_rules
+    from handsim.errors import RulesError
+    from handsim.games import GAMES, get_game
+    from handsim.options import check_json_rules
 
-    if game == "russian":
-        from handsim.games.russian.rules import PARAM_BY_NAME
+    PARAM_BY_NAME = get_game(game or GAMES[0]).param_by_name()
     if not rules:
         raise click.UsageError(f"{where}: not a deal trace: its 'rules' is an empty object, but a move log names "
                                f"the rules it was played under: {expected}")
@@ -831,7 +827,8 @@ def _check_rules_field(rules: dict, game: str | None, where: str, expected: str)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True), metavar="FILE")
 @click.pass_context
 def check(ctx, file):
-    from handsim.checker import check_file, check_lines
+    from handsim.games import GAMES, get_game
+    from handsim.movelog import check_file, check_lines
 
     name = "standard input" if file == "-" else file
     try:
@@ -845,19 +842,15 @@ def check(ctx, file):
             source, run_check = lines, lambda check: check_lines(lines, check)
         else:
             source, run_check = _lines_of(file), lambda check: check_file(file, check)
-        from handsim.checker import check_deal
-
         game = _check_traces_file(source, name)
-        if game == "russian":  # Russian Hand move logs (RULES.md §8)
-            from handsim.games.russian.checker import check_deal
-        n, problems = run_check(check_deal)
+        n, problems = run_check(get_game(game or GAMES[0]).check_deal)  # each game's checker
     except OSError as e:
         raise click.UsageError(f"cannot read {name}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise click.UsageError(f"{name} is not UTF-8 text (expected JSON lines)") from None
     for _, message in problems:
         click.echo(message)
-    unit = "game" if game == "russian" else "deal"  # a Russian Hand deal is one game
+    unit = _schema(game)["unit"]  # a Russian Hand deal is one game
     click.echo(f"{n} {unit}{'s' if n != 1 else ''} checked, {len(problems)} discrepanc{'ies' if len(problems) != 1 else 'y'}")
     if problems:
         ctx.exit(1)

@@ -30,18 +30,17 @@ Examples:
               help="russian: list Russian Hand's policies (RULES.md section 8); the other presets play classic "
                    "Hand's.  [default: classic]")
 def policies(policy_files, preset):
-    from handsim.policies import POLICIES, _num, load_policy_files
+    from handsim.games import GAMES, PRESETS, game_for_preset, get_game
+    from handsim.policies import _num, load_policy_files
+    from handsim.policies.registry import registry_of
 
-    russian = preset is not None and preset.lower() == "russian"
-    if russian and policy_files:
-        raise click.UsageError("policy files hold classic Hand policies: Russian Hand plays its built-in policies only")
-    if russian:
-        from handsim.games.russian.policies.registry import POLICIES as RUSSIAN_POLICIES
-
-        shown = list(RUSSIAN_POLICIES.values())
-    else:
-        loaded = load_policy_files(policy_files)
-        shown = [p for p in POLICIES.values() if p.builtin] + [p for f in loaded for p in f.policies]
+    game = game_for_preset(preset)
+    registry = registry_of(game.name)
+    if policy_files and not registry.policy_files:
+        raise click.UsageError(f"policy files hold {get_game(GAMES[0]).title} policies: {game.title} plays its "
+                               "built-in policies only")
+    loaded = load_policy_files(policy_files)
+    shown = registry.builtin_policies() + [p for f in loaded for p in f.policies]
     for d in shown:
         origin = "built-in" if d.builtin else f"from {d.source}"
         click.echo(f"{d.name}  ({origin})")
@@ -58,8 +57,10 @@ def policies(policy_files, preset):
     example = next((f"{d.name}:{d.params[0].name}={_num(d.params[0].default)}" for d in shown if d.params), None)
     if example:
         click.echo(f"Syntax: NAME or NAME:KEY=VALUE,...  e.g. {example}")
-    if not russian:
-        click.echo("Russian Hand's policies (RULES.md section 8): handsim policies --preset russian")
+    if game.name == GAMES[0]:  # where the other games' policies are listed
+        for other in map(get_game, GAMES[1:]):
+            click.echo(f"{other.title}'s policies (RULES.md section {other.rules_section}): "
+                       f"handsim policies --preset {PRESETS[other.name][0]}")
 
 
 CHECK_POLICY_HELP = """Play a policy under every preset and rule variant and replay every deal through the rules checker.
