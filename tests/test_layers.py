@@ -22,19 +22,11 @@ PACKAGE = ROOT / "handsim"
 
 #: Files (or folders, ending in ``/``) -> the most game names they may hold together, and why.
 ALLOWED: list[tuple[tuple[str, ...], int, str]] = [
-    (("handsim/simulate.py", "handsim/study/"), 19,
-     "the study driver's classic-or-Russian branches: the game seam (issue 20 step 2) moves them into "
-     "each game's game.py"),
-    (("handsim/cli/simulate.py", "handsim/cli/tournament.py", "handsim/cli/_study_options.py"), 12,
-     "simulate's Russian Hand spec, move-log tracer and summary table: the same step asks the game"),
     (("handsim/cli/inspect.py",), 1,
      "show-deal of a Russian Hand game calls its tracer: it moves with the game's own rendering of a game "
      "into games/russian/"),
     (("handsim/cli/russian.py",), 3,
      "the rearrange command is Russian Hand's own: it moves with the game's commands into games/russian/"),
-    (("handsim/policies/__init__.py",), 4,
-     "PolicySpec.game, parse_policy and parse_lineup default to classic Hand, the first game: the "
-     "default comes from the game registry once classic Hand is a folder of games/"),
     (("handsim/policies/declare.py",), 4,
      "each game's decision functions (GAME_ENTRY_POINTS, GAME_REQUIRED, GAME_RETURNS): they move to "
      "each game's policies/ with the move step"),

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import PolicyError, PolicyFileError  # noqa: F401  (re-exported)
+from ..games import DEFAULT_GAME
 from .declare import MAX_PARAMS, Param, Policy  # noqa: F401
 from .registry import POLICIES, get, registry_of
 
@@ -33,7 +34,7 @@ PolicyParam = Param
 PolicyDef = Policy
 
 
-def registry_get(game: str = "hand"):
+def registry_get(game: str = DEFAULT_GAME):
     """The ``get(name)`` of a game's policy registry (:func:`handsim.policies.registry.registry_of`).
 
     Raises
@@ -52,7 +53,7 @@ class PolicySpec:
 
     name: str
     params: tuple[tuple[str, float], ...] = field(default_factory=tuple)
-    game: str = "hand"
+    game: str = DEFAULT_GAME
 
     @property
     def policy(self) -> Policy:
@@ -81,7 +82,7 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else str(v)
 
 
-def parse_policy(text: str, game: str = "hand") -> PolicySpec:
+def parse_policy(text: str, game: str = DEFAULT_GAME) -> PolicySpec:
     """Read ``name`` or ``name:key=value,...`` (user-written policies once their file is loaded,
     :func:`load_policy_files`); ``game="russian"`` reads a Russian Hand policy.
 
@@ -176,7 +177,7 @@ def split_lineup(text: str) -> list[str]:
     return parts
 
 
-def parse_lineup(lineup, game: str = "hand") -> list[PolicySpec]:
+def parse_lineup(lineup, game: str = DEFAULT_GAME) -> list[PolicySpec]:
     """A line-up from a string (``"hold-hand,greedy,greedy,greedy"``) or a sequence of names/specs
     (``game="russian"``: Russian Hand policies).
 
