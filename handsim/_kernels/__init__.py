@@ -22,6 +22,7 @@ def _cache_dir() -> Path:
         h.update(f.parent.name.encode() + b"/" + f.name.encode())
         h.update(f.read_bytes())
     h.update((here.parent / "rules.py").read_bytes())  # the parameter indices come from it
+    h.update((here.parent / "options.py").read_bytes())  # and the kernel vector's layout (RulesBase.to_vector)
     # the other games' kernels, policies and options (their engines call each other's files)
     games = here.parent / "games"
     for f in sorted(games.glob("*/kernels/*.py")) + sorted(games.glob("*/policies/*.py")) + sorted(games.glob("*/rules.py")):

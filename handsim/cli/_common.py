@@ -189,6 +189,11 @@ def _exception_text(e: Exception) -> tuple[str, int]:
         if isinstance(e, (EngineError, StudyEngineError)) and not msg.startswith("internal"):
             msg = f"internal {msg} (please report it)"
         return msg, 1
+    if isinstance(e, OSError) and _from_kernel_cache(e):
+        import numba
+
+        return (f"cannot write the compiled-kernel cache in {numba.config.CACHE_DIR}: {e.strerror or e}; free space "
+                "there, or set HANDSIM_CACHE_DIR to a folder on another device"), 1
     if isinstance(e, OSError):
         where = f" ({e.filename})" if getattr(e, "filename", None) else ""
         return f"{e.strerror or e}{where}", 1
@@ -207,6 +212,17 @@ def _from_echo(e: BaseException) -> bool:
 
     codes = {click.utils.echo.__code__, _flush_stdout.__code__}
     return any(frame.f_code in codes for frame, _ in traceback.walk_tb(e.__traceback__))
+
+
+def _from_kernel_cache(e: BaseException) -> bool:
+    """Whether ``e`` was raised while numba read or wrote its cache of compiled kernels (a full or
+    read-only device under ``$HANDSIM_CACHE_DIR``: numba's own error names no path)."""
+    import traceback
+
+    import os
+
+    cache_module = os.path.join("numba", "core", "caching.py")
+    return any(frame.f_code.co_filename.endswith(cache_module) for frame, _ in traceback.walk_tb(e.__traceback__))
 
 
 def _flush_stdout() -> None:
