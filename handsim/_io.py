@@ -25,7 +25,7 @@ from .errors import FolderInUse, InputFileError, WriteError
 
 __all__ = ["atomic_write", "FolderLock", "LOCK_NAME", "read_json", "parse_json", "read_toml", "parse_toml",
            "read_bytes", "decode_text", "check_depth", "hidden_char_note", "describe_char", "InputFileError",
-           "FolderInUse", "WriteError"]
+           "FolderInUse", "WriteError", "refuse_if_in_use"]
 
 #: Deepest nesting of arrays/objects (tables) accepted in a JSON or TOML input.  handsim's own
 #: formats nest at most 4 levels; the limit keeps every reader (and every message that shows a
@@ -170,6 +170,39 @@ class FolderLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+def refuse_if_in_use(folder) -> None:
+    """Raise :class:`FolderInUse` if another handsim process holds ``folder`` (see
+    :class:`FolderLock`), without claiming it or touching its lock file.
+
+    The lock decides from the first moment a run holds the folder: a study still starting (no
+    run.json or checkpoint written yet) is "in use", not "not a study folder" (issue 23, cause 5).
+    Nothing is raised for a folder that holds no lock file or one that nobody holds.
+
+    Raises
+    ------
+    FolderInUse
+        Another process holds the folder's lock.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: the lock file itself is the claim
+        if (Path(folder) / LOCK_NAME).exists():
+            raise FolderInUse(f"{folder} is in use by another handsim process (or one that was killed: "
+                              f"then delete {Path(folder) / LOCK_NAME})") from None
+        return
+    try:
+        fd = os.open(Path(folder) / LOCK_NAME, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return  # no lock file (or none that can be read): nobody holds the folder
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # conflicts only with a holder's exclusive lock
+    except BlockingIOError:
+        raise FolderInUse(f"{folder} is in use by another handsim process{_read_holder(fd)}: wait for it to "
+                          "finish, or choose another folder") from None
+    finally:
+        os.close(fd)  # and with it the shared lock
 
 
 def _read_holder(fd: int) -> str:

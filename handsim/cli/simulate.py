@@ -21,8 +21,10 @@ _SAVED_OPTIONS = STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches"
 
 def _saved_spec(folder: Path):
     """The StudySpec saved in a study folder: run.json's "spec", else the checkpoint's."""
+    from handsim._io import refuse_if_in_use
     from handsim.study import CHECKPOINT, read_checkpoint
 
+    refuse_if_in_use(folder)  # a study still starting there has written nothing yet
     run_json = folder / "run.json"
     if run_json.exists():
         return _spec_from_run(read_run_json(run_json), run_json)
@@ -331,10 +333,11 @@ Examples:
               help="md: report.md and its PNG figures; html: report.html alone (figures embedded); both.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def report(folder, fmt, quiet):
-    from handsim._io import FolderLock
+    from handsim._io import FolderLock, refuse_if_in_use
     from handsim.study import CHECKPOINT, read_checkpoint
 
     out = Path(folder)
+    refuse_if_in_use(out)  # a run still starting there has written nothing yet: the lock decides
     ck_path = out / CHECKPOINT
     formats = ("md", "html") if fmt == "both" else (fmt,)
     if (out / "run.json").is_file() and read_run_json(out / "run.json").get("kind") in ("tournament", "tune"):

@@ -68,6 +68,9 @@ def _resume_folder(ctx, names, what: str, resume, out, force) -> Path:
         raise click.UsageError("--force and --resume exclude each other")
     if out is not None and Path(out).resolve() != Path(resume).resolve():
         raise click.UsageError("--resume DIR continues in DIR: drop --out")
+    from handsim._io import refuse_if_in_use
+
+    refuse_if_in_use(resume)  # a run still starting there has written nothing yet: the lock decides
     return Path(resume)
 
 
