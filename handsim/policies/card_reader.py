@@ -97,15 +97,62 @@ def _chance(outs, unseen, horizon):
     return 1.0 - x ** horizon
 
 
+#: Most live outs a partial meld has: a pair lacks two suits (two copies each), a connector has
+#: two ends and a gap one middle card (two copies each) - so 4; the table of chances by number of
+#: outs (:func:`chance_table`) has a few entries more.
+MAX_OUTS = 8
+
+
 @njit(cache=True)
-def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
-    """The best partial meld of natural card ``t`` among ``cards`` (a leftover: cards no meld
-    holds) - a pair of one rank, a connector of one suit (ranks one apart) or a gap (two apart) -
-    by chance of completion times opening value.  Returns ``(p, v)``: its chance to be completed
-    (``1 - (1 - outs/n_unseen)^horizon``, outs = the completing cards among ``unseen``) and the
-    opening value of the meld it completes to (RULES.md section 1; points); ``(0, 0)`` without a
-    partial meld.  It depends on ``cards`` only through the cards of ``t``'s rank in other suits
-    and of its suit within two ranks (:func:`neighbours`)."""
+def chance_table(n_unseen, horizon, ch):
+    """``ch[k]`` = :func:`_chance` of ``k`` outs among ``n_unseen`` unseen cards in ``horizon``
+    draws, for ``k`` = 0 .. :data:`MAX_OUTS` (``ch float64[>= MAX_OUTS + 1]``): the same values,
+    computed once per decision instead of once per partial meld.  Returns ``ch``."""
+    for k in range(MAX_OUTS + 1):
+        ch[k] = _chance(k, n_unseen, horizon)
+    return ch
+
+
+@njit(cache=True, inline="always")
+def _run_partial(s, lo, hi, unseen, ace_low, ch):
+    """``(p, v)`` of the run partial meld of ``s`` at run positions ``lo`` < ``hi`` (one or two
+    apart; both held): chance to be completed (``ch``: :func:`chance_table`) and the opening value
+    of the run of three it completes to, the completing card's value averaged over its live outs;
+    ``p`` is 0 without live outs."""
+    vsum = _pos_value(lo, ace_low) + _pos_value(hi, ace_low)
+    outs = 0
+    ovsum = 0.0
+    if hi - lo == 2:  # a gap: the middle card
+        c = _pos_card(s, lo + 1)
+        outs = unseen[c]
+        ovsum = outs * _pos_value(lo + 1, ace_low)
+    else:  # a connector: either end
+        if lo - 1 >= 1:
+            c = _pos_card(s, lo - 1)
+            outs += unseen[c]
+            ovsum += unseen[c] * _pos_value(lo - 1, ace_low)
+        if hi + 1 <= 14:
+            c = _pos_card(s, hi + 1)
+            outs += unseen[c]
+            ovsum += unseen[c] * _pos_value(hi + 1, ace_low)
+    if outs == 0:
+        return 0.0, 0.0
+    return ch[outs], vsum + ovsum / outs
+
+
+@njit(cache=True, inline="always")
+def _better(pv, best, bp, bv):
+    """``(best, bp, bv)`` with the partial meld ``pv = (p, v)`` if its ``p * v`` beats ``best``."""
+    p, v = pv
+    if p * v > best:
+        return p * v, p, v
+    return best, bp, bv
+
+
+@njit(cache=True)
+def partial_of(t, cards, unseen, ace_low, ch):
+    """:func:`card_partial` with the chances by number of outs already in ``ch``
+    (:func:`chance_table` of the decision's unseen cards and horizon): the same ``(p, v)``."""
     s = api.suit_of(t)
     r = api.rank_of(t)
     best = 0.0
@@ -123,62 +170,60 @@ def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
         else:
             outs += unseen[c]
     if others > 0:
-        p = 1.0 if others >= 2 else _chance(outs, n_unseen, horizon)
-        v = 3.0 * api.rank_hand_value(r)
-        if p * v > best:
-            best = p * v
-            bp = p
-            bv = v
-    # runs: the Ace sits low (position 1) or high (14)
-    for q in (r, 14):
-        if q == 14 and r != 1:
-            continue
-        for d in (1, 2, -1, -2):
-            q2 = q + d
-            if q2 < 1 or q2 > 14 or (q2 == 14 and q == 1) or (q2 == 1 and q == 14):
-                continue
-            if cards[_pos_card(s, q2)] == 0:
-                continue
-            lo = min(q, q2)
-            hi = max(q, q2)
-            vsum = _pos_value(lo, ace_low) + _pos_value(hi, ace_low)
-            outs = 0
-            ovsum = 0.0
-            if hi - lo == 2:  # a gap: the middle card
-                c = _pos_card(s, lo + 1)
-                outs = unseen[c]
-                ovsum = outs * _pos_value(lo + 1, ace_low)
-            else:  # a connector: either end
-                if lo - 1 >= 1:
-                    c = _pos_card(s, lo - 1)
-                    outs += unseen[c]
-                    ovsum += unseen[c] * _pos_value(lo - 1, ace_low)
-                if hi + 1 <= 14:
-                    c = _pos_card(s, hi + 1)
-                    outs += unseen[c]
-                    ovsum += unseen[c] * _pos_value(hi + 1, ace_low)
-            if outs == 0:
-                continue
-            p = _chance(outs, n_unseen, horizon)
-            v = vsum + ovsum / outs
-            if p * v > best:
-                best = p * v
-                bp = p
-                bv = v
+        p = 1.0 if others >= 2 else ch[outs]
+        best, bp, bv = _better((p, 3.0 * api.rank_hand_value(r)), best, bp, bv)
+    # runs: the Ace sits low (position 1) or high (14); partners in the order +1, +2, -1, -2
+    # (position r, then for an Ace position 14: only -1 and -2 stay on the board)
+    base = s * api.N_RANKS - 1  # card type of run position q of this suit: base + q (q <= 13)
+    if r <= 13 and (cards[base + r + 1] if r < 13 else cards[base + 1]) > 0:  # r + 1 (14: the Ace)
+        best, bp, bv = _better(_run_partial(s, r, r + 1, unseen, ace_low, ch), best, bp, bv)
+    if r <= 12 and (cards[base + r + 2] if r < 12 else cards[base + 1]) > 0:  # r + 2
+        best, bp, bv = _better(_run_partial(s, r, r + 2, unseen, ace_low, ch), best, bp, bv)
+    if r >= 2 and cards[base + r - 1] > 0:  # r - 1
+        best, bp, bv = _better(_run_partial(s, r - 1, r, unseen, ace_low, ch), best, bp, bv)
+    if r >= 3 and cards[base + r - 2] > 0:  # r - 2
+        best, bp, bv = _better(_run_partial(s, r - 2, r, unseen, ace_low, ch), best, bp, bv)
+    if r == 1 and cards[base + 13] > 0:  # the Ace high: with the King (13), then the Queen (12)
+        best, bp, bv = _better(_run_partial(s, 13, 14, unseen, ace_low, ch), best, bp, bv)
+    if r == 1 and cards[base + 12] > 0:
+        best, bp, bv = _better(_run_partial(s, 12, 14, unseen, ace_low, ch), best, bp, bv)
     return bp, bv
+
+
+@njit(cache=True)
+def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
+    """The best partial meld of natural card ``t`` among ``cards`` (a leftover: cards no meld
+    holds) - a pair of one rank, a connector of one suit (ranks one apart) or a gap (two apart) -
+    by chance of completion times opening value.  Returns ``(p, v)``: its chance to be completed
+    (``1 - (1 - outs/n_unseen)^horizon``, outs = the completing cards among ``unseen``) and the
+    opening value of the meld it completes to (RULES.md section 1; points); ``(0, 0)`` without a
+    partial meld.  It depends on ``cards`` only through the cards of ``t``'s rank in other suits
+    and of its suit within two ranks (:func:`neighbours`).  The turn's valuations call
+    :func:`partial_of` with the chances computed once (:func:`chance_table`)."""
+    ch = np.empty(MAX_OUTS + 1, dtype=np.float64)
+    chance_table(n_unseen, horizon, ch)
+    return partial_of(t, cards, unseen, ace_low, ch)
+
+
+@njit(cache=True)
+def partials_of(cards, unseen, ace_low, ch, p_out, v_out):
+    """:func:`partials` with the chances by number of outs in ``ch`` (:func:`chance_table`)."""
+    for t in range(api.N_TYPES):
+        p_out[t] = 0.0
+        v_out[t] = 0.0
+    for t in range(api.N_NATURALS):
+        if cards[t] > 0:
+            p_out[t], v_out[t] = partial_of(t, cards, unseen, ace_low, ch)
+    return p_out
 
 
 @njit(cache=True)
 def partials(cards, unseen, n_unseen, horizon, ace_low, p_out, v_out):
     """:func:`card_partial` of every natural card type held in ``cards`` into ``p_out[t]`` /
     ``v_out[t]`` (``float64[N_TYPES]``); 0 and 0 for the others.  Returns ``p_out``."""
-    for t in range(api.N_TYPES):
-        p_out[t] = 0.0
-        v_out[t] = 0.0
-    for t in range(api.N_NATURALS):
-        if cards[t] > 0:
-            p_out[t], v_out[t] = card_partial(t, cards, unseen, n_unseen, horizon, ace_low)
-    return p_out
+    ch = np.empty(MAX_OUTS + 1, dtype=np.float64)
+    chance_table(n_unseen, horizon, ch)
+    return partials_of(cards, unseen, ace_low, ch, p_out, v_out)
 
 
 @njit(cache=True)
@@ -226,11 +271,23 @@ def leftover_terms(g, left, card_weight, p_out, v_out):
     return cost, gain
 
 
+@njit(cache=True, inline="always")
+def _neighbour_change(g, u, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain):
+    """``cost`` and ``gain`` of :func:`terms_without` after neighbour ``u``'s partial meld is
+    valued again on ``left`` (nothing when ``left`` holds no ``u``)."""
+    if left[u] == 0:
+        return cost, gain
+    p, v = partial_of(u, left, unseen, ace_low, ch)
+    cost += left[u] * (api.card_points(g, u) + card_weight) * (p_out[u] - p)
+    gain += (p * v - p_out[u] * v_out[u]) * 0.5
+    return cost, gain
+
+
 @njit(cache=True)
-def terms_without(g, left, t, cost, gain, card_weight, p_out, v_out, unseen, n_unseen, horizon, ace_low, nb):
+def terms_without(g, left, t, cost, gain, card_weight, p_out, v_out, unseen, ace_low, ch):
     """:func:`leftover_terms` of ``left`` less one copy of card ``t``, from those of ``left``
-    (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and its :func:`neighbours` change.
-    ``left`` is unchanged on return; ``nb`` a work array ``int64[>=8]``."""
+    (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and its :func:`neighbours` change
+    (valued again in that order; ``ch``: :func:`chance_table`).  ``left`` is unchanged on return."""
     cost -= (api.card_points(g, t) + card_weight) * (1.0 - p_out[t])
     if left[t] > 1:
         return cost, gain  # a copy stays: no partial meld changes
@@ -238,14 +295,27 @@ def terms_without(g, left, t, cost, gain, card_weight, p_out, v_out, unseen, n_u
     if t == api.JOKER:
         return cost, gain
     left[t] -= 1
-    m = neighbours(t, nb)
-    for i in range(m):
-        u = nb[i]
-        if left[u] == 0:
-            continue
-        p, v = card_partial(u, left, unseen, n_unseen, horizon, ace_low)
-        cost += left[u] * (api.card_points(g, u) + card_weight) * (p_out[u] - p)
-        gain += (p * v - p_out[u] * v_out[u]) * 0.5
+    s = api.suit_of(t)
+    r = api.rank_of(t)
+    for s2 in range(api.N_SUITS):
+        if s2 != s:
+            cost, gain = _neighbour_change(g, api.card_of(s2, r), left, card_weight, p_out, v_out, unseen, ace_low,
+                                           ch, cost, gain)
+    # the suit within two run positions, as neighbours() lists them: r-2, r-1, r+1, r+2, then for
+    # an Ace its high neighbours Q and K
+    base = s * api.N_RANKS - 1  # card type of run position q (<= 13) of the suit: base + q
+    if r >= 3:
+        cost, gain = _neighbour_change(g, base + r - 2, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
+    if r >= 2:
+        cost, gain = _neighbour_change(g, base + r - 1, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
+    cost, gain = _neighbour_change(g, base + r + 1 if r < 13 else base + 1, left, card_weight, p_out, v_out, unseen,
+                                   ace_low, ch, cost, gain)
+    if r <= 12:
+        cost, gain = _neighbour_change(g, base + r + 2 if r < 12 else base + 1, left, card_weight, p_out, v_out,
+                                       unseen, ace_low, ch, cost, gain)
+    if r == 1:
+        cost, gain = _neighbour_change(g, base + 12, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
+        cost, gain = _neighbour_change(g, base + 13, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
     left[t] += 1
     return cost, gain
 
@@ -453,6 +523,26 @@ def keeps_jokers(g, seat, prm):
 NOT_A_CANDIDATE = -1e300
 
 
+#: The work arrays of a valuation (:func:`new_work`): card counts (``int8``) and values (``float64``).
+_W_CARDS = 0  # card counts: the hand valued
+_W_LEFT = 1  # its cards no meld holds
+_W_UNSEEN = 2  # the cards the player cannot place
+_N_IWORK = 3
+_W_P = 0  # the partial melds' chances (p_out)
+_W_V = 1  # and values (v_out)
+_W_CH = 2  # the chances by number of outs (chance_table)
+_N_FWORK = 3
+
+
+@njit(cache=True)
+def new_work():
+    """The work arrays of one decision's valuations: ``int8[3, N_TYPES]`` (the hand valued, its
+    left cards, the unseen cards) and ``float64[3, N_TYPES]`` (the partial melds' chances and
+    values, the chances by number of outs): two allocations per decision instead of one per array
+    and valuation."""
+    return np.empty((_N_IWORK, api.N_TYPES), dtype=np.int8), np.empty((_N_FWORK, api.N_TYPES), dtype=np.float64)
+
+
 @njit(cache=True)
 def discard_values(g, seat, keep_jokers, prm, out):
     """The worth of each legal discard (``out float64[N_TYPES]``, points, higher is better;
@@ -462,21 +552,28 @@ def discard_values(g, seat, keep_jokers, prm, out):
     every natural (breaking a meld: the hand is arranged again without it); when no natural may
     go, a joker.  With ``keep_jokers`` (opened) the jokers stay out of the arrangement.  Returns
     the number of candidates."""
+    iw, fw = new_work()
+    return _discard_values(g, seat, keep_jokers, prm, out, iw, fw)
+
+
+@njit(cache=True)
+def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
+    """:func:`discard_values` with the work arrays of :func:`new_work`."""
     h = api.hand(g, seat)
     opened = api.has_opened(g, seat)
     req = api.required_opening(g, seat)
-    cards = np.empty(api.N_TYPES, dtype=np.int8)
-    left = np.empty(api.N_TYPES, dtype=np.int8)
-    unseen = np.empty(api.N_TYPES, dtype=np.int8)
-    p = np.empty(api.N_TYPES, dtype=np.float64)
-    v = np.empty(api.N_TYPES, dtype=np.float64)
-    nb = np.empty(8, dtype=np.int64)
+    cards = iw[_W_CARDS]
+    left = iw[_W_LEFT]
+    unseen = iw[_W_UNSEEN]
+    p = fw[_W_P]
+    v = fw[_W_V]
+    ch = fw[_W_CH]
     n_unseen = _unseen(g, seat, unseen)
-    horizon = draws_ahead(g, prm)
+    chance_table(n_unseen, draws_ahead(g, prm), ch)
     ace_low = api.rule(g, api.R_ACE_LOW)
     ow = prm[OPEN_WEIGHT]
     cw = prm[CARD_WEIGHT]
-    fw = prm[FEED_WEIGHT]
+    fwt = prm[FEED_WEIGHT]
     for t in range(api.N_TYPES):
         out[t] = NOT_A_CANDIDATE
     cards[:] = h
@@ -484,14 +581,14 @@ def discard_values(g, seat, keep_jokers, prm, out):
         cards[api.JOKER] = 0
     ov = arrange_left(g, seat, cards, opened, left)
     pts = points_of(g, h)
-    partials(left, unseen, n_unseen, horizon, ace_low, p, v)
+    partials_of(left, unseen, ace_low, ch, p, v)
     cost, gain = leftover_terms(g, left, cw, p, v)
     n = 0
     for t in range(api.N_NATURALS):
         if left[t] == 0 or not api.discard_is_legal(g, seat, t):
             continue
-        c2, g2 = terms_without(g, left, t, cost, gain, cw, p, v, unseen, n_unseen, horizon, ace_low, nb)
-        out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow) - fw * feed_risk(g, seat, t)
+        c2, g2 = terms_without(g, left, t, cost, gain, cw, p, v, unseen, ace_low, ch)
+        out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow) - fwt * feed_risk(g, seat, t)
         n += 1
     if n > 0:
         return n
@@ -501,8 +598,8 @@ def discard_values(g, seat, keep_jokers, prm, out):
             continue
         cards[t] -= 1
         ov2 = arrange_left(g, seat, cards, opened, left)
-        partials(left, unseen, n_unseen, horizon, ace_low, p, v)
-        out[t] = leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v) - fw * feed_risk(g, seat, t)
+        partials_of(left, unseen, ace_low, ch, p, v)
+        out[t] = leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v) - fwt * feed_risk(g, seat, t)
         cards[t] += 1
         n += 1
     if n == 0 and api.discard_is_legal(g, seat, api.JOKER):
@@ -515,8 +612,9 @@ def discard_values(g, seat, keep_jokers, prm, out):
 def choose_discard(g, seat, keep_jokers, prm):
     """The candidate of :func:`discard_values` worth most (ties: the lower card type), or
     ``api.NO_DISCARD`` when there is none (an empty hand)."""
+    iw, fw = new_work()
     vals = np.empty(api.N_TYPES, dtype=np.float64)
-    discard_values(g, seat, keep_jokers, prm, vals)
+    _discard_values(g, seat, keep_jokers, prm, vals, iw, fw)
     best = api.NO_DISCARD
     bestv = NOT_A_CANDIDATE
     for t in range(api.N_TYPES):
@@ -527,30 +625,25 @@ def choose_discard(g, seat, keep_jokers, prm):
 
 
 @njit(cache=True)
-def hand_value(g, seat, cards, opened, req, discard, keep, prm, unseen, n_unseen):
+def hand_value(g, seat, cards, opened, req, discard, keep, prm, unseen, ace_low, ch, left, p, v):
     """The value of the hand ``cards`` (points, higher is better), arranged as ``seat`` would
     play it (:func:`arrange_left`) and valued by :func:`leftover_value` - with ``discard``, after
     the best discard among the cards no meld holds other than one copy of card ``keep`` (the card
-    taken from the pile).  ``req``: points the opening still needs (0 once opened); ``unseen`` /
-    ``n_unseen``: the player's unseen cards (:func:`api.unseen_cards`) and their number."""
-    left = np.empty(api.N_TYPES, dtype=np.int8)
-    p = np.empty(api.N_TYPES, dtype=np.float64)
-    v = np.empty(api.N_TYPES, dtype=np.float64)
-    nb = np.empty(8, dtype=np.int64)
-    horizon = draws_ahead(g, prm)
-    ace_low = api.rule(g, api.R_ACE_LOW)
+    taken from the pile).  ``req``: points the opening still needs (0 once opened); ``unseen``:
+    the player's unseen cards (:func:`api.unseen_cards`), ``ch`` their :func:`chance_table`;
+    ``left``, ``p``, ``v``: work arrays (``int8``, ``float64``, ``float64[N_TYPES]``)."""
     ow = prm[OPEN_WEIGHT]
     cw = prm[CARD_WEIGHT]
     ov = arrange_left(g, seat, cards, opened, left)
     pts = points_of(g, cards)
-    partials(left, unseen, n_unseen, horizon, ace_low, p, v)
+    partials_of(left, unseen, ace_low, ch, p, v)
     cost, gain = leftover_terms(g, left, cw, p, v)
     best = -1e300
     if discard:
         for t in range(api.N_NATURALS):
             if left[t] == 0 or (t == keep and left[t] == 1):
                 continue
-            c2, g2 = terms_without(g, left, t, cost, gain, cw, p, v, unseen, n_unseen, horizon, ace_low, nb)
+            c2, g2 = terms_without(g, left, t, cost, gain, cw, p, v, unseen, ace_low, ch)
             val = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow)
             if val > best:
                 best = val
@@ -609,16 +702,22 @@ def draw_decision(g, seat, prm):
     if top == api.JOKER:
         return api.DRAW_DISCARD  # a joker is always worth taking
     keep_jk = keeps_jokers(g, seat, prm)
-    cards = np.empty(api.N_TYPES, dtype=np.int8)
-    unseen = np.empty(api.N_TYPES, dtype=np.int8)
-    n_unseen = _unseen(g, seat, unseen)
+    iw, fw = new_work()
+    cards = iw[_W_CARDS]
+    unseen = iw[_W_UNSEEN]
+    ch = fw[_W_CH]
+    chance_table(_unseen(g, seat, unseen), draws_ahead(g, prm), ch)
+    ace_low = api.rule(g, api.R_ACE_LOW)
+    left = iw[_W_LEFT]
+    p = fw[_W_P]
+    v = fw[_W_V]
     # both ways it is opened by the end of the turn: compare the hands' values
     cards[:] = api.hand(g, seat)
     if keep_jk:
         cards[api.JOKER] = 0
-    now = hand_value(g, seat, cards, True, 0, False, api.NO_CARD, prm, unseen, n_unseen)
+    now = hand_value(g, seat, cards, True, 0, False, api.NO_CARD, prm, unseen, ace_low, ch, left, p, v)
     cards[top] += 1
-    with_top = hand_value(g, seat, cards, True, 0, True, top, prm, unseen, n_unseen)
+    with_top = hand_value(g, seat, cards, True, 0, True, top, prm, unseen, ace_low, ch, left, p, v)
     return api.DRAW_DISCARD if with_top > now + prm[TAKE_MARGIN] else api.DRAW_STOCK
 
 
