@@ -123,6 +123,46 @@ def _part(chain: list[str]) -> str:
     return "other (outside the kernels)"
 
 
+#: Functions whose calls are counted (per round): the sampler's decisions, its simulated
+#: continuations (one ``_finish`` per rollout) and table copies.
+COUNTED = ("sampler.draw_decision", "sampler.play_turn", "sampler._finish", "api.copy_table", "api.deal_unseen",
+           "card_reader.draw_decision", "card_reader.choose_discard")
+
+#: What the kernels work on, whatever the decision (innermost function first; the first that
+#: matches names the task): the card-reader's and the sampler's turns split by kind of work.
+TASKS = (
+    ("arrangement searches", SEARCH + ("state.hand_search_above", "state.hand_search", "arrange.meldable")),
+    ("live outs (partial melds, chances)", ("card_reader.card_partial", "card_reader.partial_of", "card_reader.partials",
+                                           "card_reader.partials_of", "card_reader.chance_table",
+                                           "card_reader._run_partial", "__ieee754_pow_fma", "__pow")),
+    ("revaluation (a hand's value without a card)", ("card_reader.terms_without", "card_reader.leftover_terms",
+                                                    "card_reader.leftover_value", "card_reader.points_of")),
+    ("unseen cards", ("api.unseen_cards", "api.seen_cards", "card_reader._unseen")),
+    ("feed risk", ("card_reader.feed_risk",)),
+    ("lay-off and table lookups", ("state.first_layoff_meld", "state.layoff_position", "state.first_swap_meld",
+                                   "greedy.do_layoffs", "state.lay_off")),
+    ("table copies and dealing the unseen cards", ("api.copy_table", "api.new_table", "api.deal_unseen",
+                                                   "sampler._seat_rollout")),
+    ("memory allocation", ("malloc", "free", "_int_free", "_int_malloc", "NRT_MemInfo_alloc_aligned",
+                           "NRT_MemInfo_call_dtor", "NRT_Allocate", "NRT_Free", "NRT_decref", "NRT_incref",
+                           "__memset_avx2_unaligned_erms", "cfree", "_int_malloc", "malloc_consolidate")),
+)
+
+
+def _task(chain: list[str], ctx_name: str) -> str:
+    """The task (:data:`TASKS`) a function with call chain ``chain`` (itself first) works on."""
+    names = [c for c in chain if c]
+    own = chain[0] or ctx_name
+    for label, fns in TASKS:
+        if own in fns or own.split(".")[-1] in fns:
+            return label
+    for n in names[1:]:
+        for label, fns in TASKS:
+            if n in fns:
+                return label
+    return "other (decisions' own code, moves, engine)"
+
+
 class Profile:
     def __init__(self, cg_file: Path, syms: dict[int, str]):
         self.syms = syms
@@ -179,10 +219,12 @@ class Profile:
         est = sum(self.self_est.values())
         parts: dict[str, int] = defaultdict(int)
         funcs: dict[str, int] = defaultdict(int)
+        tasks: dict[str, int] = defaultdict(int)
         for ctx, c in self.self_est.items():
             ch = self.chain(ctx)
             parts[_part(ch)] += c
             funcs[ch[0] or ctx.split("'")[0]] += c
+            tasks[_task(ch, ctx.split("'")[0])] += c
         # searches: calls into the search from outside it
         searches: dict[str, int] = defaultdict(int)
         for caller, callee, n in self.calls:
@@ -191,6 +233,11 @@ class Profile:
             if ce in SEARCH_ENTRIES and cr not in SEARCH:
                 part = _part(self.chain(callee))
                 searches[part.split(":")[0]] += n
+        counted: dict[str, int] = defaultdict(int)
+        for caller, callee, n in self.calls:
+            ce = self.chain(callee)[0]
+            if ce in COUNTED and self.chain(caller)[0] != ce:
+                counted[ce] += n
         search_ir = parts["draw decision: searches"] + parts["play: searches"]  # estimated cycles
         nsearch = sum(searches.values())
         return {
@@ -201,6 +248,7 @@ class Profile:
             "instructions_per_turn": round(total / turns),
             "mispredicted_branches_per_round": round((est - total) / MISPREDICT / rounds),
             "parts_percent": {k: round(100 * v / est, 1) for k, v in sorted(parts.items(), key=lambda x: -x[1])},
+            "tasks_percent": {k: round(100 * v / est, 1) for k, v in sorted(tasks.items(), key=lambda x: -x[1])},
             "searches": {
                 "total": nsearch,
                 "per_turn": round(nsearch / turns, 2),
@@ -208,6 +256,7 @@ class Profile:
                 "in_plays_per_turn": round(searches.get("play", 0) / turns, 2),
                 "cost_per_search": round(search_ir / nsearch) if nsearch else None,
             },
+            "calls_per_round": {k: round(v / rounds, 2) for k, v in sorted(counted.items())},
             "top_functions_percent": {k: round(100 * v / est, 1)
                                       for k, v in sorted(funcs.items(), key=lambda x: -x[1])[:25]},
         }
@@ -265,10 +314,14 @@ def _text(label: str, s: dict) -> str:
              f"({s['rounds']} rounds, {s['turns']} turns)",
              f"  parts of a turn (% of estimated cycles: instructions + {MISPREDICT} per mispredicted branch):"]
     lines += [f"    {v:5.1f}  {k}" for k, v in s["parts_percent"].items()]
+    lines.append("  by task, whatever the decision (% of estimated cycles):")
+    lines += [f"    {v:5.1f}  {k}" for k, v in s["tasks_percent"].items()]
     se = s["searches"]
     lines.append(f"  arrangement searches: {se['per_turn']} per turn ({se['in_draw_decisions_per_turn']} in draw "
                  f"decisions, {se['in_plays_per_turn']} in plays), about {se['cost_per_search']:,} cycles each"
                  if se["total"] else "  arrangement searches: none")
+    if s["calls_per_round"]:
+        lines.append("  calls per round: " + ", ".join(f"{k} {v:,}" for k, v in s["calls_per_round"].items()))
     lines.append("  kernels by their own estimated cycles (%):")
     lines += [f"    {v:5.1f}  {k}" for k, v in s["top_functions_percent"].items()]
     return "\n".join(lines)
