@@ -186,8 +186,9 @@ WHY_TAKEN_CARD = 8  # the card just taken from the discard pile
 WHY_NO_DISCARD = 9  # named no discard while holding cards
 WHY_ROUND_OVER = 10  # a move after the round ended
 
-#: Searches remembered per table (see :func:`hand_search_above`).
-MEMO = 8
+#: Searches remembered per table (see :func:`hand_search_above`): :data:`MEMO` entries in pairs
+#: (a hand's pair is picked by a hash of the hand and mode; either entry of the pair may hold it).
+MEMO = 128
 
 #: One round's whole state as a numpy record (one allocation per chunk of deals, passed to
 #: every kernel as a single record: cheap calls, fast compilation).
@@ -218,7 +219,8 @@ GAME_DTYPE = np.dtype(
         ("memo_key", np.int64, (MEMO, 3)),  # remembered searches: hand bitsets, jokers | mode
         ("memo_res", np.int64, (MEMO, 3)),  # ... their floor, weight, number of melds
         ("memo_path", np.int32, (MEMO, MAX_MELDS, MELD_WIDTH)),  # ... and melds
-        ("memo_next", np.int64, (1,)),  # the entry to overwrite next
+        ("memo_next", np.int64, (1,)),  # which entry of a pair to overwrite next (alternates)
+        ("memo_w", np.int32, (3, 6, 16)),  # the search weights the remembered searches were made with
         ("tmp", np.int8, (N_TYPES,)),  # scratch card counts
         ("rem", np.int8, (N_TYPES,)),  # scratch card counts of the planners
         ("rng", np.uint64, (1,)),  # the deal's stream: shuffle and reshuffles
@@ -1008,21 +1010,33 @@ def hand_search(g, hand, mode):
     return hand_search_above(g, hand, mode, np.int64(-1))
 
 
+@njit(cache=True, inline="always")
+def _memo_pair(c1, c2, key2):
+    """The first entry of the pair of remembered searches where a hand (bitsets ``c1``, ``c2``)
+    and ``key2`` (jokers | mode << 8) are kept: a multiplicative hash."""
+    x = c1 * np.int64(0x2545F4914F6CDD1D) + c2 * np.int64(0x5851F42D4C957F2D) + key2 * np.int64(0x1B873593)
+    return ((x >> 40) & (MEMO // 2 - 1)) * 2
+
+
 @njit(cache=True)
 def hand_search_above(g, hand, mode, floor):
     """:func:`hand_search` among the arrangements worth more than ``floor``: returns
     ``(floor, 0)`` when there is none, else what :func:`hand_search` returns (the same melds).
 
-    The table remembers its last :data:`MEMO` searches (hand, mode, floor and result), so a
-    hand searched twice in a turn - the draw decision pretends to take the discard and the play
-    then searches the hand it took, a planner repeats the search its caller just made - is
-    searched once.  A remembered result that found an arrangement answers any floor (it is the
-    best one, and the same melds come out for every floor below its weight); one that found
-    nothing above its floor answers the same floor or a higher one.
+    The table remembers its last searches (hand, mode, floor and result; :data:`MEMO` of them, two
+    per hash of hand and mode), so a hand searched again - the draw decision pretends to take the
+    discard and the play then searches the hand it took, a planner repeats the search its caller
+    just made, a simulated continuation meets the hands an earlier one met - is searched once.  A
+    remembered result that found an arrangement answers any floor (it is the best one, and the
+    same melds come out for every floor below its weight); one that found nothing above its floor
+    answers the same floor or a higher one.  The result depends on the hand and the search
+    weights only, which :func:`forget_searches` watches.
     """
     c1, c2 = hand_bits(hand)
     key2 = np.int64(hand[JOKER]) | (np.int64(mode) << 8)
-    for e in range(MEMO):
+    e0 = _memo_pair(c1, c2, key2)
+    slot = -1
+    for e in range(e0, e0 + 2):
         k = g.memo_key[e]
         if k[0] != c1 or k[1] != c2 or k[2] != key2:
             continue
@@ -1037,18 +1051,20 @@ def hand_search_above(g, hand, mode, floor):
             return r[1], n
         if floor >= r[0]:  # nothing above a floor as high or higher
             return floor, 0
+        slot = e  # nothing above a higher floor: this search replaces it
     val, n = search_bits(c1, c2, np.int64(hand[JOKER]), g.W[mode], g.path, g.bestpath, g.best, floor)
-    e = g.memo_next[0]
-    g.memo_next[0] = (e + 1) % MEMO
-    g.memo_key[e, 0] = c1
-    g.memo_key[e, 1] = c2
-    g.memo_key[e, 2] = key2
-    g.memo_res[e, 0] = floor
-    g.memo_res[e, 1] = val
-    g.memo_res[e, 2] = n
+    if slot < 0:
+        slot = e0 + (g.memo_next[0] & 1)
+        g.memo_next[0] += 1
+    g.memo_key[slot, 0] = c1
+    g.memo_key[slot, 1] = c2
+    g.memo_key[slot, 2] = key2
+    g.memo_res[slot, 0] = floor
+    g.memo_res[slot, 1] = val
+    g.memo_res[slot, 2] = n
     for i in range(n):
         for j in range(MELD_WIDTH):
-            g.memo_path[e, i, j] = g.bestpath[i, j]
+            g.memo_path[slot, i, j] = g.bestpath[i, j]
     return val, n
 
 
@@ -1066,9 +1082,20 @@ def could_meld(g, hand, t):
 
 @njit(cache=True)
 def forget_searches(g):
-    """Empty the table's remembered searches (when its search weights change)."""
+    """Empty the table's remembered searches if its search weights ``W`` are not the ones they
+    were made with (a new table; a copy of a table of other rules).  A copy of a table of the same
+    rules keeps them: a search's result depends on the hand and the weights only."""
+    same = True
+    for m in range(3):
+        for i in range(6):
+            for j in range(16):
+                if g.W[m, i, j] != g.memo_w[m, i, j]:
+                    same = False
+    if same:
+        return
     for e in range(MEMO):
         g.memo_key[e, 2] = -1
+    g.memo_w[:, :, :] = g.W
 
 
 @njit(cache=True, inline="always")
