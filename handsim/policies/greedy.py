@@ -82,12 +82,21 @@ def do_swaps(g, seat):
     done = 0
     h = api.hand(g, seat)
     for k in range(api.table_count(g)):
-        if api.meld_jokers(api.table_meld(g, k)) == 0:
+        m = api.table_meld(g, k)
+        if api.meld_jokers(m) == 0:
             continue  # no joker to swap (a swap only takes jokers away)
+        # only the naturals of a run's suit or of a set's rank can take a joker's place: the same
+        # cards in the same (ascending) order as asking all 52
+        key = api.meld_key(m)
+        is_set = api.is_set(m)
+        first = api.card_of(0, key) if is_set else api.card_of(key, 1)
+        step = api.N_RANKS if is_set else 1
+        count = api.N_SUITS if is_set else api.N_RANKS
         again = True
         while again:
             again = False
-            for t in range(api.N_NATURALS):
+            for i in range(count):
+                t = first + i * step
                 if h[t] > 0 and api.swap_target(g, k, t) != api.NO_TARGET:
                     if api.swap_joker(g, seat, k, t):
                         done += 1
