@@ -97,44 +97,77 @@ def _chance(outs, unseen, horizon):
     return 1.0 - x ** horizon
 
 
-#: Most live outs a partial meld has: a pair lacks two suits (two copies each), a connector has
-#: two ends and a gap one middle card (two copies each) - so 4; the table of chances by number of
-#: outs (:func:`chance_table`) has a few entries more.
-MAX_OUTS = 8
+# A decision's valuations read the cards as bitsets, which numba passes between functions as
+# plain integers: bit 16 s + q is run position q (1 = Ace low .. 13 = King, 14 = the Ace again,
+# high) of suit s.
 
 
 @njit(cache=True)
-def chance_table(n_unseen, horizon, ch):
-    """``ch[k]`` = :func:`_chance` of ``k`` outs among ``n_unseen`` unseen cards in ``horizon``
-    draws, for ``k`` = 0 .. :data:`MAX_OUTS` (``ch float64[>= MAX_OUTS + 1]``): the same values,
-    computed once per decision instead of once per partial meld.  Returns ``ch``."""
-    for k in range(MAX_OUTS + 1):
-        ch[k] = _chance(k, n_unseen, horizon)
-    return ch
+def card_bits(cards, k):
+    """The natural cards of which ``cards`` holds at least ``k`` copies, as a bitset (the Ace of
+    each suit at both of its run positions)."""
+    b = np.int64(0)
+    for s in range(api.N_SUITS):
+        for r in range(1, api.N_RANKS + 1):
+            if cards[api.card_of(s, r)] >= k:
+                b |= np.int64(1) << (s * 16 + r)
+        if cards[api.card_of(s, 1)] >= k:
+            b |= np.int64(1) << (s * 16 + 14)
+    return b
 
 
 @njit(cache=True, inline="always")
-def _run_partial(s, lo, hi, unseen, ace_low, ch):
-    """``(p, v)`` of the run partial meld of ``s`` at run positions ``lo`` < ``hi`` (one or two
-    apart; both held): chance to be completed (``ch``: :func:`chance_table`) and the opening value
-    of the run of three it completes to, the completing card's value averaged over its live outs;
-    ``p`` is 0 without live outs."""
+def _card_bit(t):
+    """The bit (or, for an Ace, the two bits) of natural card ``t`` in a :func:`card_bits` set."""
+    s = api.suit_of(t)
+    r = api.rank_of(t)
+    b = np.int64(1) << (s * 16 + r)
+    if r == 1:
+        b |= np.int64(1) << (s * 16 + 14)
+    return b
+
+
+@njit(cache=True)
+def outlook(unseen, n_unseen, horizon, ace_low):
+    """What every partial meld of a decision is valued with: ``(u1, u2, ace_low, ch)``, the
+    unseen cards ``unseen`` as bitsets of one and two copies (:func:`card_bits`), the low Ace's
+    value and ``ch[k]``, the chance of drawing one of ``k`` = 0 .. 4 live outs among
+    ``n_unseen`` cards in ``horizon`` draws (a partial meld has at most 4: a pair lacks two
+    suits, a connector has two ends, two copies each) - computed once, not once per partial."""
+    ch = (0.0, _chance(1, n_unseen, horizon), _chance(2, n_unseen, horizon), _chance(3, n_unseen, horizon),
+          _chance(4, n_unseen, horizon))
+    return card_bits(unseen, 1), card_bits(unseen, 2), ace_low, ch
+
+
+@njit(cache=True, inline="always")
+def _copies_unseen(look, b):
+    """Unseen copies (0..2) of the card at bit ``b``."""
+    u1, u2, _, _ = look
+    return ((u1 >> b) & 1) + ((u2 >> b) & 1)
+
+
+@njit(cache=True, inline="always")
+def _run_partial(sb, lo, hi, look):
+    """``(p, v)`` of the run partial meld at run positions ``lo`` < ``hi`` (one or two apart;
+    both held) of the suit whose bits start at ``sb``: chance to be completed and the opening
+    value of the run of three it completes to, the completing card's value averaged over its
+    live outs; ``p`` is 0 without live outs."""
+    _, _, ace_low, ch = look
     vsum = _pos_value(lo, ace_low) + _pos_value(hi, ace_low)
     outs = 0
     ovsum = 0.0
     if hi - lo == 2:  # a gap: the middle card
-        c = _pos_card(s, lo + 1)
-        outs = unseen[c]
+        outs = _copies_unseen(look, sb + lo + 1)
         ovsum = outs * _pos_value(lo + 1, ace_low)
     else:  # a connector: either end
         if lo - 1 >= 1:
-            c = _pos_card(s, lo - 1)
-            outs += unseen[c]
-            ovsum += unseen[c] * _pos_value(lo - 1, ace_low)
+            k = _copies_unseen(look, sb + lo - 1)
+            outs += k
+            ovsum += k * _pos_value(lo - 1, ace_low)
         if hi + 1 <= 14:
-            c = _pos_card(s, hi + 1)
-            outs += unseen[c]
-            ovsum += unseen[c] * _pos_value(hi + 1, ace_low)
+            k = _copies_unseen(look, sb + hi + 1)
+            outs += k
+            ovsum += k * _pos_value(hi + 1, ace_low)
     if outs == 0:
         return 0.0, 0.0
     return ch[outs], vsum + ovsum / outs
@@ -150,11 +183,12 @@ def _better(pv, best, bp, bv):
 
 
 @njit(cache=True)
-def partial_of(t, cards, unseen, ace_low, ch):
-    """:func:`card_partial` with the chances by number of outs already in ``ch``
-    (:func:`chance_table` of the decision's unseen cards and horizon): the same ``(p, v)``."""
+def partial_of(t, c1, look):
+    """:func:`card_partial` of natural ``t`` among the cards ``c1`` (:func:`card_bits`), valued
+    with :func:`outlook` ``look``: the same ``(p, v)``, from integers only."""
     s = api.suit_of(t)
     r = api.rank_of(t)
+    sb = s * 16
     best = 0.0
     bp = 0.0
     bv = 0.0
@@ -164,29 +198,28 @@ def partial_of(t, cards, unseen, ace_low, ch):
     for s2 in range(api.N_SUITS):
         if s2 == s:
             continue
-        c = api.card_of(s2, r)
-        if cards[c] > 0:
+        b = s2 * 16 + r
+        if (c1 >> b) & 1:
             others += 1
         else:
-            outs += unseen[c]
+            outs += _copies_unseen(look, b)
     if others > 0:
-        p = 1.0 if others >= 2 else ch[outs]
+        p = 1.0 if others >= 2 else look[3][outs]
         best, bp, bv = _better((p, 3.0 * api.rank_hand_value(r)), best, bp, bv)
-    # runs: the Ace sits low (position 1) or high (14); partners in the order +1, +2, -1, -2
-    # (position r, then for an Ace position 14: only -1 and -2 stay on the board)
-    base = s * api.N_RANKS - 1  # card type of run position q of this suit: base + q (q <= 13)
-    if r <= 13 and (cards[base + r + 1] if r < 13 else cards[base + 1]) > 0:  # r + 1 (14: the Ace)
-        best, bp, bv = _better(_run_partial(s, r, r + 1, unseen, ace_low, ch), best, bp, bv)
-    if r <= 12 and (cards[base + r + 2] if r < 12 else cards[base + 1]) > 0:  # r + 2
-        best, bp, bv = _better(_run_partial(s, r, r + 2, unseen, ace_low, ch), best, bp, bv)
-    if r >= 2 and cards[base + r - 1] > 0:  # r - 1
-        best, bp, bv = _better(_run_partial(s, r - 1, r, unseen, ace_low, ch), best, bp, bv)
-    if r >= 3 and cards[base + r - 2] > 0:  # r - 2
-        best, bp, bv = _better(_run_partial(s, r - 2, r, unseen, ace_low, ch), best, bp, bv)
-    if r == 1 and cards[base + 13] > 0:  # the Ace high: with the King (13), then the Queen (12)
-        best, bp, bv = _better(_run_partial(s, 13, 14, unseen, ace_low, ch), best, bp, bv)
-    if r == 1 and cards[base + 12] > 0:
-        best, bp, bv = _better(_run_partial(s, 12, 14, unseen, ace_low, ch), best, bp, bv)
+    # runs: the Ace sits low (position 1) or high (14); partners in the order +1, +2, -1, -2 of
+    # position r, then for an Ace those of position 14 (-1, -2: the King, then the Queen)
+    if (c1 >> (sb + r + 1)) & 1:
+        best, bp, bv = _better(_run_partial(sb, r, r + 1, look), best, bp, bv)
+    if r <= 12 and (c1 >> (sb + r + 2)) & 1:
+        best, bp, bv = _better(_run_partial(sb, r, r + 2, look), best, bp, bv)
+    if r >= 2 and (c1 >> (sb + r - 1)) & 1:
+        best, bp, bv = _better(_run_partial(sb, r - 1, r, look), best, bp, bv)
+    if r >= 3 and (c1 >> (sb + r - 2)) & 1:
+        best, bp, bv = _better(_run_partial(sb, r - 2, r, look), best, bp, bv)
+    if r == 1 and (c1 >> (sb + 13)) & 1:
+        best, bp, bv = _better(_run_partial(sb, 13, 14, look), best, bp, bv)
+    if r == 1 and (c1 >> (sb + 12)) & 1:
+        best, bp, bv = _better(_run_partial(sb, 12, 14, look), best, bp, bv)
     return bp, bv
 
 
@@ -199,31 +232,33 @@ def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
     opening value of the meld it completes to (RULES.md section 1; points); ``(0, 0)`` without a
     partial meld.  It depends on ``cards`` only through the cards of ``t``'s rank in other suits
     and of its suit within two ranks (:func:`neighbours`).  The turn's valuations call
-    :func:`partial_of` with the chances computed once (:func:`chance_table`)."""
-    ch = np.empty(MAX_OUTS + 1, dtype=np.float64)
-    chance_table(n_unseen, horizon, ch)
-    return partial_of(t, cards, unseen, ace_low, ch)
+    :func:`partial_of` with the cards as bitsets and the chances computed once (:func:`outlook`)."""
+    return partial_of(t, card_bits(cards, 1), outlook(unseen, n_unseen, horizon, ace_low))
 
 
 @njit(cache=True)
-def partials_of(cards, unseen, ace_low, ch, p_out, v_out):
-    """:func:`partials` with the chances by number of outs in ``ch`` (:func:`chance_table`)."""
-    for t in range(api.N_TYPES):
-        p_out[t] = 0.0
-        v_out[t] = 0.0
+def partials_of(cards, look, p_out, v_out):
+    """:func:`partials` valued with :func:`outlook` ``look``, for the cards held only: the
+    entries of the natural cards ``cards`` lacks are left as they were (the valuations read the
+    entries of the cards held only).  Returns the cards as a bitset (:func:`card_bits`)."""
+    c1 = card_bits(cards, 1)
+    p_out[api.JOKER] = 0.0
+    v_out[api.JOKER] = 0.0
     for t in range(api.N_NATURALS):
         if cards[t] > 0:
-            p_out[t], v_out[t] = partial_of(t, cards, unseen, ace_low, ch)
-    return p_out
+            p_out[t], v_out[t] = partial_of(t, c1, look)
+    return c1
 
 
 @njit(cache=True)
 def partials(cards, unseen, n_unseen, horizon, ace_low, p_out, v_out):
     """:func:`card_partial` of every natural card type held in ``cards`` into ``p_out[t]`` /
     ``v_out[t]`` (``float64[N_TYPES]``); 0 and 0 for the others.  Returns ``p_out``."""
-    ch = np.empty(MAX_OUTS + 1, dtype=np.float64)
-    chance_table(n_unseen, horizon, ch)
-    return partials_of(cards, unseen, ace_low, ch, p_out, v_out)
+    for t in range(api.N_NATURALS):
+        p_out[t] = 0.0
+        v_out[t] = 0.0
+    partials_of(cards, outlook(unseen, n_unseen, horizon, ace_low), p_out, v_out)
+    return p_out
 
 
 @njit(cache=True)
@@ -272,51 +307,49 @@ def leftover_terms(g, left, card_weight, p_out, v_out):
 
 
 @njit(cache=True, inline="always")
-def _neighbour_change(g, u, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain):
+def _neighbour_change(g, u, left, lb, card_weight, p_out, v_out, look, cost, gain):
     """``cost`` and ``gain`` of :func:`terms_without` after neighbour ``u``'s partial meld is
-    valued again on ``left`` (nothing when ``left`` holds no ``u``)."""
-    if left[u] == 0:
+    valued again among the cards ``lb`` (a bitset; nothing when it lacks ``u``)."""
+    if ((lb >> (api.suit_of(u) * 16 + api.rank_of(u))) & 1) == 0:
         return cost, gain
-    p, v = partial_of(u, left, unseen, ace_low, ch)
+    p, v = partial_of(u, lb, look)
     cost += left[u] * (api.card_points(g, u) + card_weight) * (p_out[u] - p)
     gain += (p * v - p_out[u] * v_out[u]) * 0.5
     return cost, gain
 
 
 @njit(cache=True)
-def terms_without(g, left, t, cost, gain, card_weight, p_out, v_out, unseen, ace_low, ch):
-    """:func:`leftover_terms` of ``left`` less one copy of card ``t``, from those of ``left``
-    (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and its :func:`neighbours` change
-    (valued again in that order; ``ch``: :func:`chance_table`).  ``left`` is unchanged on return."""
+def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look):
+    """:func:`leftover_terms` of ``left`` (``lbits``: its :func:`card_bits`) less one copy of
+    card ``t``, from those of ``left`` (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and
+    its :func:`neighbours` change (valued again in that order with :func:`outlook` ``look``)."""
     cost -= (api.card_points(g, t) + card_weight) * (1.0 - p_out[t])
     if left[t] > 1:
         return cost, gain  # a copy stays: no partial meld changes
     gain -= p_out[t] * v_out[t] * 0.5
     if t == api.JOKER:
         return cost, gain
-    left[t] -= 1
+    lb = lbits & ~_card_bit(t)
     s = api.suit_of(t)
     r = api.rank_of(t)
     for s2 in range(api.N_SUITS):
         if s2 != s:
-            cost, gain = _neighbour_change(g, api.card_of(s2, r), left, card_weight, p_out, v_out, unseen, ace_low,
-                                           ch, cost, gain)
+            cost, gain = _neighbour_change(g, api.card_of(s2, r), left, lb, card_weight, p_out, v_out, look, cost, gain)
     # the suit within two run positions, as neighbours() lists them: r-2, r-1, r+1, r+2, then for
     # an Ace its high neighbours Q and K
     base = s * api.N_RANKS - 1  # card type of run position q (<= 13) of the suit: base + q
     if r >= 3:
-        cost, gain = _neighbour_change(g, base + r - 2, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
+        cost, gain = _neighbour_change(g, base + r - 2, left, lb, card_weight, p_out, v_out, look, cost, gain)
     if r >= 2:
-        cost, gain = _neighbour_change(g, base + r - 1, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
-    cost, gain = _neighbour_change(g, base + r + 1 if r < 13 else base + 1, left, card_weight, p_out, v_out, unseen,
-                                   ace_low, ch, cost, gain)
+        cost, gain = _neighbour_change(g, base + r - 1, left, lb, card_weight, p_out, v_out, look, cost, gain)
+    cost, gain = _neighbour_change(g, base + r + 1 if r < 13 else base + 1, left, lb, card_weight, p_out, v_out, look,
+                                   cost, gain)
     if r <= 12:
-        cost, gain = _neighbour_change(g, base + r + 2 if r < 12 else base + 1, left, card_weight, p_out, v_out,
-                                       unseen, ace_low, ch, cost, gain)
+        cost, gain = _neighbour_change(g, base + r + 2 if r < 12 else base + 1, left, lb, card_weight, p_out, v_out,
+                                       look, cost, gain)
     if r == 1:
-        cost, gain = _neighbour_change(g, base + 12, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
-        cost, gain = _neighbour_change(g, base + 13, left, card_weight, p_out, v_out, unseen, ace_low, ch, cost, gain)
-    left[t] += 1
+        cost, gain = _neighbour_change(g, base + 12, left, lb, card_weight, p_out, v_out, look, cost, gain)
+        cost, gain = _neighbour_change(g, base + 13, left, lb, card_weight, p_out, v_out, look, cost, gain)
     return cost, gain
 
 
@@ -353,22 +386,36 @@ def points_of(g, cards):
 
 
 @njit(cache=True)
-def arrange_left(g, seat, cards, opened, left):
-    """Arrange ``cards`` as ``seat`` would play them: unopened, for the most opening value;
-    opened, for the least deadwood, with the left cards that fit a table meld laid off.  Writes
-    the cards no meld holds into ``left`` and returns the melds' opening value (unopened) or 0."""
+def melds_left(g, cards, opened, left):
+    """The first half of :func:`arrange_left`: the cards of ``cards`` no meld of the arrangement
+    holds into ``left`` (before any lay-off); returns the melds' opening value (unopened) or 0."""
     mode = api.DEADWOOD if opened else api.OPEN
     w, n = api.arrange(g, cards, mode)
     api.path_counts(api.plan(g), n, left)
     for t in range(api.N_TYPES):
         left[t] = cards[t] - left[t]
-    if not opened:
-        return w
+    return 0 if opened else w
+
+
+@njit(cache=True)
+def lay_off_left(g, left):
+    """The second half of :func:`arrange_left` (opened): one copy of each card of ``left`` that
+    fits a table meld is laid off."""
     if api.table_count(g) > 0:
         for t in range(api.N_TYPES):
             if left[t] > 0 and api.layoff_meld(g, t) >= 0:
                 left[t] -= 1  # one copy: a second may not fit any more
-    return 0
+
+
+@njit(cache=True)
+def arrange_left(g, seat, cards, opened, left):
+    """Arrange ``cards`` as ``seat`` would play them: unopened, for the most opening value;
+    opened, for the least deadwood, with the left cards that fit a table meld laid off.  Writes
+    the cards no meld holds into ``left`` and returns the melds' opening value (unopened) or 0."""
+    ov = melds_left(g, cards, opened, left)
+    if opened:
+        lay_off_left(g, left)
+    return ov
 
 
 @njit(cache=True)
@@ -527,19 +574,19 @@ NOT_A_CANDIDATE = -1e300
 _W_CARDS = 0  # card counts: the hand valued
 _W_LEFT = 1  # its cards no meld holds
 _W_UNSEEN = 2  # the cards the player cannot place
-_N_IWORK = 3
+_W_PRE = 3  # the cards no meld holds, before the lay-offs
+_N_IWORK = 4
 _W_P = 0  # the partial melds' chances (p_out)
 _W_V = 1  # and values (v_out)
-_W_CH = 2  # the chances by number of outs (chance_table)
-_N_FWORK = 3
+_N_FWORK = 2
 
 
 @njit(cache=True)
 def new_work():
-    """The work arrays of one decision's valuations: ``int8[3, N_TYPES]`` (the hand valued, its
-    left cards, the unseen cards) and ``float64[3, N_TYPES]`` (the partial melds' chances and
-    values, the chances by number of outs): two allocations per decision instead of one per array
-    and valuation."""
+    """The work arrays of one decision's valuations: ``int8[4, N_TYPES]`` (the hand valued, its
+    left cards, the unseen cards, the left cards before lay-offs) and ``float64[2, N_TYPES]``
+    (the partial melds' chances and values): two allocations per decision instead of one per
+    array and valuation."""
     return np.empty((_N_IWORK, api.N_TYPES), dtype=np.int8), np.empty((_N_FWORK, api.N_TYPES), dtype=np.float64)
 
 
@@ -567,10 +614,8 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
     unseen = iw[_W_UNSEEN]
     p = fw[_W_P]
     v = fw[_W_V]
-    ch = fw[_W_CH]
     n_unseen = _unseen(g, seat, unseen)
-    chance_table(n_unseen, draws_ahead(g, prm), ch)
-    ace_low = api.rule(g, api.R_ACE_LOW)
+    look = outlook(unseen, n_unseen, draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW))
     ow = prm[OPEN_WEIGHT]
     cw = prm[CARD_WEIGHT]
     fwt = prm[FEED_WEIGHT]
@@ -581,13 +626,13 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
         cards[api.JOKER] = 0
     ov = arrange_left(g, seat, cards, opened, left)
     pts = points_of(g, h)
-    partials_of(left, unseen, ace_low, ch, p, v)
+    lbits = partials_of(left, look, p, v)
     cost, gain = leftover_terms(g, left, cw, p, v)
     n = 0
     for t in range(api.N_NATURALS):
         if left[t] == 0 or not api.discard_is_legal(g, seat, t):
             continue
-        c2, g2 = terms_without(g, left, t, cost, gain, cw, p, v, unseen, ace_low, ch)
+        c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
         out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow) - fwt * feed_risk(g, seat, t)
         n += 1
     if n > 0:
@@ -598,7 +643,7 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
             continue
         cards[t] -= 1
         ov2 = arrange_left(g, seat, cards, opened, left)
-        partials_of(left, unseen, ace_low, ch, p, v)
+        partials_of(left, look, p, v)
         out[t] = leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v) - fwt * feed_risk(g, seat, t)
         cards[t] += 1
         n += 1
@@ -625,25 +670,37 @@ def choose_discard(g, seat, keep_jokers, prm):
 
 
 @njit(cache=True)
-def hand_value(g, seat, cards, opened, req, discard, keep, prm, unseen, ace_low, ch, left, p, v):
+def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v, pre, reuse):
     """The value of the hand ``cards`` (points, higher is better), arranged as ``seat`` would
     play it (:func:`arrange_left`) and valued by :func:`leftover_value` - with ``discard``, after
     the best discard among the cards no meld holds other than one copy of card ``keep`` (the card
-    taken from the pile).  ``req``: points the opening still needs (0 once opened); ``unseen``:
-    the player's unseen cards (:func:`api.unseen_cards`), ``ch`` their :func:`chance_table`;
-    ``left``, ``p``, ``v``: work arrays (``int8``, ``float64``, ``float64[N_TYPES]``)."""
+    taken from the pile).  ``req``: points the opening still needs (0 once opened); ``look``:
+    the :func:`outlook` of the player's unseen cards (:func:`api.unseen_cards`); ``left``, ``p``, ``v``: work arrays (``int8``, ``float64``, ``float64[N_TYPES]``).  ``pre``
+    (``int8[N_TYPES]``) gets the cards no meld holds before the lay-offs (:func:`melds_left`);
+    with ``reuse`` (opened) it holds them already for ``cards`` without one ``keep``, which no
+    meld of ``cards`` can contain: the arrangement is the same, and is not searched again."""
     ow = prm[OPEN_WEIGHT]
     cw = prm[CARD_WEIGHT]
-    ov = arrange_left(g, seat, cards, opened, left)
+    if reuse:
+        for t in range(api.N_TYPES):
+            left[t] = pre[t]
+        left[keep] += 1
+        ov = 0
+    else:
+        ov = melds_left(g, cards, opened, left)
+        for t in range(api.N_TYPES):
+            pre[t] = left[t]
+    if opened:
+        lay_off_left(g, left)
     pts = points_of(g, cards)
-    partials_of(left, unseen, ace_low, ch, p, v)
+    lbits = partials_of(left, look, p, v)
     cost, gain = leftover_terms(g, left, cw, p, v)
     best = -1e300
     if discard:
         for t in range(api.N_NATURALS):
             if left[t] == 0 or (t == keep and left[t] == 1):
                 continue
-            c2, g2 = terms_without(g, left, t, cost, gain, cw, p, v, unseen, ace_low, ch)
+            c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
             val = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow)
             if val > best:
                 best = val
@@ -705,9 +762,7 @@ def draw_decision(g, seat, prm):
     iw, fw = new_work()
     cards = iw[_W_CARDS]
     unseen = iw[_W_UNSEEN]
-    ch = fw[_W_CH]
-    chance_table(_unseen(g, seat, unseen), draws_ahead(g, prm), ch)
-    ace_low = api.rule(g, api.R_ACE_LOW)
+    look = outlook(unseen, _unseen(g, seat, unseen), draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW))
     left = iw[_W_LEFT]
     p = fw[_W_P]
     v = fw[_W_V]
@@ -715,9 +770,13 @@ def draw_decision(g, seat, prm):
     cards[:] = api.hand(g, seat)
     if keep_jk:
         cards[api.JOKER] = 0
-    now = hand_value(g, seat, cards, True, 0, False, api.NO_CARD, prm, unseen, ace_low, ch, left, p, v)
+    pre = iw[_W_PRE]
+    now = hand_value(g, seat, cards, True, 0, False, api.NO_CARD, prm, look, left, p, v, pre, False)
     cards[top] += 1
-    with_top = hand_value(g, seat, cards, True, 0, True, top, prm, unseen, ace_low, ch, left, p, v)
+    # a top discard that no meld of the hand with it can contain changes nothing in the hand's
+    # arrangement (the search drops such cards first, when a meld may hold a single natural)
+    reuse = api.rule(g, api.R_MIN_NATURAL_CARDS_PER_MELD) <= 1 and not api.could_meld(g, cards, top)
+    with_top = hand_value(g, seat, cards, True, 0, True, top, prm, look, left, p, v, pre, reuse)
     return api.DRAW_DISCARD if with_top > now + prm[TAKE_MARGIN] else api.DRAW_STOCK
 
 
