@@ -132,6 +132,9 @@ S_T_OPENED = 24  # the player opened in this turn
 S_T_TAKEN_USED = 25  # copies of the taken card put on the table this turn (meld, lay-off, swap)
 S_TURN_SEAT = 26  # the seat whose turn it is
 S_T_MOVES = 27  # moves made this turn
+S_TABLE_VER = 28  # changes of the table melds in this round (a meld laid, a card laid off, a joker swapped)
+S_FIT_VER = 29  # the S_TABLE_VER that S_FIT was worked out at
+S_FIT = 30  # bit t: card type t may fit some table meld (first_layoff_meld; a superset of those that do)
 N_SC = 32
 
 # per-seat integers seat[s, ...]
@@ -406,6 +409,7 @@ def reset_round(g, dealer, rng_state):
     g.err[:] = 0
     g.sc[S_TURN_SEAT] = NO_SEAT
     g.sc[S_N_MELDS] = 0
+    g.sc[S_TABLE_VER] += 1
     g.run_melds[:] = 0
     g.set_melds[:] = 0
     g.sc[S_PILE_N] = 0
@@ -642,6 +646,7 @@ def lay_melds(g, seat, path, n):
         copy_meld(m, g.melds[k])
         g.owner[k] = seat
         g.sc[S_N_MELDS] = k + 1
+        g.sc[S_TABLE_VER] += 1
         if is_set(m):
             g.set_melds[meld_key(m)] |= np.int64(1) << k
         else:
@@ -733,8 +738,48 @@ def layoff_position(g, k, t):
 def first_layoff_meld(g, t):
     """The lowest-numbered table meld card type ``t`` can be laid off on
     (:func:`layoff_position`), or -1.  Only the sets of its rank and the runs of its suit are
-    tried (a joker tries every meld)."""
+    tried (a joker tries every meld), and only when :func:`layoff_fits` says some meld may take
+    the card (most cards of a hand fit none)."""
+    if ((layoff_fits(g) >> t) & 1) == 0:
+        return -1
     return _first_meld(g, t, False)
+
+
+@njit(cache=True)
+def layoff_fits(g):
+    """Bitset of the card types (bit ``t``; the joker bit ``JOKER``) that may be laid off on
+    some table meld: the ends of the runs that are not full, the suits missing from the sets that
+    are not full, a joker where the meld has room for one more (a superset of what
+    :func:`layoff_position` accepts).  Worked out again only after the table changed."""
+    if g.sc[S_FIT_VER] == g.sc[S_TABLE_VER]:
+        return g.sc[S_FIT]
+    fit = np.int64(0)
+    maxj = g.rv[P_MAX_JOKERS]
+    for k in range(g.sc[S_N_MELDS]):
+        m = g.melds[k]
+        key = meld_key(m)
+        if is_set(m):
+            if meld_size(m) >= MAX_SET:
+                continue
+            for s in range(N_SUITS):
+                if not set_has_suit(m, s):
+                    fit |= np.int64(1) << card_of(s, key)
+        else:
+            lo = m[M_LO]
+            hi = m[M_HI]
+            if hi - lo + 1 >= MAX_RUN:
+                continue
+            if lo >= 2:
+                fit |= np.int64(1) << card_of(key, lo - 1)  # lo - 1 = 1: the Ace, low
+            if hi <= 12:
+                fit |= np.int64(1) << card_of(key, hi + 1)
+            elif hi == 13:
+                fit |= np.int64(1) << card_of(key, 1)  # the Ace, high
+        if meld_jokers(m) < maxj:
+            fit |= np.int64(1) << JOKER
+    g.sc[S_FIT] = fit
+    g.sc[S_FIT_VER] = g.sc[S_TABLE_VER]
+    return fit
 
 
 @njit(cache=True)
@@ -781,6 +826,7 @@ def lay_off(g, seat, k, t):
         fail_move(g, E_BAD_LAYOFF, t, k, why)
         return False
     m = g.melds[k]
+    g.sc[S_TABLE_VER] += 1
     if is_set(m):
         if t == JOKER:
             m[M_NJ] += 1
@@ -852,6 +898,7 @@ def swap_joker(g, seat, k, t):
         fail_move(g, E_BAD_SWAP, t, k, why)
         return False
     m = g.melds[k]
+    g.sc[S_TABLE_VER] += 1
     if is_set(m):
         m[M_MASK] |= 1 << pos
         m[M_NJ] -= 1
