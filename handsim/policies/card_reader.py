@@ -52,6 +52,8 @@ M_RESH = 2  # reshuffles left then (a reshuffle makes the pile unreadable)
 M_DISC = 3  # the card it discarded
 M_AVOID = 4  # bit t: the next player discarded card type t, or refused it (drew from the stock over it)
 M_RELEASED = 5  # 1: it stopped keeping jokers in this round (the risk of holding them got too high)
+M_BOUND = 6  # unopened: the most opening value its hand had when it chose its last discard
+M_BOUND_OK = 7  # 1: M_BOUND was set in its last turn (its hand is that hand less the discard)
 
 #: ``joker_play`` values.
 JOKERS_AT_ONCE = 0
@@ -625,6 +627,10 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
     if opened and keep_jokers:
         cards[api.JOKER] = 0
     ov = arrange_left(g, seat, cards, opened, left)
+    if not opened:  # the hand it keeps can be worth no more than this: may_take reads it
+        mem = api.memory(g, seat)
+        mem[M_BOUND] = ov
+        mem[M_BOUND_OK] = 1
     pts = points_of(g, h)
     lbits = partials_of(left, look, p, v)
     cost, gain = leftover_terms(g, left, cw, p, v)
@@ -727,6 +733,12 @@ def may_take(g, seat):
     if not api.has_opened(g, seat):
         req = api.next_opening(g)
         api.pretend_take(g, seat)
+        mem = api.memory(g, seat)
+        if mem[M_BOUND_OK] != 0 and mem[M_BOUND] < req and not api.could_meld(g, api.hand(g, seat), top):
+            # no meld holds the card, and the hand alone is worth less than req (it was, with its
+            # last discard, when it chose it): no plan reaches req, none is searched
+            api.undo_take(g, seat)
+            return False, False
         n = api.plan_melds(g, seat, api.OPEN, req, keep, True)
         ok = n > 0 and (must_open or api.path_uses(api.plan(g), n, top) >= 1)
         api.undo_take(g, seat)
@@ -870,6 +882,7 @@ def table_moves(g, seat, prm):
     ``api.NO_DISCARD`` for an empty hand), else :data:`UNDECIDED`; and whether the jokers stay
     out of the hand's arrangement when the discard is chosen."""
     keep = keep_back(g, seat, NO_SUPPORT)
+    api.memory(g, seat)[M_BOUND_OK] = 0  # the hand changed: the next discard sets M_BOUND again
     if not api.laid_before(g, seat):
         n, d = api.plan_hand(g, seat)
         if n > 0:
