@@ -105,17 +105,18 @@ def _chance(outs, unseen, horizon):
 
 
 @njit(cache=True)
-def card_bits(cards, k):
-    """The natural cards of which ``cards`` holds at least ``k`` copies, as a bitset (the Ace of
-    each suit at both of its run positions)."""
-    b = np.int64(0)
+def card_bits(cards):
+    """The natural cards of which ``cards`` holds at least one copy and those it holds two of,
+    as two bitsets (the Ace of each suit at both of its run positions)."""
+    b1 = np.int64(0)
+    b2 = np.int64(0)
     for s in range(api.N_SUITS):
         for r in range(1, api.N_RANKS + 1):
-            if cards[api.card_of(s, r)] >= k:
-                b |= np.int64(1) << (s * 16 + r)
-        if cards[api.card_of(s, 1)] >= k:
-            b |= np.int64(1) << (s * 16 + 14)
-    return b
+            k = cards[api.card_of(s, r)]
+            b1 |= np.int64(k >= 1) << (s * 16 + r)
+            b2 |= np.int64(k >= 2) << (s * 16 + r)
+    aces = np.int64(0x0002000200020002)  # position 1 of each suit
+    return b1 | ((b1 & aces) << 13), b2 | ((b2 & aces) << 13)
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +139,8 @@ def outlook(unseen, n_unseen, horizon, ace_low):
     suits, a connector has two ends, two copies each) - computed once, not once per partial."""
     ch = (0.0, _chance(1, n_unseen, horizon), _chance(2, n_unseen, horizon), _chance(3, n_unseen, horizon),
           _chance(4, n_unseen, horizon))
-    return card_bits(unseen, 1), card_bits(unseen, 2), ace_low, ch
+    u1, u2 = card_bits(unseen)
+    return u1, u2, ace_low, ch
 
 
 @njit(cache=True, inline="always")
@@ -186,8 +188,9 @@ def _better(pv, best, bp, bv):
 
 @njit(cache=True)
 def partial_of(t, c1, look):
-    """:func:`card_partial` of natural ``t`` among the cards ``c1`` (:func:`card_bits`), valued
-    with :func:`outlook` ``look``: the same ``(p, v)``, from integers only."""
+    """:func:`card_partial` of natural ``t`` among the cards ``c1`` (a bitset: the first of
+    :func:`card_bits`), valued with :func:`outlook` ``look``: the same ``(p, v)``, from integers
+    only."""
     s = api.suit_of(t)
     r = api.rank_of(t)
     sb = s * 16
@@ -235,15 +238,16 @@ def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
     partial meld.  It depends on ``cards`` only through the cards of ``t``'s rank in other suits
     and of its suit within two ranks (:func:`neighbours`).  The turn's valuations call
     :func:`partial_of` with the cards as bitsets and the chances computed once (:func:`outlook`)."""
-    return partial_of(t, card_bits(cards, 1), outlook(unseen, n_unseen, horizon, ace_low))
+    return partial_of(t, card_bits(cards)[0], outlook(unseen, n_unseen, horizon, ace_low))
 
 
 @njit(cache=True)
 def partials_of(cards, look, p_out, v_out):
     """:func:`partials` valued with :func:`outlook` ``look``, for the cards held only: the
     entries of the natural cards ``cards`` lacks are left as they were (the valuations read the
-    entries of the cards held only).  Returns the cards as a bitset (:func:`card_bits`)."""
-    c1 = card_bits(cards, 1)
+    entries of the cards held only).  Returns the cards held as a bitset (the first of
+    :func:`card_bits`)."""
+    c1 = card_bits(cards)[0]
     p_out[api.JOKER] = 0.0
     v_out[api.JOKER] = 0.0
     for t in range(api.N_NATURALS):
@@ -320,9 +324,9 @@ def _neighbour_change(g, u, left, lb, card_weight, p_out, v_out, look, cost, gai
     return cost, gain
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look):
-    """:func:`leftover_terms` of ``left`` (``lbits``: its :func:`card_bits`) less one copy of
+    """:func:`leftover_terms` of ``left`` (``lbits``: its cards as a bitset) less one copy of
     card ``t``, from those of ``left`` (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and
     its :func:`neighbours` change (valued again in that order with :func:`outlook` ``look``)."""
     cost -= (api.card_points(g, t) + card_weight) * (1.0 - p_out[t])
@@ -650,7 +654,8 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
         cards[t] -= 1
         ov2 = arrange_left(g, seat, cards, opened, left)
         partials_of(left, look, p, v)
-        out[t] = leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v) - fwt * feed_risk(g, seat, t)
+        out[t] = (leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v)
+                  - fwt * feed_risk(g, seat, t))
         cards[t] += 1
         n += 1
     if n == 0 and api.discard_is_legal(g, seat, api.JOKER):
@@ -681,7 +686,8 @@ def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v
     play it (:func:`arrange_left`) and valued by :func:`leftover_value` - with ``discard``, after
     the best discard among the cards no meld holds other than one copy of card ``keep`` (the card
     taken from the pile).  ``req``: points the opening still needs (0 once opened); ``look``:
-    the :func:`outlook` of the player's unseen cards (:func:`api.unseen_cards`); ``left``, ``p``, ``v``: work arrays (``int8``, ``float64``, ``float64[N_TYPES]``).  ``pre``
+    the :func:`outlook` of the player's unseen cards (:func:`api.unseen_cards`); ``left``,
+    ``p``, ``v``: work arrays (``int8``, ``float64``, ``float64[N_TYPES]``).  ``pre``
     (``int8[N_TYPES]``) gets the cards no meld holds before the lay-offs (:func:`melds_left`);
     with ``reuse`` (opened) it holds them already for ``cards`` without one ``keep``, which no
     meld of ``cards`` can contain: the arrangement is the same, and is not searched again."""
@@ -925,14 +931,17 @@ def play_turn(g, seat, prm):
     return d
 
 
+#: :func:`params` spells out the MAX_PARAMS parameters one by one.
+assert MAX_PARAMS == 8
+
+
 @njit(cache=True)
 def params(g, seat):
-    """The seat's parameters as a vector (``float64[MAX_PARAMS]``), passed to the functions above
-    (the sampling player passes its own rollout settings)."""
-    prm = np.empty(MAX_PARAMS, dtype=np.float64)
-    for k in range(MAX_PARAMS):
-        prm[k] = api.param(g, seat, k)
-    return prm
+    """The seat's parameters as a tuple of ``MAX_PARAMS`` floats (indexed like a vector by the
+    slots above; a tuple, so that a turn allocates nothing for them), passed to the functions
+    above (the sampling player passes its own rollout settings, :func:`default_params`)."""
+    return (api.param(g, seat, 0), api.param(g, seat, 1), api.param(g, seat, 2), api.param(g, seat, 3),
+            api.param(g, seat, 4), api.param(g, seat, 5), api.param(g, seat, 6), api.param(g, seat, 7))
 
 
 @njit(cache=True)
@@ -1005,5 +1014,6 @@ for _i, _p in enumerate(POLICY.params):
 
 @njit(cache=True)
 def default_params():
-    """:data:`DEFAULT_PARAMS`, a fresh copy."""
-    return DEFAULT_PARAMS.copy()
+    """:data:`DEFAULT_PARAMS` as :func:`params` gives a seat's parameters (a tuple)."""
+    d = DEFAULT_PARAMS
+    return (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7])
