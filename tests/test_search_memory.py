@@ -152,3 +152,133 @@ def test_a_card_that_could_not_meld_is_in_no_best_arrangement(preset):
         rejected += int(no.sum())
         used += int((out[held, 1:] > 0).any(axis=1).sum())
     assert rejected > 1000 and used > 500  # it does reject cards, and the plans do use cards
+
+
+@njit(cache=True)
+def _ask_copy(src_arr, dst_arr, hand, mode, out):
+    """Copy table ``src`` into ``dst`` (as a look-ahead player copies its table), then ask ``dst``
+    for the arrangement of ``hand``; ``out`` as :func:`_ask`."""
+    api.copy_table(src_arr[0], dst_arr[0])
+    return _ask(dst_arr, hand, mode, np.int64(-1), out)
+
+
+def test_a_copy_of_a_table_of_the_same_rules_keeps_its_remembered_searches():
+    classic = Rules.preset("classic").to_vector()
+    qahwa = Rules.preset("qahwa").to_vector()
+    src = S.new_game(4, classic, False)
+    other = S.new_game(4, qahwa, False)
+    dst = S.new_game(4, classic, False)
+    rng = np.random.default_rng(3)
+    deck = np.array([t for t in range(52) for _ in range(2)] + [52, 52])
+    hand = np.zeros(53, np.int8)
+    for c in rng.choice(deck, 14, replace=False):
+        hand[c] += 1
+    out = np.zeros(2 + 6 * A.MAX_MELDS, np.int64)
+    _ask(dst, hand, A.DEAD, -1, out)  # dst remembers the search
+    for source, rv, remembered in ((src, classic, True), (other, qahwa, False), (src, classic, False)):
+        dst["path"][:] = -7
+        _ask_copy(source, dst, hand, A.DEAD, out)
+        # the same rules: answered from memory; other weights: searched again (and the copy
+        # back to the classic table then searches once more: the memory holds qahwa's answers)
+        assert bool((dst["path"] == -7).all()) == remembered
+        assert (out == _fresh(hand, S.new_game(4, rv, False)[0]["W"][A.DEAD], -1)).all()
+
+
+@njit(cache=True)
+def _same_melds_with(arr, hand, t, out):
+    """``out[0]``: could ``t`` meld in ``hand`` + ``t``; ``out[1]``: the least-deadwood melds of
+    ``hand`` and of ``hand`` + ``t`` are the same rows."""
+    g = arr[0]
+    hand[t] += 1
+    out[0] = 1 if api.could_meld(g, hand, t) else 0
+    v2, n2 = api.arrange(g, hand, api.DEADWOOD)
+    rows = g.bestpath[:n2].copy()
+    hand[t] -= 1
+    v1, n1 = api.arrange(g, hand, api.DEADWOOD)
+    same = v1 == v2 and n1 == n2
+    if same:
+        for i in range(n1):
+            for k in range(6):
+                if g.bestpath[i, k] != rows[i, k]:
+                    same = False
+    out[1] = 1 if same else 0
+    return arr.shape[0]
+
+
+@pytest.mark.parametrize("preset", ["classic", "qahwa"])
+def test_a_card_that_could_not_meld_leaves_the_arrangement_as_it_was(preset):
+    # card-reader's draw decision does not search the hand with the top discard again when that
+    # card could not meld: the search drops such cards first, so the melds are the very same
+    rules = Rules.preset(preset)
+    assert rules.to_vector()[S.P_MIN_NATURAL] <= 1
+    arr = S.new_game(4, rules.to_vector(), False)
+    rng = np.random.default_rng(5)
+    deck = np.array([t for t in range(52) for _ in range(2)] + [52] * rules.jokers)
+    out = np.zeros(2, np.int64)
+    isolated = 0
+    for _ in range(400):
+        hand = np.zeros(53, np.int8)
+        for c in rng.choice(deck, int(rng.integers(6, 15)), replace=False):
+            hand[c] += 1
+        t = int(rng.integers(0, 52))
+        if hand[t] >= 2:
+            continue
+        _same_melds_with(arr, hand, t, out)
+        if out[0] == 0:
+            isolated += 1
+            assert out[1] == 1, (hand.nonzero(), t)
+    assert isolated > 100
+
+
+@njit(cache=True)
+def _lay_off_all(arr, rv, seed, firsts, steps):
+    """A random table (:func:`_table`), then lay-offs from a second random hand one by one; after
+    each, ``firsts[step, t] = layoff_meld`` and ``firsts[step, 53 + t]`` = the first meld that
+    every meld asked gives.  Returns the lay-offs made."""
+    g = arr[0]
+    _table(arr, rv, seed, np.zeros((53, 4), np.int64))
+    g.seat[1, S.Q_OPENED] = 1
+    st = np.empty(1, np.uint64)
+    st[0] = np.uint64(seed + 1000)
+    made = 0
+    for step in range(steps):
+        for t in range(53):
+            firsts[step, t] = api.layoff_meld(g, t)
+            firsts[step, 53 + t] = -1
+            for k in range(api.table_count(g)):
+                if firsts[step, 53 + t] < 0 and api.layoff_target(g, k, t) != api.NO_TARGET:
+                    firsts[step, 53 + t] = k
+        fit = -1
+        start = np.int64(st[0] % np.uint64(53))
+        st[0] = st[0] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+        for i in range(53):
+            t = (start + i) % 53
+            if firsts[step, t] >= 0:
+                fit = t
+                break
+        if fit < 0:
+            break
+        g.hands[1, fit] += 1
+        g.hand_n[1] += 1
+        g.sc[S.S_TURN_SEAT] = 1
+        g.sc[S.S_T_MOVES] = 0
+        g.sc[S.S_T_OPENED] = 0
+        if not S.lay_off(g, 1, firsts[step, fit], fit):
+            break
+        made += 1
+    return made
+
+
+def test_the_cards_that_fit_the_table_follow_every_lay_off():
+    rv = Rules.preset("classic").to_vector()
+    arr = S.new_game(4, rv, False)
+    steps = 30
+    firsts = np.zeros((steps, 106), np.int64)
+    made = 0
+    for seed in range(20):
+        firsts[:] = -2
+        n = _lay_off_all(arr, rv, seed, firsts, steps)
+        done = firsts[: n + 1]
+        assert (done[:, :53] == done[:, 53:]).all(), seed
+        made += n
+    assert made > 100  # lay-offs grew the runs and sets, and the answers followed
