@@ -267,27 +267,40 @@ def partials(cards, unseen, n_unseen, horizon, ace_low, p_out, v_out):
     return p_out
 
 
+def _neighbour_table() -> np.ndarray:
+    """The natural cards whose partial meld may change with ``t``'s presence, for every natural
+    ``t`` by row (``int64[N_NATURALS, 8]``, padded with -1): ``t``'s rank in the three other
+    suits and ``t``'s suit within two run positions (the Ace both low and high), in that order.
+    A constant the valuations read without a call."""
+    card_of = getattr(api.card_of, "py_func", api.card_of)  # the Python function: nothing compiles at import
+    out = np.full((api.N_NATURALS, 8), -1, dtype=np.int64)
+    for t in range(api.N_NATURALS):
+        s, r = t // api.N_RANKS, t % api.N_RANKS + 1
+        nb = [card_of(s2, r) for s2 in range(api.N_SUITS) if s2 != s]
+        for q in (r, 14):
+            if q == 14 and r != 1:
+                continue
+            for d in (-2, -1, 1, 2):
+                q2 = q + d
+                if q2 < 1 or q2 > 14 or (q2 == 14 and q == 1) or (q2 == 1 and q == 14):
+                    continue
+                nb.append(card_of(s, 1 if q2 == 14 else q2))
+        out[t, :len(nb)] = nb
+    return out
+
+
+#: :func:`neighbours` of each natural card type (rows padded with -1).
+NEIGHBOURS = _neighbour_table()
+
+
 @njit(cache=True)
 def neighbours(t, out):
-    """The natural cards whose partial meld may change with ``t``'s presence: ``t``'s rank in the
-    three other suits and ``t``'s suit within two run positions (the Ace both low and high).
-    Writes them into ``out int64[>=7]``; returns how many."""
-    s = api.suit_of(t)
-    r = api.rank_of(t)
+    """The natural cards whose partial meld may change with ``t``'s presence (a row of
+    :data:`NEIGHBOURS`).  Writes them into ``out int64[>=7]``; returns how many."""
     n = 0
-    for s2 in range(api.N_SUITS):
-        if s2 != s:
-            out[n] = api.card_of(s2, r)
-            n += 1
-    for q in (r, 14):
-        if q == 14 and r != 1:
-            continue
-        for d in (-2, -1, 1, 2):
-            q2 = q + d
-            if q2 < 1 or q2 > 14 or (q2 == 14 and q == 1) or (q2 == 1 and q == 14):
-                continue
-            out[n] = _pos_card(s, q2)
-            n += 1
+    while n < 8 and NEIGHBOURS[t, n] >= 0:
+        out[n] = NEIGHBOURS[t, n]
+        n += 1
     return n
 
 
@@ -312,19 +325,7 @@ def leftover_terms(g, left, card_weight, p_out, v_out):
     return cost, gain
 
 
-@njit(cache=True, inline="always")
-def _neighbour_change(g, u, left, lb, card_weight, p_out, v_out, look, cost, gain):
-    """``cost`` and ``gain`` of :func:`terms_without` after neighbour ``u``'s partial meld is
-    valued again among the cards ``lb`` (a bitset; nothing when it lacks ``u``)."""
-    if ((lb >> (api.suit_of(u) * 16 + api.rank_of(u))) & 1) == 0:
-        return cost, gain
-    p, v = partial_of(u, lb, look)
-    cost += left[u] * (api.card_points(g, u) + card_weight) * (p_out[u] - p)
-    gain += (p * v - p_out[u] * v_out[u]) * 0.5
-    return cost, gain
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look):
     """:func:`leftover_terms` of ``left`` (``lbits``: its cards as a bitset) less one copy of
     card ``t``, from those of ``left`` (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and
@@ -336,26 +337,15 @@ def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look
     if t == api.JOKER:
         return cost, gain
     lb = lbits & ~_card_bit(t)
-    s = api.suit_of(t)
-    r = api.rank_of(t)
-    for s2 in range(api.N_SUITS):
-        if s2 != s:
-            cost, gain = _neighbour_change(g, api.card_of(s2, r), left, lb, card_weight, p_out, v_out, look, cost, gain)
-    # the suit within two run positions, as neighbours() lists them: r-2, r-1, r+1, r+2, then for
-    # an Ace its high neighbours Q and K
-    base = s * api.N_RANKS - 1  # card type of run position q (<= 13) of the suit: base + q
-    if r >= 3:
-        cost, gain = _neighbour_change(g, base + r - 2, left, lb, card_weight, p_out, v_out, look, cost, gain)
-    if r >= 2:
-        cost, gain = _neighbour_change(g, base + r - 1, left, lb, card_weight, p_out, v_out, look, cost, gain)
-    cost, gain = _neighbour_change(g, base + r + 1 if r < 13 else base + 1, left, lb, card_weight, p_out, v_out, look,
-                                   cost, gain)
-    if r <= 12:
-        cost, gain = _neighbour_change(g, base + r + 2 if r < 12 else base + 1, left, lb, card_weight, p_out, v_out,
-                                       look, cost, gain)
-    if r == 1:
-        cost, gain = _neighbour_change(g, base + 12, left, lb, card_weight, p_out, v_out, look, cost, gain)
-        cost, gain = _neighbour_change(g, base + 13, left, lb, card_weight, p_out, v_out, look, cost, gain)
+    for i in range(8):
+        u = NEIGHBOURS[t, i]
+        if u < 0:
+            break
+        if left[u] == 0:
+            continue
+        p, v = partial_of(u, lb, look)
+        cost += left[u] * (api.card_points(g, u) + card_weight) * (p_out[u] - p)
+        gain += (p * v - p_out[u] * v_out[u]) * 0.5
     return cost, gain
 
 
