@@ -4,8 +4,8 @@
 Each study is 2 configurations x 2 line-ups x 2 chunks, played with ``handsim simulate --jobs 1``
 into a new folder.  What is pinned:
 
-* every CSV file and ``report.md``, byte for byte (but for the two lines of report.md that hold
-  the run's speed and its ``--out`` folder);
+* every CSV file and ``report.md``, byte for byte (but for the lines of report.md that hold the
+  run's speed, its ``--out`` folder, and the machine, numba and Python that played it);
 * ``checkpoint.npz``: each array's dtype, shape and SHA-256 of its bytes (the zip container's
   timestamps are not pinned, nor the run's record ``__run__`` and its clock ``__seconds__``);
 * ``per_deal/``: each file's columns with their dtypes and a digest of its values.
@@ -52,7 +52,9 @@ def digest(folder: Path) -> dict:
 
     files = {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.csv"))}
     report = (folder / "report.md").read_text(encoding="utf-8").replace(str(folder), "OUT")
-    files["report.md"] = re.sub(r"(?m)^- \*\*Speed:\*\* .*$", "- **Speed:** (not pinned)", report)
+    report = re.sub(r"(?m)^- \*\*Speed:\*\* .*$", "- **Speed:** (not pinned)", report)
+    # the machine and the interpreter that played it (CI's Python need not be the developer's)
+    files["report.md"] = re.sub(r"(?m)^- (machine|numba|python): .*$", r"- \1: (not pinned)", report)
     arrays = {}
     with np.load(folder / "checkpoint.npz", allow_pickle=False) as z:
         for key in sorted(set(z.files) - {"__run__", "__seconds__"}):
