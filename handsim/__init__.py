@@ -9,10 +9,10 @@ __all__ = ["__version__", "Rules", "simulate"]
 
 
 def __getattr__(name):
-    if name == "Rules":
-        from .rules import Rules
+    if name == "Rules":  # the default game's rules (classic Hand: handsim.games.hand.rules.Rules)
+        from handsim.games import DEFAULT_GAME, get_game
 
-        return Rules
+        return get_game(DEFAULT_GAME).rules_class()
     if name == "simulate":
         import importlib
 

@@ -10,7 +10,7 @@ Two families, which the command line turns into one-line errors with different e
   internal error (a bug: :class:`EngineError`, :class:`StudyEngineError`), or a user-written
   policy made an illegal move (:class:`PolicyMoveError`).  Exit code 1.
 
-The classes are re-exported where they were first defined (``handsim.rules.RulesError``,
+The classes are re-exported where they were first defined (``handsim.games.hand.rules.RulesError``,
 ``handsim.cards.CardError``, ...), so older imports keep working.  This module imports nothing
 heavy: the command line reads it at start-up.
 """

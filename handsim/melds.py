@@ -1,7 +1,7 @@
 """Melds in pure Python: sets, runs, jokers, lay-offs and joker swaps (RULES.md sections 1, 2, 5).
 
 This is the readable statement of what a legal meld is; the numba kernels are checked
-against it by :mod:`handsim.checker`.
+against it by :mod:`handsim.games.hand.checker`.
 
 A meld on the table is a sequence of ``(card, stands_for)`` pairs of card types
 (see :mod:`handsim.cards`): a natural card stands for itself, a joker (``52``) stands for
@@ -132,7 +132,7 @@ def validate_meld(cards: Sequence[Sequence[int]], rules) -> MeldCheck:
         ``(card, stands_for)`` pairs of card types, as in a trace ``meld`` event.  A natural
         card must stand for itself; a joker (52) for a natural card (0..51).  Order does not
         matter: a run's positions follow from the cards it stands for.
-    rules : handsim.rules.Rules
+    rules : handsim.games.hand.rules.Rules
         Uses ``max_jokers_per_meld``, ``min_natural_cards_per_meld`` and ``ace_low_value``.
 
     Returns
@@ -251,7 +251,7 @@ def interpret_meld(cards: Sequence[int], rules) -> MeldCheck:
     ----------
     cards : sequence of int
         Card types (jokers as 52, not yet assigned), in any order.
-    rules : handsim.rules.Rules
+    rules : handsim.games.hand.rules.Rules
 
     Returns
     -------
@@ -370,7 +370,7 @@ def can_lay_off(meld: Sequence[Sequence[int]], card: int, stands_for: int | None
         What the card stands for: the card itself for a natural; for a joker the natural
         card it represents.  None lets a joker take the best place (highest value, then the
         high end of a run).
-    rules : handsim.rules.Rules
+    rules : handsim.games.hand.rules.Rules
 
     Returns
     -------
@@ -418,7 +418,7 @@ def can_swap(meld: Sequence[Sequence[int]], natural_card: int, rules, stands_for
         The table meld as ``(card, stands_for)`` pairs.
     natural_card : int
         The natural card type put in.
-    rules : handsim.rules.Rules
+    rules : handsim.games.hand.rules.Rules
     stands_for : int, optional
         The card the taken joker stands for.  In a run it must name a joker of the meld
         (default: the joker standing for ``natural_card``).  In a set every joker stands for

@@ -1,5 +1,5 @@
 """Checking a file of move logs, for every game: one move log (a JSON object) a line, each handed
-to the game's check of one deal (:func:`handsim.checker.check_deal` for classic Hand,
+to the game's check of one deal (:func:`handsim.games.hand.checker.check_deal` for classic Hand,
 :func:`handsim.games.russian.checker.check_deal` for Russian Hand)."""
 
 from __future__ import annotations

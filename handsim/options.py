@@ -7,7 +7,7 @@ dataclass with one field per option that subclasses :class:`RulesBase` (build it
 :func:`rules_dataclass`); everything else is derived here, once for every game: checking and
 coercing values, presets, ``from_dict``, TOML files, ``--set key=value``, the integer vector the
 numba kernels read and the Markdown options table.  Classic Hand's options are
-:mod:`handsim.rules` (RULES.md §1-7), Russian Hand's :mod:`handsim.games.russian.rules` (§8).
+:mod:`handsim.games.hand.rules` (RULES.md §1-7), Russian Hand's :mod:`handsim.games.russian.rules` (§8).
 """
 
 from __future__ import annotations

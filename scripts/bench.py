@@ -60,7 +60,7 @@ ROOT = HERE.parent
 _PROBE = r"""
 import json, resource, sys, time
 args = json.loads(sys.argv[1])
-from handsim.rules import PARAM_BY_NAME, Rules
+from handsim.games.hand.rules import PARAM_BY_NAME, Rules
 from handsim.simulate import make_spec, run_study
 rules = Rules.preset(args["preset"])
 for k, v in args["set"].items():
@@ -119,7 +119,7 @@ _FIRST = r"""
 import json, sys, time
 t = time.perf_counter()
 args = json.loads(sys.argv[1])
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 from handsim.simulate import make_spec, run_study
 kw = {"policy_files": args["policy_files"]} if args.get("policy_files") else {}
 if args["preset"] == "russian":

@@ -4,7 +4,7 @@
 Plays deals with random and scripted line-ups under every preset and every value of the rule
 options of RULES.md sections 1-6 and 2 v 2 partnership (section 7) - every built-in policy;
 user-written policies go through the same variants with ``handsim check-policy FILE NAME`` - records each deal's move log
-and replays it through :func:`handsim.checker.check_deal` (legality of every move, card
+and replays it through :func:`handsim.games.hand.checker.check_deal` (legality of every move, card
 conservation, the opening and pickup rules, the end of the round, the scores).  Prints a JSON summary; exits 1 on any
 discrepancy and writes the offending traces to ``--failures`` (JSON lines).
 
@@ -92,9 +92,9 @@ def cases():
 
 
 def _check(args):
-    from handsim.checker import check_deal
-    from handsim.rules import Rules
-    from handsim.trace import trace_deal
+    from handsim.games.hand.checker import check_deal
+    from handsim.games.hand.rules import Rules
+    from handsim.games.hand.trace import trace_deal
 
     seed, first, n = args[:3]
     only = args[3] if len(args) > 3 else None

@@ -142,7 +142,7 @@ def match_cases() -> list[dict]:
 
 
 def _rules(case):
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
 
     return Rules.preset(case["preset"], **case["overrides"])
 
@@ -191,7 +191,7 @@ def result_text(res: dict) -> str:
 def play_case(case, lineup=None) -> list[dict]:
     """The golden rows of one case: one dict per deal (``lineup`` replaces the case's, e.g. with
     a user policy playing a built-in's seats)."""
-    from handsim.trace import trace_deal
+    from handsim.games.hand.trace import trace_deal
 
     rules = _rules(case)
     rows = []

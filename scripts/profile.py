@@ -52,7 +52,7 @@ _PROBE = r"""
 import json, os, re, sys, time
 args = json.loads(sys.argv[1])
 import numpy as np
-from handsim.rules import PARAM_BY_NAME, Rules
+from handsim.games.hand.rules import PARAM_BY_NAME, Rules
 from handsim.policies import lineup_arrays, parse_lineup
 from handsim.simulate import run_chunk
 rules = Rules.preset(args["preset"])

@@ -1,6 +1,6 @@
 """A slow, obviously-correct reference solver for the best arrangement of a hand (RULES.md §1-2).
 
-This module is the test oracle for ``handsim.arrange``. It is written for clarity, not speed,
+This module is the test oracle for ``handsim.games.hand.arrange``. It is written for clarity, not speed,
 and on purpose does *not* mirror the kernel's lowest-card branching over suits and ranks:
 
 1. **Melds by brute force.** Every sub-multiset of the hand with 3 or more cards (enumerated as

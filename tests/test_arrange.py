@@ -1,4 +1,4 @@
-"""``handsim.arrange.arrange`` against the brute-force oracle in ``tests/oracle.py`` (RULES.md §1-2).
+"""``handsim.games.hand.arrange.arrange`` against the brute-force oracle in ``tests/oracle.py`` (RULES.md §1-2).
 
 For every hand checked: the same ``max_melded_value``, ``min_deadwood`` and ``can_open`` as the
 oracle, and both returned arrangements are valid witnesses (every meld legal by the oracle's
@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle import JOKER, check_arrangement, solve  # noqa: E402
 from test_oracle import CASES, rules_of  # noqa: E402
 
-from handsim.arrange import arrange  # noqa: E402
+from handsim.games.hand.arrange import arrange  # noqa: E402
 from handsim.cards import format_cards, parse_cards  # noqa: E402
-from handsim.rules import Rules  # noqa: E402
+from handsim.games.hand.rules import Rules  # noqa: E402
 
 CLASSIC = Rules.preset("classic")
 

@@ -12,10 +12,10 @@ from collections import Counter, deque
 import pytest
 
 from handsim.cards import JOKER, format_card, parse_card
-from handsim.checker import check_deal, check_file, full_deck
+from handsim.games.hand.checker import check_deal, check_file, full_deck
 from handsim.melds import can_lay_off, can_swap, validate_meld
-from handsim.rules import Rules
-from handsim.scoring import score_round
+from handsim.games.hand.rules import Rules
+from handsim.games.hand.scoring import score_round
 
 SMALL = dict(hand_size=4)
 
@@ -257,7 +257,7 @@ def test_joker_left_is_checked_when_the_trace_has_it():
 
 
 def test_engine_flags_a_joker_left_in_hand_and_the_checker_agrees():
-    from handsim.trace import trace_deal
+    from handsim.games.hand.trace import trace_deal
 
     rules = Rules.preset("classic", opening_threshold=91)  # many unopened hands keep their jokers
     held = 0
@@ -478,7 +478,7 @@ def test_reshuffle_must_be_followed_by_a_stock_draw():
 
 
 def test_deal_follows_design():
-    from handsim.checker import GameState
+    from handsim.games.hand.checker import GameState
 
     rules = Rules.preset("classic")
     deck = [parse_card(c) for c in deck_with("", rules)]
@@ -613,7 +613,7 @@ def test_conservation_catches_a_table_meld_that_changes_cards(monkeypatch, event
     # the check of that event must say so (and the replay stops there)
     from dataclasses import replace
 
-    import handsim.checker as checker
+    import handsim.games.hand.checker as checker
 
     real = getattr(checker, patched)
     lost_t, qs = parse_card(lost), parse_card("QS")
@@ -633,7 +633,7 @@ def test_conservation_catches_a_table_meld_that_changes_cards(monkeypatch, event
 def test_conservation_recount_at_the_end_of_each_turn(monkeypatch):
     # a bookkeeping slip that no single event check sees (a card vanishing from the stock) is
     # caught by the recount when the turn ends
-    import handsim.checker as checker
+    import handsim.games.hand.checker as checker
 
     real = checker._Replay.on_discard
 

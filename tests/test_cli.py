@@ -321,7 +321,7 @@ def test_library_bug_is_not_disguised_as_usage_error(runner, monkeypatch):
 def test_cli_constants_match_the_library():
     from handsim.cli._common import PRESET_NAMES, STANDINGS
     from handsim.cli.simulate import DEFAULT_CHUNK
-    from handsim.rules import PARAM_BY_NAME, PRESETS
+    from handsim.games.hand.rules import PARAM_BY_NAME, PRESETS
     from handsim.simulate import DEFAULT_CHUNK as LIB_CHUNK
 
     from handsim.games.russian.rules import PRESETS as RUSSIAN_PRESETS
@@ -360,7 +360,7 @@ def test_study_sizes_are_bounded_in_the_library():
 
 
 def test_from_run_json_with_too_many_deals(runner, tmp_path):
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
 
     run_json = tmp_path / "run.json"
     spec = {"rules": Rules.preset("classic").to_dict(), "vary": {}, "lineups": ["greedy,greedy"], "players": 2,
@@ -448,7 +448,7 @@ def test_score_unreadable_file(runner, tmp_path):
 
 def test_show_deal_internal_engine_error(runner, monkeypatch):
     """An engine failure is a bug, not bad input: one line naming it, exit 1, no traceback."""
-    from handsim.policies.engines import engine_for
+    from handsim.games.hand.policies.engines import engine_for
 
     engine = engine_for(["card-reader"]).module  # show-deal's default policy, and greedy
 
@@ -480,7 +480,7 @@ def test_check_trace_that_breaks_the_rules_is_exit_1(runner, tmp_path):
 
 def test_report_lists_rule_options_in_declaration_order(runner, tmp_path):
     """handsim report reads run.json (keys sorted) but lists the rule options as PARAMS declares them."""
-    from handsim.rules import PARAMS, Rules
+    from handsim.games.hand.rules import PARAMS, Rules
     from handsim.stats import FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccumulator
 
     acc = StudyAccumulator([{}], [("greedy", "greedy")], 2, [])
@@ -688,7 +688,7 @@ def test_score_void_round(runner):
 
 
 def test_rules_lists_every_option(runner):
-    from handsim.rules import PARAMS, PRESETS
+    from handsim.games.hand.rules import PARAMS, PRESETS
 
     result = run(runner, "rules")
     assert_ok(result)
@@ -709,7 +709,7 @@ def test_rules_preset_values(runner):
 
 
 def test_rules_markdown(runner):
-    from handsim.rules import PARAMS
+    from handsim.games.hand.rules import PARAMS
 
     result = run(runner, "rules", "--preset", "saudi", "--markdown")
     assert_ok(result)
@@ -737,8 +737,8 @@ def replay_scores(trace):
     """Scores from the hands the text view tracked: checks show-deal's bookkeeping."""
     from handsim.cards import parse_cards
     from handsim.cli.inspect import _DealView
-    from handsim.rules import Rules
-    from handsim.scoring import score_round
+    from handsim.games.hand.rules import Rules
+    from handsim.games.hand.scoring import score_round
 
     view = _DealView(trace)
     for ev in trace["events"]:
@@ -779,7 +779,7 @@ def test_show_deal_json(deal_traces):
 
 def test_rule_names_in_any_case(runner):
     """docs/command-line.md: words may be written with - or _, in any case; --set OPENING_THRESHOLD=91 was refused."""
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
 
     assert Rules.preset("classic").with_settings(["OPENING_THRESHOLD=91", "Joker-Penalty=30"]) == \
         Rules.preset("classic", opening_threshold=91, joker_penalty=30)
@@ -1112,7 +1112,7 @@ def test_default_study_and_interrupt(runner, tmp_path, monkeypatch):
     assert [",".join(s.label for s in lu) for lu in spec.lineups] == [
         "card-reader,card-reader,card-reader,card-reader", "hold-hand,card-reader,card-reader,card-reader"]
     assert (spec.players, spec.deals, spec.seed) == (4, 20000, 0)
-    assert spec.rules.to_dict() == __import__("handsim.rules").rules.Rules.preset("classic").to_dict()
+    assert spec.rules.to_dict() == __import__("handsim.games.hand.rules").games.hand.rules.Rules.preset("classic").to_dict()
     out = seen["kw"]["out"]
     assert out.parent == Path("results") and out.name.startswith("study-") and out.is_dir()
     assert result.stdout.startswith("Simulating 6 configurations (opening_threshold 51/71/91 × joker_penalty 15/30)"
@@ -1203,7 +1203,7 @@ def test_force_never_deletes_a_folder_that_is_not_a_study(tmp_path):
 def test_show_deal_replays_a_match_round_of_a_2v2_study(runner):
     import re
 
-    from handsim.checker import check_deal
+    from handsim.games.hand.checker import check_deal
 
     args = ["show-deal", "--players", "2v2", "--set", "opening_scope=team", "--deal", "12", "--round", "3",
             "--lineup", "hold-hand,greedy,greedy,greedy"]
@@ -1311,26 +1311,26 @@ def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tm
 
 
 def test_cli_choices_and_rule_names_are_spelled_by_one_function(monkeypatch):
-    """The CLI's choice words (--standings, --tables, --search) read a word as handsim.rules.option_key
+    """The CLI's choice words (--standings, --tables, --search) read a word as handsim.games.hand.rules.option_key
     spells it, the one function for rule names and choice words (the CLI had its own copy)."""
     import handsim.cli._common as common
-    import handsim.rules
+    import handsim.games.hand.rules
     from handsim.cli._common import STANDINGS, Words
 
     assert not hasattr(common, "spelling")
     standings = Words(STANDINGS)
     for word in (" Last-Loses ", "LAST_LOSES", "last-loses"):
-        assert handsim.rules.option_key(word) == "last_loses"
+        assert handsim.games.hand.rules.option_key(word) == "last_loses"
         assert standings.convert(word, None, None) == "last_loses"
     assert Words(["pairs", "all"]).convert("ALL", None, None) == "all"
     # the CLI calls option_key itself: a different spelling rule there is a different answer here
-    monkeypatch.setattr(handsim.rules, "option_key", lambda w: str(w).strip().lower())
+    monkeypatch.setattr(handsim.games.hand.rules, "option_key", lambda w: str(w).strip().lower())
     with pytest.raises(click.BadParameter, match="'last-loses' is not one of 'lowest_wins', 'last_loses'"):
         standings.convert("last-loses", None, None)
 
 
 def test_toml_rule_given_twice_in_two_spellings(tmp_path):
-    from handsim.rules import Rules, RulesError
+    from handsim.games.hand.rules import Rules, RulesError
 
     toml = tmp_path / "r.toml"
     toml.write_text("joker_penalty = 30\njoker-penalty = 15\n")
@@ -1414,7 +1414,7 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     assert_ok(result)
     assert result.stderr == "Compiling the meld search (once, a few seconds; cached afterwards)...\n"
     assert asked[-1] == ("arrange", "make_weights", "search", "meld_cards", "meld_value")
-    from handsim.policies.engines import builtin_engine, engine_for
+    from handsim.games.hand.policies.engines import builtin_engine, engine_for
 
     result = run(runner, "show-deal", "--deal", 3, "--players", 2)  # card-reader: the engine of the first 4 built-ins
     assert_ok(result)
@@ -1423,7 +1423,7 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     assert asked[-1][0].startswith("hs_engine_")
     assert_ok(run(runner, "show-deal", "--deal", 3, "--players", 2, "--round", 1, "--policy", "greedy"))
     assert asked[-1] == (engine_for(["greedy"]).module_name, "play_traced_match_round")
-    assert builtin_engine().module_name == "handsim._kernels.engine"  # every built-in policy: sampler too
+    assert builtin_engine().module_name == "handsim.games.hand.kernels.engine"  # every built-in policy: sampler too
     result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--trace", 1, "--jobs", 1,
                  "--no-progress", "--out", tmp_path / "s")
     assert_ok(result)
@@ -1451,17 +1451,18 @@ def test_kernels_cached_reads_the_cache_of_this_checkout(tmp_path):
     """An empty cache folder: nothing is cached, and asking compiles nothing; after arrange ran
     (in this process, with the usual cache) its kernels are."""
     code = ("from handsim.cli._common import kernels_cached\n"
-            "print(kernels_cached('engine', 'play_traced'), kernels_cached('arrange', 'search'))\n")
+            "print(kernels_cached('handsim.games.hand.kernels.engine', 'play_traced'), "
+            "kernels_cached('handsim.games.hand.kernels.arrange', 'search'))\n")
     env = dict(os.environ, HANDSIM_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["False", "False"]
     assert not list(tmp_path.glob("**/*.nbi"))  # nothing was compiled
-    from handsim.arrange import arrange
+    from handsim.games.hand.arrange import arrange
     from handsim.cli._common import kernels_cached
 
     arrange("QH KH AH")
-    assert kernels_cached("arrange", "make_weights", "search")
+    assert kernels_cached("handsim.games.hand.kernels.arrange", "make_weights", "search")
 
 
 def test_sigterm_during_a_study_stops_it_like_ctrl_c(runner, tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from handsim.policies import lineup_arrays, parse_lineup
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 from handsim.simulate import make_spec, run_chunk, run_study, write_outputs
 
 DEALS = 400
@@ -125,7 +125,7 @@ def test_the_sampler_draws_only_from_the_policy_stream():
     """Its random deals of the unseen cards use the deal's policy stream, not the deck's: the cards
     dealt and the stock are the same as with card-reader in its seat, and a replay of the deal
     (trace_deal) plays it move for move as the study did."""
-    from handsim.trace import trace_deal
+    from handsim.games.hand.trace import trace_deal
 
     rules = Rules.preset("classic")
     for deal in (0, 7):

@@ -67,7 +67,7 @@ def test_the_command_line_page_lists_every_command():
 
 def test_the_rule_options_page_is_generated_from_the_declarations(site):
     from handsim.games.russian.rules import PARAMS as RUSSIAN
-    from handsim.rules import PARAMS, PRESETS
+    from handsim.games.hand.rules import PARAMS, PRESETS
 
     text = " ".join(text_of(site / "rule-options" / "index.html").split())
     classic, russian = text.split("Russian Hand ( RULES.md §8", 1)
@@ -102,8 +102,8 @@ def test_every_committed_study_has_a_page_in_the_navigation(site):
 
 def test_the_api_reference_renders_the_public_names(site):
     text = text_of(site / "api" / "index.html")
-    for name in ("handsim.simulate.simulate", "handsim.rules.Rules", "handsim.tournament.tournament",
-                 "handsim.tournament.make_tune", "handsim.policies.api"):
+    for name in ("handsim.simulate.simulate", "handsim.games.hand.rules.Rules", "handsim.tournament.tournament",
+                 "handsim.tournament.make_tune", "handsim.games.hand.policies.api"):
         assert name in text, name
     assert "Run a study from Python and return its summary table." in text  # the docstring itself
     # numpy-style sections parsed into tables: parameters with their defaults, returns, raises

@@ -1,7 +1,7 @@
 """Simulated deals replayed by the independent checker, and the traced replay against the fast path.
 
 For every preset, deals of mixed line-ups (greedy / hold-hand, 2 to 4 players) are played with
-the move log on (``handsim.trace.trace_deal``) and replayed by ``handsim.checker.check_deal``,
+the move log on (``handsim.games.hand.trace.trace_deal``) and replayed by ``handsim.games.hand.checker.check_deal``,
 which must find nothing.  The same deals are played by the fast path
 (``handsim.simulate.run_chunk``, no move log) and every per-deal record must equal what the
 trace says: scores and flags by seat relative to the starter, turns, void, reshuffles.  So the
@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from handsim.checker import check_deal
+from handsim.games.hand.checker import check_deal
 from handsim.policies import lineup_arrays, parse_lineup
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 from handsim.simulate import run_chunk
-from handsim.trace import trace_deal
+from handsim.games.hand.trace import trace_deal
 
 # (line-up, first deal index): 2, 3 and 4 players, greedy and hold-hand in every seat position.
 LINEUPS = [

@@ -1,9 +1,9 @@
 """The round engine on hand-built deals: every rule of RULES.md sections 1-6.
 
-Each test stacks a deck (``handsim.trace.play_stacked_deal``), lets the scripted players play
+Each test stacks a deck (``handsim.games.hand.trace.play_stacked_deal``), lets the scripted players play
 the round and compares the engine's move log and result with the answer worked out by hand
 in the comments.  Every deal is also replayed by the independent checker
-(``handsim.checker.check_deal``), which must find nothing.
+(``handsim.games.hand.checker.check_deal``), which must find nothing.
 
 How the decks are stacked (``stacked``): the starter's ``hand_size + 1`` cards, then each next
 seat in playing order ``hand_size`` cards, then the stock cards the test names (top first),
@@ -15,7 +15,7 @@ Small hands (``hand_size`` 3 to 10) keep the situations checkable by hand.  Card
 (RULES.md section 1): 2-10 face value, J Q K 10, Ace 11 (1 at the low end of a run in an
 opening sum, ``ace_low_value``), joker 15 or 30 in hand.
 
-The policies' rules that decide the moves (``handsim/policies/greedy.py``, ``handsim/policies/hold_hand.py``):
+The policies' rules that decide the moves (``handsim/games/hand/policies/greedy.py``, ``handsim/games/hand/policies/hold_hand.py``):
 
 * greedy, unopened: opens as soon as the best arrangement of its hand reaches the required
   value, laying down every meld of that arrangement; takes the top discard only when it can
@@ -39,9 +39,9 @@ from collections import Counter
 import pytest
 
 from handsim.cards import JOKER, format_card, parse_card
-from handsim.checker import check_deal, full_deck
-from handsim.rules import Rules
-from handsim.trace import play_stacked_deal, trace_deal
+from handsim.games.hand.checker import check_deal, full_deck
+from handsim.games.hand.rules import Rules
+from handsim.games.hand.trace import play_stacked_deal, trace_deal
 
 CLASSIC = Rules.preset("classic")
 SAUDI = Rules.preset("saudi")

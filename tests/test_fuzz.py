@@ -12,7 +12,7 @@ _spec.loader.exec_module(fuzz)
 
 
 def test_fuzz_cases_cover_every_option_value():
-    from handsim.rules import PARAMS, Rules
+    from handsim.games.hand.rules import PARAMS, Rules
 
     seen = {p.name: set() for p in PARAMS}
     for preset, ov, players, lineup in fuzz.cases():
@@ -30,7 +30,7 @@ def test_fuzz_cases_cover_every_option_value():
 
 
 def test_fuzz_cases_include_go_out_with_discard_and_2v2():
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
 
     cases = [(Rules.preset(preset, **ov), n, lu) for preset, ov, n, lu in fuzz.cases()]
     gord_must_open = [lu for r, _, lu in cases if r.go_out_requires_discard and r.discard_pickup == "must_open"]
@@ -49,7 +49,7 @@ def test_every_builtin_policy_and_its_options_play_under_every_preset():
     preset (issue 8: every new player under every preset and option value joins the replay fuzz)."""
     from handsim.policies import parse_lineup
     from handsim.policies.registry import BUILTIN_IDS
-    from handsim.rules import PRESETS
+    from handsim.games.hand.rules import PRESETS
 
     for preset in PRESETS:
         specs = [s for pr, _, _, lu in fuzz.cases() if pr == preset for s in parse_lineup(lu)]

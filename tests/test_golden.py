@@ -26,7 +26,7 @@ def stored():
 
 def test_golden_files_cover_every_builtin_policy_preset_and_player_count(stored):
     from handsim.policies import parse_lineup
-    from handsim.rules import PRESETS
+    from handsim.games.hand.rules import PRESETS
 
     moves, chunks = stored
     cases = golden.cases()

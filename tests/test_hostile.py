@@ -531,7 +531,7 @@ def test_check_refuses_wrongly_typed_content_with_exit_2(runner, tmp_path, game,
 
 def test_the_checkers_do_not_read_text_as_a_rule_value(runner):
     """The libraries too: a wrongly typed or empty rules object is a discrepancy, not read as the value."""
-    from handsim.checker import check_deal
+    from handsim.games.hand.checker import check_deal
     from handsim.games.russian.checker import check_deal as check_russian
 
     t = _trace_line(runner)
@@ -569,7 +569,7 @@ def test_check_reads_standard_input(runner):
 
 
 def test_check_reads_a_byte_order_mark_and_the_library_names_bad_rules(runner, tmp_path):
-    from handsim.checker import check_deal, check_file
+    from handsim.games.hand.checker import check_deal, check_file
 
     t = _trace_line(runner)
     path = tmp_path / "bom.jsonl"
@@ -952,12 +952,12 @@ def test_write_error_in_the_library_names_the_file(tmp_path):
 
 @pytest.mark.parametrize("args, target", [
     (["report", "{study}"], "handsim.stats.StudyAccumulator.write_report"),
-    (["show-deal", "--players", "2"], "handsim.trace.trace_deal"),
-    (["arrange", "QH KH AH"], "handsim.arrange.arrange"),
+    (["show-deal", "--players", "2"], "handsim.games.hand.trace.trace_deal"),
+    (["arrange", "QH KH AH"], "handsim.games.hand.arrange.arrange"),
     (["meld", "QH KH AH"], "handsim.melds.interpret_meld"),
     (["check", "{trace}"], "handsim.movelog.check_file"),
-    (["score", "{score}"], "handsim.scoring.round_end_from_json"),
-    (["rules"], "handsim.rules.Rules.preset"),
+    (["score", "{score}"], "handsim.games.hand.scoring.round_end_from_json"),
+    (["rules"], "handsim.games.hand.rules.Rules.preset"),
 ])
 def test_ctrl_c_is_exit_130(runner, monkeypatch, tmp_path, copy, args, target):
     """Ctrl-C while any command works: 'Interrupted.', exit 130 (not click's 'Aborted!', exit 1)."""
@@ -1026,7 +1026,7 @@ def test_whole_deck_is_refused_at_once_by_the_real_program():
 
 
 def test_arrange_library_bound():
-    from handsim.arrange import MAX_CARDS, arrange
+    from handsim.games.hand.arrange import MAX_CARDS, arrange
     from handsim.cards import CardError
 
     assert MAX_CARDS == 21
@@ -1144,7 +1144,7 @@ def test_show_deal_round_that_never_happened(runner):
     tie-breaks has exactly those (counted by the engine that plays match studies).  Random play
     with no reshuffle leaves void rounds (everyone 0: a tie) often enough to need tie-breaks."""
     from handsim.policies import lineup_arrays, parse_policy
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
     from handsim.simulate import run_match_chunk
 
     rules = Rules.preset("classic", rounds=1, max_reshuffles=0)

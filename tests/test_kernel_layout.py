@@ -8,10 +8,10 @@ import pytest
 from numba import njit
 
 from handsim import cards
-from handsim._kernels import consts as C
-from handsim._kernels import melds as M
-from handsim._kernels import state as S
-from handsim.rules import Rules
+from handsim.games.hand.kernels import consts as C
+from handsim.games.hand.kernels import melds as M
+from handsim.games.hand.kernels import state as S
+from handsim.games.hand.rules import Rules
 
 
 def test_kernel_card_constants_agree_with_handsim_cards():

@@ -5,7 +5,12 @@ game's internals.  An ``ast`` scan of every package module outside ``handsim/gam
 * ``"hand"`` used as a game's name: compared with a game or its name (``game.name != "hand"``),
   passed as ``game="hand"`` or given as the default of a ``game`` parameter or field (the word
   ``"hand"`` also names the Hand flag of a move log, which is not a game);
-* imports of ``handsim.games.russian`` and anything below it (absolute or relative).
+* imports of a game's modules: ``handsim.games.russian`` or ``handsim.games.hand`` and anything
+  below them (absolute or relative).
+
+The one-release paths of the modules that moved into ``handsim/games/hand/`` (``handsim.rules``,
+``handsim.policies.api``, ...) are :data:`SHIMS`: each is nothing but the line that makes the old
+path the new module object, and is checked to be exactly that.
 
 Today's remaining exceptions are listed in :data:`ALLOWED` as a ceiling per group of files, each
 with the reason it is still there; the step that moves classic Hand into ``handsim/games/hand/``
@@ -22,15 +27,29 @@ PACKAGE = ROOT / "handsim"
 
 #: Files (or folders, ending in ``/``) -> the most game names they may hold together, and why.
 ALLOWED: list[tuple[tuple[str, ...], int, str]] = [
-    (("handsim/cli/inspect.py",), 1,
-     "show-deal of a Russian Hand game calls its tracer: it moves with the game's own rendering of a game "
-     "into games/russian/"),
+    (("handsim/cli/inspect.py",), 7,
+     "show-deal, score and arrange are classic Hand's commands (show-deal of a Russian Hand game calls its "
+     "tracer): they move into each game's own commands, asked of the game"),
     (("handsim/cli/russian.py",), 3,
      "the rearrange command is Russian Hand's own: it moves with the game's commands into games/russian/"),
     (("handsim/policies/declare.py",), 4,
      "each game's decision functions (GAME_ENTRY_POINTS, GAME_REQUIRED, GAME_RETURNS): they move to "
-     "each game's policies/ with the move step"),
+     "each game's policies/ when the game declares them"),
+    (("handsim/policies/check.py", "handsim/policies/files.py"), 5,
+     "policy files and check-policy exist for classic Hand only (its state dtype, tracer and checker): "
+     "they go behind the game protocol when a second game takes policy files"),
+    (("handsim/tournament/",), 5,
+     "tournaments and tuning play classic Hand only (its presets, rules and round flags): they go behind "
+     "the game protocol when Russian Hand gets tournaments"),
+    (("handsim/simulate.py",), 3,
+     "the one-release path of the study driver re-exports classic Hand's work items under their old names"),
 ]
+
+
+#: The one-release paths of classic Hand's moved modules -> the module each one is.
+SHIMS = {f"handsim/{m}.py": f"handsim.games.hand.{m}" for m in ("rules", "scoring", "arrange", "trace", "checker")}
+SHIMS.update({f"handsim/policies/{m}.py": f"handsim.games.hand.policies.{m}"
+              for m in ("api", "violations", "engines", "greedy", "hold_hand", "random_moves", "card_reader", "sampler")})
 
 
 def _module(path: Path) -> str:
@@ -48,6 +67,10 @@ def _names_a_game(node: ast.AST) -> bool:
     if isinstance(node, ast.Call):
         return _names_a_game(node.func)
     return False
+
+
+def _is_game_module(name: str) -> bool:
+    return any(name == f"handsim.games.{g}" or name.startswith(f"handsim.games.{g}.") for g in ("hand", "russian"))
 
 
 def _is_hand(node) -> bool:
@@ -71,10 +94,10 @@ def game_names(source: str, module: str, is_package: bool = False) -> list[tuple
             if n.level:
                 up = package.split(".")[: len(package.split(".")) - (n.level - 1)]
                 base = ".".join(up + ([n.module] if n.module else []))
-            if any(x.startswith("handsim.games.russian") for x in [base] + [f"{base}.{a.name}" for a in n.names]):
+            if any(_is_game_module(x) for x in [base] + [f"{base}.{a.name}" for a in n.names]):
                 hits.append((n.lineno, f"imports {base}"))
         elif isinstance(n, ast.Import):
-            hits += [(n.lineno, f"imports {a.name}") for a in n.names if a.name.startswith("handsim.games.russian")]
+            hits += [(n.lineno, f"imports {a.name}") for a in n.names if _is_game_module(a.name)]
         elif isinstance(n, ast.Constant) and n.value == "russian" and id(n) not in docstrings:
             hits.append((n.lineno, "'russian'"))
         elif isinstance(n, ast.Compare):
@@ -95,7 +118,7 @@ def game_names(source: str, module: str, is_package: bool = False) -> list[tuple
 def _scan() -> dict[str, list[tuple[int, str]]]:
     out = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        if PACKAGE / "games" in path.parents:
+        if PACKAGE / "games" in path.parents or path.relative_to(ROOT).as_posix() in SHIMS:
             continue
         hits = game_names(path.read_text(encoding="utf-8"), _module(path), path.name == "__init__.py")
         if hits:
@@ -158,3 +181,17 @@ def test_every_allowed_group_is_still_needed_or_empty_for_a_reason():
     for files, ceiling, why in ALLOWED:
         assert ceiling > 0 and why
         assert any((ROOT / f).exists() for f in files), f"{files}: no such files any more; drop the entry"
+
+
+def test_every_kept_path_is_only_the_module_it_names():
+    """A one-release path holds no code of its own: a docstring, then the import that makes the old
+    module name the new module object (so a patch of either patches the running code)."""
+    import importlib
+
+    for rel, new in SHIMS.items():
+        tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
+        body = tree.body[1:] if isinstance(tree.body[0], ast.Expr) else tree.body
+        assert [type(n).__name__ for n in body] == ["Import", "Import", "Assign"], rel
+        assert ast.unparse(body[2]) == f"sys.modules[__name__] = importlib.import_module({new!r})", rel
+        old = _module(ROOT / rel)
+        assert importlib.import_module(old) is importlib.import_module(new), rel

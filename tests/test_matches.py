@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from handsim._kernels.driverlib import hand_decided as _hand_decided, standings as _standings
+from handsim.games.hand.kernels.driverlib import hand_decided as _hand_decided, standings as _standings
 
 
 def standings(totals, wins=(0, 0, 0, 0), last_loses=False, team=False):

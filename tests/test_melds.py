@@ -4,7 +4,7 @@ import pytest
 
 from handsim.cards import JOKER, parse_card, parse_cards
 from handsim.melds import can_lay_off, can_swap, interpret_meld, validate_meld
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 
 CLASSIC = Rules.preset("classic")
 QAHWA = Rules.preset("qahwa")  # up to 4 jokers per meld
@@ -247,7 +247,7 @@ def test_lay_off_on_a_set_moves_a_joker_to_a_free_suit():
 def test_thirteen_card_run_with_an_ace_reads_by_order_and_interprets_high():
     from handsim.cards import parse_cards
     from handsim.melds import interpret_meld, validate_meld
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
 
     r = Rules.preset("classic")
     # 2..K + A high: 2+3+...+10 = 54, J Q K = 30, A high 11 -> 95; A low: 1 + 54 + 30 = 85

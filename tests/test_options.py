@@ -6,7 +6,7 @@ import pytest
 from handsim.errors import RulesError
 from handsim.games.russian.rules import RussianRules
 from handsim.options import Param, RulesBase, option_key
-from handsim.rules import PARAM_BY_NAME, Rules
+from handsim.games.hand.rules import PARAM_BY_NAME, Rules
 
 
 def test_both_rules_classes_derive_from_rules_base():
@@ -18,7 +18,7 @@ def test_both_rules_classes_derive_from_rules_base():
 
 
 def test_old_import_paths_are_the_shared_pieces():
-    import handsim.rules as R
+    import handsim.games.hand.rules as R
 
     assert R.Param is Param and R.option_key is option_key
     assert R.check_json_rules.__module__ == "handsim.options"

@@ -1,7 +1,7 @@
 """Checks of the reference solver ``tests/oracle.py`` itself (RULES.md §1-2).
 
 Every case in :data:`CASES` was worked out by hand; the comment above it shows the sums.
-``tests/test_arrange.py`` reuses the same cases against ``handsim.arrange``.
+``tests/test_arrange.py`` reuses the same cases against ``handsim.games.hand.arrange``.
 
 Classic rules: 2 jokers, joker_penalty 15, ace_low_value 1, max_jokers_per_meld 1,
 min_natural_cards_per_meld 1, opening_threshold 51. Hand points: 2-10 face, J/Q/K 10, Ace 11.
@@ -31,7 +31,7 @@ from oracle import (  # noqa: E402
 )
 
 from handsim.cards import parse_cards  # noqa: E402
-from handsim.rules import Rules  # noqa: E402
+from handsim.games.hand.rules import Rules  # noqa: E402
 
 CLASSIC = Rules.preset("classic")
 

@@ -118,7 +118,7 @@ def test_handsim_simulate_shows_its_signature_and_the_cli_default():
     russian = get_game("russian").preset()
     assert [s.name for s in make_spec(russian, players=3).lineups[0]] == ["greedy"] * 3
     text = pydoc.render_doc(handsim.simulate, renderer=pydoc.plaintext)
-    assert "handsim.simulate(preset: str = 'classic', rules: handsim.rules.Rules | None = None," in text
+    assert "handsim.simulate(preset: str = 'classic', rules: handsim.options.RulesBase | None = None," in text
     assert text.index("Run a study from Python and return its summary table.") < text.index("FUNCTIONS")
 
 

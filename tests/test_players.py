@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 from test_engine_rules import play, turns_of  # noqa: F401  (the stacked-deck helpers)
 
 CLASSIC = Rules.preset("classic")
@@ -57,7 +57,7 @@ def test_card_reader_counts_live_outs_of_pairs_and_connectors():
     import numpy as np
 
     from handsim.cards import parse_card
-    from handsim.policies.card_reader import card_partial, partials
+    from handsim.games.hand.policies.card_reader import card_partial, partials
 
     def vec(text):
         v = np.zeros(53, dtype=np.int8)

@@ -21,7 +21,7 @@ from handsim.cli import cli
 BAD_PLAY = """
 from numba import njit
 from handsim.policies import Policy
-from handsim.policies.greedy import choose_draw_greedy, play_greedy
+from handsim.games.hand.policies.greedy import choose_draw_greedy, play_greedy
 
 @njit(cache=True)
 def choose_draw(g, seat):

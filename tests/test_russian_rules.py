@@ -12,7 +12,7 @@ from handsim.games.russian.rules import (
     options_text,
     rules_table_markdown,
 )
-from handsim.rules import RulesError
+from handsim.games.hand.rules import RulesError
 
 
 def test_the_preset_is_the_defaults_of_the_source():

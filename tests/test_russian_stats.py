@@ -166,7 +166,7 @@ def test_spec_round_trip_checkpoint_and_report(tmp_path):
 
 def test_bad_russian_studies_are_refused():
     from handsim.errors import PolicyError
-    from handsim.rules import RulesError
+    from handsim.games.hand.rules import RulesError
     from handsim.simulate import StudyError
 
     with pytest.raises(StudyError, match="allowed 2, 3, 4 or 5"):

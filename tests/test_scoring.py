@@ -3,8 +3,8 @@
 import pytest
 
 from handsim.cards import parse_cards
-from handsim.rules import Rules
-from handsim.scoring import ScoreInputError, round_end_from_json, score_round
+from handsim.games.hand.rules import Rules
+from handsim.games.hand.scoring import ScoreInputError, round_end_from_json, score_round
 
 CLASSIC = Rules.preset("classic")
 
@@ -126,7 +126,7 @@ PARTNERSHIP = Rules.preset("partnership")
 
 
 def test_partners_of():
-    from handsim.scoring import partners_of
+    from handsim.games.hand.scoring import partners_of
 
     assert partners_of(PARTNERSHIP, 4) == [2, 3, 0, 1]
     assert partners_of(CLASSIC, 4) is None

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from handsim._kernels import arrange as A
-from handsim._kernels import state as S
+from handsim.games.hand.kernels import arrange as A
+from handsim.games.hand.kernels import state as S
 from handsim._kernels.rng import shuffle
 from handsim.policies import api
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 
 
 @njit(cache=True)

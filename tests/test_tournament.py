@@ -18,7 +18,7 @@ import pytest
 from scipy import stats as sps
 
 from handsim.policies import lineup_arrays
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 from handsim.simulate import StudyError, run_chunk
 from handsim.tournament import design, games_per_deal, make_tournament, run_tournament, write_tournament
 from handsim.tournament.accumulate import TournamentCounters
@@ -66,7 +66,7 @@ def test_all_design_plays_every_sequence_of_entries():
 def test_every_deal_meets_every_seat_assignment_in_the_engine():
     """Replayed through the engine: on each deal, the 6 seatings of table greedy,greedy,random,random put
     the policies in the seats in all 6 distinct ways, and every seating gets the same cards by seat."""
-    from handsim.trace import trace_deal
+    from handsim.games.hand.trace import trace_deal
 
     rules = Rules.preset("classic")
     d = design(2, 4, "pairs")

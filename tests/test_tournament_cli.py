@@ -241,7 +241,7 @@ def test_tune_resume_replays_finished_stages(runner, tune_dir):
 def test_a_tuned_policy_used_under_other_rules_says_so(runner, tmp_path):
     """best.toml records the rules and players it was tuned for; a run under others prints one note
     (stderr) naming the file and both, and plays it anyway; a run that matches says nothing."""
-    from handsim.rules import Rules
+    from handsim.games.hand.rules import Rules
     from handsim.tournament.best import tuned_notes
 
     best = tmp_path / "best.toml"

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from handsim.policies import PolicyError, parse_policy
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 from handsim.simulate import StudyError, make_spec, run_study
 from handsim.tournament.best import expand_lineup_refs, expand_policy_ref, read_policy_toml, write_policy_toml
 from handsim.tournament.tune import GRID_POINTS, ParamRange, TuneUnfinished, make_tune, run_tune, write_tune

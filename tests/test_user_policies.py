@@ -32,8 +32,8 @@ from click.testing import CliRunner
 from handsim.cli import cli
 from handsim.errors import PolicyFileError, PolicyMoveError
 from handsim.policies import load_policy_files, parse_lineup, split_lineup
-from handsim.rules import Rules
-from handsim.trace import trace_deal
+from handsim.games.hand.rules import Rules
+from handsim.games.hand.trace import trace_deal
 
 ROOT = Path(__file__).resolve().parents[1]
 GREEDY_COPY = ROOT / "examples" / "policies" / "greedy_copy.py"
@@ -79,7 +79,7 @@ def test_greedy_copy_plays_every_golden_deal_like_greedy():
 
 def test_greedy_copy_matches_greedy_on_the_fast_path_and_in_matches():
     from handsim.policies import lineup_arrays
-    from handsim.policies.engines import engine_for
+    from handsim.games.hand.policies.engines import engine_for
     from handsim.simulate import run_chunk, run_match_chunk
 
     load_policy_files([GREEDY_COPY])
@@ -215,7 +215,7 @@ BAD_POLICIES = '''
 """Policies that break the rules, each in its own way (tests/test_user_policies.py)."""
 from numba import njit
 from handsim.policies import Param, Policy, api
-from handsim.policies.greedy import choose_draw_greedy, play_greedy
+from handsim.games.hand.policies.greedy import choose_draw_greedy, play_greedy
 
 
 @njit(cache=True)
@@ -382,7 +382,7 @@ def test_simulate_stops_at_an_illegal_move_exit_1_and_keeps_the_finished_work(ba
 def test_the_move_cap_stops_a_turn_that_never_ends():
     from numba import njit
 
-    from handsim._kernels import state as S
+    from handsim.games.hand.kernels import state as S
 
     @njit
     def many_moves(arr):
@@ -440,7 +440,7 @@ def test_the_engine_of_a_policy_file_is_compiled_once_for_every_later_process(tm
     statistics say so), in the main process and in worker processes alike."""
     code = textwrap.dedent(f"""
         import json, sys
-        from handsim.rules import Rules
+        from handsim.games.hand.rules import Rules
         from handsim.simulate import make_spec, run_study
         spec = make_spec(Rules.preset("classic"), None, ["my-greedy,greedy"], 2, 40, seed=1, chunk=10,
                          policy_files=[{str(GREEDY_COPY)!r}])
@@ -466,7 +466,7 @@ def test_check_policy_reports_a_clean_policy_and_an_illegal_one(bad_file):
     result = run("check-policy", JOKER_KEEPER, "joker-keeper", "--deals", 240, "--jobs", 1)
     assert result.exit_code == 0, result.output
     assert "240 deals over 120 cases" in result.output
-    assert "Checked by handsim.checker: no discrepancy, no illegal move" in result.output
+    assert "Checked by handsim.games.hand.checker: no discrepancy, no illegal move" in result.output
     bad = run("check-policy", bad_file, "unheld", "--deals", 3, "--jobs", 1)
     assert bad.exit_code == 1
     assert "3 deals with a discrepancy or an illegal move" in bad.output

@@ -1,6 +1,6 @@
 """MkDocs hook of the handsim site: pages made from the code and the committed studies.
 
-* ``rule-options.md`` is rendered from the option declarations (``handsim.rules`` and
+* ``rule-options.md`` is rendered from the option declarations (``handsim.games.hand.rules`` and
   ``handsim.games.russian.rules``), so each option is written once, where it is declared.
 * Every committed study (``results/NAME/README.md``) is a page ``studies/NAME/``: the README itself,
   included as it is, listed under "Studies" in the navigation by its folder's name.
@@ -90,7 +90,7 @@ class _HelpBlocks(Extension):
 def rule_options_markdown() -> str:
     """The page of every rule option of both games and the presets, from their declarations."""
     from handsim.games.russian.rules import rules_table_markdown as russian_table
-    from handsim.rules import PRESETS, rules_table_markdown
+    from handsim.games.hand.rules import PRESETS, rules_table_markdown
 
     def value(v):
         return str(v).lower() if isinstance(v, bool) else str(v)

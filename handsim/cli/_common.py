@@ -354,7 +354,7 @@ class Words(click.Choice):
 
     def convert(self, value: Any, param, ctx) -> Any:
         if isinstance(value, str):
-            from handsim.rules import option_key  # here, not at import: --help imports no numpy
+            from handsim.options import option_key  # here, not at import: --help imports no numpy
 
             word = option_key(value)
             for c in self.choices:
@@ -382,7 +382,7 @@ class _GamePlayers(click.Choice):
 #: ``--players`` of ``simulate`` and ``show-deal``: also 5, which only Russian Hand allows.
 GAME_PLAYERS_CHOICE = _GamePlayers(["2", "3", "4", "5", "2v2"], case_sensitive=False)
 
-#: The values of the rule option ``standings`` (handsim.rules), spelled out so that ``--help``
+#: The values of the rule option ``standings`` (handsim.games.hand.rules), spelled out so that ``--help``
 #: needs no numpy import (``tests/test_cli.py`` checks that the two agree).
 STANDINGS = ("lowest_wins", "last_loses")
 
@@ -408,7 +408,7 @@ def check_classic_players(players: int | None) -> None:
 
 def set_keys_of(settings) -> set[str]:
     """The rule options that ``--set KEY=VALUE`` fixes."""
-    from handsim.rules import option_key
+    from handsim.options import option_key
 
     return {option_key(s.partition("=")[0]) for s in settings}
 
@@ -433,7 +433,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     click.UsageError
         Both --preset and --rules; ``partnership`` with rules that set partnership=false or a game
         without partnership; another game's rules for a command of classic Hand only.
-    handsim.rules.RulesError
+    handsim.games.hand.rules.RulesError
         Unknown options or bad values (turned into a usage error by :class:`Command`).
     """
     from handsim.games import get_game
@@ -463,7 +463,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
 
 def preset_name(preset: str | None, rules_file: str | None = None) -> str:
     """The preset the rules start from, in lower case: ``--preset``, else the ``preset = "name"`` of the
-    ``--rules`` file (under ``[rules]`` or at top level, as :meth:`handsim.rules.Rules.from_toml` reads
+    ``--rules`` file (under ``[rules]`` or at top level, as :meth:`handsim.games.hand.rules.Rules.from_toml` reads
     it), else ``classic`` (also for a file that cannot be read or names no known preset: loading the
     rules names that problem)."""
     default = PRESET_NAMES[0]
@@ -520,9 +520,9 @@ def fmt_value(v: Any) -> str:
 
 
 def kernels_cached(module: str, *names: str) -> bool:
-    """Whether the numba kernels ``handsim._kernels.<module>.<name>`` (or, for a dotted
-    ``module``, ``<module>.<name>``) are in the compilation cache of this installation (a first
-    call of a kernel that is not compiles it: seconds to a minute).
+    """Whether the numba kernels ``<module>.<name>`` (``module`` a dotted module path, e.g.
+    ``handsim.games.hand.kernels.arrange``) are in the compilation cache of this installation (a
+    first call of a kernel that is not compiles it: seconds to a minute).
 
     Importing the kernel module compiles nothing.  The check reads the cache index numba would
     load; should numba's cache objects ever look different, any index file of that kernel counts.
@@ -531,7 +531,7 @@ def kernels_cached(module: str, *names: str) -> bool:
     import os
     from pathlib import Path
 
-    mod = importlib.import_module(module if "." in module or module in sys.modules else f"handsim._kernels.{module}")
+    mod = importlib.import_module(module)
     module = module.rsplit(".", 1)[-1]
     for name in names:
         cache = getattr(getattr(mod, name), "_cache", None)
@@ -549,13 +549,13 @@ def kernels_cached(module: str, *names: str) -> bool:
 
 def announce_compile(what: str, how_long: str, module: str, *names: str) -> None:
     """Say on stderr that ``what`` compiles now (taking ``how_long``), if the kernels
-    ``handsim._kernels.<module>.<names>`` are not in the cache yet."""
+    ``<module>.<names>`` (``module`` dotted) are not in the cache yet."""
     if not kernels_cached(module, *names):
         click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
 
 
 def announce_engine_compile(engine, what: str, how_long: str, driver: str) -> None:
-    """Say on stderr that driver ``driver`` of ``engine`` (:mod:`handsim.policies.engines`)
+    """Say on stderr that driver ``driver`` of ``engine`` (:mod:`handsim.games.hand.policies.engines`)
     compiles now, if it is not in the cache yet: ``what`` for an engine of built-in policies,
     naming the policy files for an engine of policy files."""
     if engine.files:

@@ -98,7 +98,7 @@ Examples:
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 def arrange(cards, preset, rules_file, settings, as_json):
-    from handsim.arrange import arrange as best_arrangement
+    from handsim.games.hand.arrange import arrange as best_arrangement
     from handsim.cards import format_cards
 
     rules = load_rules(preset, rules_file, settings)
@@ -107,7 +107,7 @@ def arrange(cards, preset, rules_file, settings, as_json):
         raise click.BadParameter(
             f"{len(hand)} cards, but a player holds at most hand_size + 1 = {rules.hand_size + 1}: allowed 1 to "
             f"{rules.hand_size + 1} cards (--set hand_size=N allows N + 1, up to 21)", param_hint="'CARDS'")
-    announce_compile("the meld search", "a few seconds", "arrange", "make_weights", "search", "meld_cards", "meld_value")
+    announce_compile("the meld search", "a few seconds", "handsim.games.hand.kernels.arrange", "make_weights", "search", "meld_cards", "meld_value")
     a = best_arrangement(hand, rules)
     if as_json:
         click.echo(dump_json(a.to_json()))
@@ -182,7 +182,7 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
 def score(file, preset, rules_file, settings, as_json):
     from handsim._io import decode_text, parse_json
-    from handsim.scoring import ScoreInputError, round_end_from_json
+    from handsim.games.hand.scoring import ScoreInputError, round_end_from_json
 
     rules = load_rules(preset, rules_file, settings)
     name = getattr(file, "name", "-")
@@ -212,7 +212,7 @@ class _DealView:
     """Hands and table while a trace is printed event by event."""
 
     def __init__(self, trace: dict):
-        from handsim.rules import Rules
+        from handsim.games.hand.rules import Rules
 
         self.trace = trace
         self.rules = Rules.from_dict(trace["rules"])
@@ -497,11 +497,11 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as one JSON line (the format 'handsim check' reads).")
 def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, match_round, threshold,
               joker_penalty, as_json):
-    from handsim._kernels.driverlib import MAX_TIEBREAKS
+    from handsim.games.hand.kernels.driverlib import MAX_TIEBREAKS
     from handsim.errors import PolicyMoveError
     from handsim.policies import check_lineup_rules, load_policy_files, parse_lineup, parse_policy
-    from handsim.policies.engines import engine_for
-    from handsim.trace import EngineError, trace_deal
+    from handsim.policies import engine_of as engine_for
+    from handsim.games.hand.trace import EngineError, trace_deal
 
     from handsim.games import GAMES, get_game
 
@@ -619,9 +619,9 @@ def _check_tiebreak_round(rules, specs, match: int, seed: int, match_round: int)
     """
     from handsim.policies import lineup_arrays
     from handsim.simulate import run_match_chunk
-    from handsim.trace import EngineError
+    from handsim.games.hand.trace import EngineError
 
-    from handsim.policies.engines import engine_for
+    from handsim.policies import engine_of as engine_for
 
     engine = engine_for(list(specs))
     pol, pp = lineup_arrays(list(specs), engine)
@@ -731,7 +731,7 @@ def _check_types(obj: dict, types: dict, what: str, where: str, expected: str) -
 def _check_traces_file(lines, name: str) -> str | None:
     """Check that ``lines`` (the text of file ``name``) are JSON lines of deal traces of one game
     (one object per non-blank line, with the trace fields and their JSON types, nested ones too);
-    what the rules say about them is the checkers' business (:func:`handsim.checker.check_file`,
+    what the rules say about them is the checkers' business (:func:`handsim.games.hand.checker.check_file`,
     the Russian Hand checker).
 
     Returns

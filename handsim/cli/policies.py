@@ -68,7 +68,7 @@ CHECK_POLICY_HELP = """Play a policy under every preset and rule variant and rep
 FILE is the policy file declaring POLICY (a name, with parameters if wanted: mine:aggr=3).  The
 policy plays a few thousand deals - every preset and every value of every rule option that
 changes play, with 2, 3 and 4 players and in 2 v 2, against greedy, hold-hand, random and
-itself - and each deal's move log is checked by handsim.checker, the independent pure-Python
+itself - and each deal's move log is checked by handsim.games.hand.checker, the independent pure-Python
 rules.  An illegal move is reported with the show-deal command that replays it.
 
 Exit codes: 0 no problem, 1 discrepancies or illegal moves found, 2 a policy file that cannot
@@ -96,7 +96,7 @@ def check_policy(ctx, file, policy, deals, seed, jobs, progress):
 
     from handsim.policies import load_policy_files, parse_policy
     from handsim.policies.check import check_policy as run_check
-    from handsim.policies.engines import engine_for
+    from handsim.policies import engine_of as engine_for
 
     load_policy_files([file])
     spec = parse_policy(policy)
@@ -133,6 +133,6 @@ def check_policy(ctx, file, policy, deals, seed, jobs, progress):
         click.echo(f"  ... and {len(report.problems) - 20} more")
     verdict = "no discrepancy, no illegal move" if report.ok else \
         f"{len(report.problems)} deal{'s' if len(report.problems) != 1 else ''} with a discrepancy or an illegal move"
-    click.echo(f"Checked by handsim.checker: {verdict}")
+    click.echo(f"Checked by handsim.games.hand.checker: {verdict}")
     if not report.ok:
         ctx.exit(1)

@@ -276,7 +276,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     except PolicyMoveError as e:
         from handsim.study import CHECKPOINT
 
-        from handsim.policies.violations import add_context
+        from handsim.policies._text import add_context
 
         kept = f"; the finished work is kept in {out} ('handsim report {out}' reports it)" \
             if (Path(out) / CHECKPOINT).exists() else ""

@@ -115,7 +115,7 @@ def _prepare(ctx, kind: str, spec, policies, out, resume, force, scheduler, jobs
     interrupted resume is recorded too) and to be written with the results
     (:func:`handsim.study.run_history`)."""
     from handsim._io import atomic_write
-    from handsim.policies.engines import engine_for
+    from handsim.policies import engine_of as engine_for
     from handsim.study import check_policy_files, check_scheduler, claim_out, run_history
 
     if scheduler is not None:
@@ -155,7 +155,7 @@ def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterr
 
 def _compile_notice(quiet: bool, policies) -> None:
     if not quiet:
-        from handsim.policies.engines import engine_for
+        from handsim.policies import engine_of as engine_for
 
         announce_engine_compile(engine_for(policies), "the simulation engine", "about a minute", "play_deals")
 

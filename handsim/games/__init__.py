@@ -7,8 +7,7 @@ processes, checkpoints, resume), the report renderers and the command line are s
 games:
 
 * ``hand`` - classic Hand (RULES.md §1-7; presets ``classic``, ``saudi``, ``qahwa``,
-  ``partnership``), :mod:`handsim.games.hand.game`; its other modules stay at the package top
-  level for now (``handsim.rules``, ``handsim._kernels``, ``handsim.stats``, ...);
+  ``partnership``), in :mod:`handsim.games.hand`;
 * ``russian`` - Russian Hand (RULES.md §8; preset ``russian``), in :mod:`handsim.games.russian`.
 
 :func:`game_of` tells a game by its rules object; :func:`get_game` by name; :func:`game_for_preset`
@@ -25,7 +24,7 @@ GAMES = ("hand", "russian")
 #: The game of a saved study spec that names none (a classic study's spec names no game: it is older
 #: than the second game).
 DEFAULT_GAME = "hand"
-#: Presets of each game (``handsim.rules.PRESETS``, ``handsim.games.russian.rules.PRESETS``).
+#: Presets of each game (``handsim.games.hand.rules.PRESETS``, ``handsim.games.russian.rules.PRESETS``).
 PRESETS = {"hand": ("classic", "saudi", "qahwa", "partnership"), "russian": ("russian",)}
 
 
@@ -34,7 +33,7 @@ def get_game(name: str) -> Game:
 
     Raises
     ------
-    handsim.rules.RulesError
+    handsim.games.hand.rules.RulesError
         An unknown name.
     """
     if name == "hand":
@@ -45,7 +44,7 @@ def get_game(name: str) -> Game:
         from .russian.game import GAME
 
         return GAME
-    from handsim.rules import RulesError
+    from handsim.games.hand.rules import RulesError
 
     raise RulesError(f"unknown game {name!r}: allowed {', '.join(GAMES)}")
 

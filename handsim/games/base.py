@@ -76,7 +76,7 @@ class Game:
         raise NotImplementedError
 
     def param_by_name(self) -> dict:
-        """Option name -> its declaration (:class:`handsim.rules.Param`)."""
+        """Option name -> its declaration (:class:`handsim.games.hand.rules.Param`)."""
         raise NotImplementedError
 
     def preset(self, name: str | None = None, **overrides):
@@ -101,7 +101,7 @@ class Game:
     # -- the engine
     def engine(self, policies):
         """The engine that plays ``policies`` (``PolicySpec`` of every line-up): ``ref()``, ``files``,
-        ``is_compiled(driver)`` (:mod:`handsim.policies.engines`)."""
+        ``is_compiled(driver)`` (:mod:`handsim.games.hand.policies.engines`)."""
         raise NotImplementedError
 
     def warm_up(self, matches: bool = False, engine=None) -> None:

@@ -2,12 +2,14 @@
 
 * :mod:`handsim.policies.declare` - :class:`Policy` and :class:`Param`, the one declaration of a
   policy (built-in or user-written);
-* :mod:`handsim.policies.api` - what a policy may observe, ask, plan and do (numba);
-* :mod:`handsim.policies.greedy`, :mod:`~handsim.policies.hold_hand`,
-  :mod:`~handsim.policies.random_moves` - the built-in policies, one module each;
-* :mod:`handsim.policies.registry` - every policy by name (:data:`POLICIES`);
+* :mod:`handsim.policies.registry` - one :class:`~handsim.policies.registry.Registry` class, a
+  registry per game (:func:`~handsim.policies.registry.registry_of`);
 * :mod:`handsim.policies.files` - user-written policies from policy files;
-* :mod:`handsim.policies.engines` - the compiled engine for a set of policies.
+* :mod:`handsim.policies.dispatch` - the generated dispatch of an engine over its policies.
+
+Each game's own policies - its policy API, built-in policies, registry and engines - are in
+``handsim.games.<game>.policies`` (classic Hand's policy API is still imported as
+``handsim.policies.api`` by policy files).
 
 This module reads the text forms.  A policy is written ``name`` or ``name:key=value,key=value``,
 e.g. ``hold-hand:bail_turn=8``.  A line-up lists one policy per seat position, comma-separated
@@ -25,13 +27,23 @@ import numpy as np
 from ..errors import PolicyError, PolicyFileError  # noqa: F401  (re-exported)
 from ..games import DEFAULT_GAME
 from .declare import MAX_PARAMS, Param, Policy  # noqa: F401
-from .registry import POLICIES, get, registry_of
+from .registry import registry_of
 
 #: Length of a seat's parameter vector in the kernels.
 N_POLICY_PARAMS = MAX_PARAMS
 #: Former names of the declaration classes.
 PolicyParam = Param
 PolicyDef = Policy
+
+
+def __getattr__(name: str):
+    """``POLICIES`` and ``get``: the default game's registry (made on first use, not at import: a
+    built-in policy's module imports this package while the registry imports it)."""
+    if name in ("POLICIES", "get"):
+        from . import registry
+
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def registry_get(game: str = DEFAULT_GAME):
@@ -203,18 +215,25 @@ def _title(game: str) -> str:
     return get_game(game).title
 
 
+def engine_of(policies):
+    """The engine that plays ``policies`` (``PolicySpec`` or built-in names), asked of their game
+    (:meth:`handsim.games.base.Game.engine`; names: the default game's)."""
+    from handsim.games import DEFAULT_GAME, get_game
+
+    policies = list(policies)
+    return get_game(getattr(policies[0], "game", DEFAULT_GAME) if policies else DEFAULT_GAME).engine(policies)
+
+
 def lineup_arrays(specs: list[PolicySpec], engine=None) -> tuple[np.ndarray, np.ndarray]:
     """Kernel arrays of a line-up: policy ids ``int64[P]`` (as ``engine`` numbers them; default
-    :func:`~handsim.policies.engines.engine_for` the line-up; Russian Hand policies: their
+    :func:`engine_of` the line-up; Russian Hand policies: their
     registry's ids) and parameters ``float64[P, N_POLICY_PARAMS]``."""
     registry = registry_of(specs[0].game) if specs else None
     if registry is not None and not registry.policy_files:  # one engine of the game's built-ins: the registry's ids
         pol = np.array([registry.policy_id(s.name) for s in specs], dtype=np.int64)
         return pol, np.stack([s.vector() for s in specs]).astype(np.float64)
     if engine is None:
-        from .engines import engine_for
-
-        engine = engine_for(specs)
+        engine = engine_of(specs)
     pol = np.array([engine.policy_id(s.name) for s in specs], dtype=np.int64)
     pp = np.stack([s.vector() for s in specs]) if specs else np.zeros((0, N_POLICY_PARAMS))
     return pol, pp.astype(np.float64)

@@ -1,5 +1,5 @@
 """Check a policy against the rules: play it under every preset and rule variant, replay every
-deal through the pure-Python checker (:func:`handsim.checker.check_deal`), and report.
+deal through the pure-Python checker (:func:`handsim.games.hand.checker.check_deal`), and report.
 
 :data:`VARIANTS` and :data:`PARTNERSHIP_VARIANTS` - every value of every rule option that changes
 play, each in a preset - are the same list the replay fuzz (``scripts/fuzz.py``) cycles through
@@ -106,10 +106,10 @@ class CheckReport:
 
 def _batch(args):
     """Play and check deals ``first .. first+n-1`` (deal ``d`` plays case ``d % len(cases)``)."""
-    from ..checker import check_deal
+    from handsim.games.hand.checker import check_deal
     from ..errors import RunError
-    from ..rules import Rules
-    from ..trace import trace_deal
+    from handsim.games.hand.rules import Rules
+    from handsim.games.hand.trace import trace_deal
     from . import load_policy_files, parse_policy
 
     files, policy, seed, first, n = args
@@ -178,7 +178,7 @@ def check_policy(policy_file, policy: str, deals: int = 3000, seed: int = 0, job
     """
     from ..games.hand.game import warm_up as _warm_up
     from . import load_policy_files, parse_policy
-    from .engines import engine_for
+    from handsim.policies import engine_of as engine_for
 
     files = [str(policy_file)] if policy_file else []
     load_policy_files(files)

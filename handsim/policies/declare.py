@@ -128,7 +128,7 @@ class Policy:
     * ``begin_turn(g, seat)``: at the start of each of the seat's turns;
     * ``choose_draw(g, seat) -> int``: ``api.DRAW_STOCK`` or ``api.DRAW_DISCARD`` (not called
       in the starter's first turn, which has no draw);
-    * ``play(g, seat) -> int``: meld, lay off and swap through the moves of :mod:`handsim.policies.api`,
+    * ``play(g, seat) -> int``: meld, lay off and swap through the moves of :mod:`handsim.games.hand.policies.api`,
       then return the card to discard (``api.NO_DISCARD`` when the hand is empty).
     """
 

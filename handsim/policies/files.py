@@ -4,7 +4,7 @@ A policy file is an ordinary Python module that declares one or more policies wi
 :class:`~handsim.policies.declare.Policy`, exactly as the built-ins do (see
 ``examples/policies/`` and ``docs/policies.md``).  :func:`load_file` imports it under a private
 module name, checks every declaration and registers its policies by name; the engine that plays
-them is compiled on first use (:func:`handsim.policies.engines.engine_for`).
+them is compiled on first use (:func:`handsim.games.hand.policies.engines.engine_for`).
 
 Everything that can be wrong with a file is a :class:`~handsim.errors.PolicyFileError` with a
 one-line message: missing, a folder, not UTF-8, a syntax or import error (with the file's line
@@ -217,7 +217,7 @@ def check_compiles(pf: PolicyFile) -> None:
     from numba.core import types
     from numba.core.errors import NumbaError
 
-    from .._kernels.state import GAME_DTYPE
+    from handsim.games.hand.kernels.state import GAME_DTYPE
 
     rec = numba.typeof(np.zeros(1, dtype=GAME_DTYPE)[0])
     sig = (rec, types.int64)

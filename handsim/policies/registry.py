@@ -4,10 +4,11 @@ loaded from policy files (:mod:`handsim.policies.files`).
 :class:`Registry` is written once; each game makes one.  A game's built-in policies are the
 modules of its ``BUILTIN_MODULES``, each declaring one :class:`~handsim.policies.declare.Policy`
 as ``POLICY``; their kernel ids are their positions in that tuple.  User-written policies get
-their ids from the engine compiled for them (:mod:`handsim.policies.engines`).
+their ids from the engine compiled for them (:mod:`handsim.games.hand.policies.engines`).
 
-This module's names (:data:`POLICIES`, :func:`get`, :func:`register`, ...) are classic Hand's
-registry (:data:`REGISTRY`); Russian Hand's is :mod:`handsim.games.russian.policies.registry`.
+Each game's registry is made by its module ``handsim.games.<game>.policies.registry``
+(:func:`registry_of` imports it on first use).  This module's names :data:`POLICIES`,
+:func:`get`, :func:`register`, ... are the default game's registry, kept for one release.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class Registry:
     def dispatch_entries(self, builtins: Sequence[int] | None = None) -> tuple[list, list]:
         """Dispatch entries ``(kernel id, alias, declaration)`` and the import lines that bind the
         aliases, of the built-in policies of kernel ids ``builtins`` (default all), in id order
-        (see :func:`handsim.policies.engines.dispatch_source`)."""
+        (see :func:`handsim.policies.dispatch.dispatch_source`)."""
         entries, preamble = [], []
         for mod, policy in zip(self.builtin_modules, self.builtin_policies()):
             i = self.builtin_ids[policy.name]
@@ -155,16 +156,18 @@ def registry_of(game: str) -> Registry:
     return REGISTRIES[game]
 
 
-#: Classic Hand's policies (RULES.md §1-7), with policy files.
-REGISTRY = Registry("hand", __package__, ("greedy", "hold_hand", "random_moves", "card_reader", "sampler"),
-                    policy_files=True)
-#: Modules of the built-in policies, in kernel-id order.
-BUILTIN_MODULES = REGISTRY.builtin_modules
-#: Every known policy by name: the built-ins, then user policies as their files are loaded.
-POLICIES: dict[str, Policy] = REGISTRY.policies
-#: Kernel id of each built-in policy.
-BUILTIN_IDS: dict[str, int] = REGISTRY.builtin_ids
-builtin_policies = REGISTRY.builtin_policies
-user_policies = REGISTRY.user_policies
-get = REGISTRY.get
-register = REGISTRY.register
+#: Names kept for one release: classic Hand's registry was made here; it is now made by
+#: :mod:`handsim.games.hand.policies.registry`, and ``registry_of(DEFAULT_GAME)`` answers these.
+_DEFAULT_GAME_NAMES = {"REGISTRY": None, "BUILTIN_MODULES": "builtin_modules", "POLICIES": "policies",
+                       "BUILTIN_IDS": "builtin_ids", "builtin_policies": "builtin_policies",
+                       "user_policies": "user_policies", "get": "get", "register": "register"}
+
+
+def __getattr__(name: str):
+    if name in _DEFAULT_GAME_NAMES:
+        from handsim.games import DEFAULT_GAME
+
+        registry = registry_of(DEFAULT_GAME)
+        attr = _DEFAULT_GAME_NAMES[name]
+        return registry if attr is None else getattr(registry, attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

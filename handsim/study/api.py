@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from .._io import atomic_write
-from ..rules import Rules
+from ..options import RulesBase
 from .outdir import claim_out
 from .runner import StudyResult, run_study
 from .spec import DEFAULT_CHUNK, DEFAULT_DEALS, make_spec
@@ -42,7 +42,7 @@ def write_outputs(result: StudyResult, out, command: str | None = None, title: s
 
 def simulate(
     preset: str = "classic",
-    rules: Rules | None = None,
+    rules: RulesBase | None = None,
     vary: Mapping[str, Sequence] | None = None,
     lineups: Sequence | None = None,
     players: int = 4,

@@ -14,10 +14,10 @@ from typing import Any, Mapping, Sequence
 
 from .._io import is_json_int as _is_int
 from .._io import json_value_text as _json_kind
-from ..errors import StudyError
+from ..errors import RulesError, StudyError
 from ..games import DEFAULT_GAME, GAMES
 from ..policies import PolicySpec, lineup_label, parse_lineup, parse_policy, split_lineup
-from ..rules import Rules, RulesError, check_json_rules
+from ..options import RulesBase, check_json_rules
 
 DEFAULT_CHUNK = 2000
 #: Deals (or matches) per configuration and line-up when none are given (``--deals``).
@@ -54,7 +54,7 @@ class StudySpec:
         Policy files of user-written policies: resolved path and sha256 of the content.
     """
 
-    rules: Rules
+    rules: RulesBase
     vary: tuple[tuple[str, tuple], ...]
     lineups: tuple[tuple[PolicySpec, ...], ...]
     players: int
@@ -72,10 +72,10 @@ class StudySpec:
         return game_of(self.rules)
 
     def engine(self):
-        """The engine that plays this study's line-ups (:mod:`handsim.policies.engines`)."""
+        """The engine that plays this study's line-ups (:mod:`handsim.games.hand.policies.engines`)."""
         return self.game.engine([s for lu in self.lineups for s in lu])
 
-    def configs(self) -> list[Rules]:
+    def configs(self) -> list[RulesBase]:
         """One Rules per combination of the varying values (first option varies slowest)."""
         if not self.vary:
             return [self.rules]
@@ -191,7 +191,7 @@ _SPEC_FIELDS = (
 def check_saved_fields(d: Any, fields: Sequence[tuple], what: str, game: str = DEFAULT_GAME) -> None:
     """Check the JSON types of a saved spec read back from run.json or a checkpoint: a study's
     (:data:`_SPEC_FIELDS`), a tournament's, a tuning run's; and every rule value's
-    (:func:`handsim.rules.check_json_rules`).
+    (:func:`handsim.options.check_json_rules`).
 
     Parameters
     ----------
@@ -251,7 +251,7 @@ MAX_CHUNKS = 10**6
 
 
 def make_spec(
-    rules: Rules | None = None,
+    rules: RulesBase | None = None,
     vary: Mapping[str, Sequence] | Sequence[tuple[str, Sequence]] | None = None,
     lineups: Sequence | None = None,
     players: int = 4,

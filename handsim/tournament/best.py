@@ -115,7 +115,7 @@ def tuned_notes(refs, configs, players) -> list[str]:
     ----------
     refs : iterable of str
         Policy texts and line-up texts as given on the command line (``@FILE`` items are read).
-    configs : sequence of handsim.rules.Rules
+    configs : sequence of handsim.games.hand.rules.Rules
         The run's rule configurations (a study may vary them).
     players : int or "2v2"
         The run's number of players.

@@ -22,7 +22,7 @@ from typing import Any
 from .. import __version__
 from .._io import is_json_int as _is_int
 from ..policies import PolicySpec, parse_policy
-from ..rules import Rules
+from handsim.games.hand.rules import Rules
 from .lineups import DESIGNS, design, games_per_deal, table_label
 
 __all__ = ["TournamentSpec", "TournamentResult", "make_tournament", "run_tournament", "write_tournament",
@@ -190,7 +190,7 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
     handsim.study.StudyError
         Fewer than two entries, more than :data:`MAX_ENTRIES`, an unknown design, too many games
         per deal, bad sizes.
-    handsim.policies.PolicyError, handsim.rules.RulesError
+    handsim.policies.PolicyError, handsim.games.hand.rules.RulesError
         Unknown policies or parameters, rules that do not fit the players.
     handsim.errors.PolicyFileError
         A policy file that cannot be used.

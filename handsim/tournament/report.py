@@ -57,7 +57,7 @@ def _num(x: Any) -> float:
 
 def rules_text(rules) -> str:
     """``classic`` or ``classic + joker_penalty=30, opening_threshold=71``."""
-    from ..rules import Rules
+    from handsim.games.hand.rules import Rules
 
     diff = rules.differs_from(Rules.preset("classic"))
 

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from ..policies import POLICIES, PolicySpec, parse_policy
-from ..rules import Rules
+from handsim.games.hand.rules import Rules
 from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
 from ..stats.counters import check_totals
 from ..stats.intervals import moments
@@ -335,7 +335,7 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
 
     Raises
     ------
-    handsim.study.StudyError, handsim.policies.PolicyError, handsim.rules.RulesError
+    handsim.study.StudyError, handsim.policies.PolicyError, handsim.games.hand.rules.RulesError
         One line naming what was wrong.
     handsim.errors.PolicyFileError
         A policy file that cannot be used.

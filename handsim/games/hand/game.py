@@ -2,8 +2,8 @@
 study driver, the command line and the reports ask of it.
 
 Its statistics and report are :mod:`.stats` and :mod:`.report`; its rules, engine and move logs are
-still the package's top-level modules (:mod:`handsim.rules`, :mod:`handsim._kernels`,
-:mod:`handsim.trace`); this module is where the shared layers reach them all.  The work items of a
+still the package's top-level modules (:mod:`handsim.games.hand.rules`, :mod:`handsim._kernels`,
+:mod:`handsim.games.hand.trace`); this module is where the shared layers reach them all.  The work items of a
 study are :func:`run_chunk` (deals) and :func:`run_match_chunk` (whole matches, RULES.md §7).
 """
 
@@ -17,13 +17,13 @@ import numpy as np
 from handsim.errors import StudyEngineError
 from handsim.games.base import Game
 from handsim.policies import check_lineup_rules, lineup_arrays, lineup_label, parse_policy
-from handsim.rules import Rules
+from handsim.games.hand.rules import Rules
 
 
 def warm_up(matches: bool = False, engine=None) -> None:
     """Compile (or load from cache) the engine's driver once, before the clock starts and workers
     fork; for an engine of policy files, check first that their functions compile."""
-    from handsim.policies.engines import builtin_engine
+    from handsim.games.hand.policies.engines import builtin_engine
 
     from handsim.policies.files import check_compiles
 
@@ -36,8 +36,8 @@ def warm_up(matches: bool = False, engine=None) -> None:
 
 
 def _engine(engine):
-    """An :class:`~handsim.policies.engines.Engine` from an engine, its ``ref()`` or None (built-in)."""
-    from handsim.policies.engines import builtin_engine, engine_from_ref
+    """An :class:`~handsim.games.hand.policies.engines.Engine` from an engine, its ``ref()`` or None (built-in)."""
+    from handsim.games.hand.policies.engines import builtin_engine, engine_from_ref
 
     if engine is None:
         return builtin_engine()
@@ -92,7 +92,7 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
         in points, on the last regular round, 0 elsewhere), ``hand_decided`` (uint8, 1 when a
         single Hand decided the match, 255 except on the last regular round) and ``err``.
     """
-    from handsim._kernels.params import P_ROUNDS
+    from handsim.games.hand.kernels.params import P_ROUNDS
 
     play_matches = _engine(engine).play_matches
     m = n * int(rv[P_ROUNDS])
@@ -121,11 +121,11 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
 def deal_failure(spec, c: int, l: int, item: int, code: int) -> Exception:
     """The error for deal (or match) ``item`` of configuration ``c`` and line-up ``l`` that the
     fast path reported with engine error ``code``: the deal is replayed with the move log on to
-    name the policy, seat, turn and move (:mod:`handsim.policies.violations`)."""
+    name the policy, seat, turn and move (:mod:`handsim.games.hand.policies.violations`)."""
     from handsim.errors import EngineError, PolicyMoveError
-    from handsim.policies.violations import add_context
-    from handsim.trace import trace_deal
-    from handsim._kernels.driverlib import MAX_TIEBREAKS
+    from handsim.policies._text import add_context
+    from handsim.games.hand.trace import trace_deal
+    from handsim.games.hand.kernels.driverlib import MAX_TIEBREAKS
 
     rules = spec.configs()[c]
     lineup = list(spec.lineups[l])
@@ -277,7 +277,7 @@ class HandGame(Game):
         return Rules
 
     def param_by_name(self) -> dict:
-        from handsim.rules import PARAM_BY_NAME
+        from handsim.games.hand.rules import PARAM_BY_NAME
 
         return PARAM_BY_NAME
 
@@ -286,17 +286,17 @@ class HandGame(Game):
     commands = "every command"
 
     def options_text(self, preset: str, markdown: bool = False) -> str:
-        from handsim.rules import options_text
+        from handsim.games.hand.rules import options_text
 
         return options_text(preset, markdown)
 
     def trace_schema(self) -> dict:
-        from handsim.trace import TRACE_SCHEMA
+        from handsim.games.hand.trace import TRACE_SCHEMA
 
         return TRACE_SCHEMA
 
     def check_deal(self, trace: dict) -> list[str]:
-        from handsim.checker import check_deal
+        from handsim.games.hand.checker import check_deal
 
         return check_deal(trace)
 
@@ -309,7 +309,7 @@ class HandGame(Game):
 
     # -- the engine
     def engine(self, policies):
-        from handsim.policies.engines import engine_for
+        from handsim.games.hand.policies.engines import engine_for
 
         return engine_for(list(policies))
 
@@ -388,7 +388,7 @@ class HandGame(Game):
     def output_files(self) -> frozenset:
         """Match tables, the report's figures (and those of earlier versions: rates.png, paired.png)
         and one ``effect_<option>.png`` per rule option."""
-        from handsim.rules import PARAM_BY_NAME
+        from handsim.games.hand.rules import PARAM_BY_NAME
 
         return frozenset({
             "totals.csv", "team_margin.csv",
@@ -402,7 +402,7 @@ class HandGame(Game):
 
     # -- the command line
     def trace_deal(self, rules, lineup, deal: int, seed: int, players: int) -> dict:
-        from handsim.trace import trace_deal
+        from handsim.games.hand.trace import trace_deal
 
         return trace_deal(rules, lineup, deal, seed, players=players)
 

@@ -23,7 +23,7 @@ from handsim.report.document import (BulletList, Column, Document, Finding, Para
                                      fmt_pct, resumed_bullet)
 from handsim.report.plots import human, lineup_text, spread_pick, value_text
 from handsim.report.files import FORMATS, check_formats, write_document
-from handsim.rules import PARAMS
+from handsim.games.hand.rules import PARAMS
 
 from . import plots
 from .findings import (MAX_ROWS, PR, StudyView, TR, capped, change_verb, estimate, flip_lineup_pairs, has_joker_left,

@@ -35,7 +35,7 @@ DISPATCH_PATH = Path(__file__).resolve().parent.parent / "kernels" / "dispatch.p
 def dispatch_source() -> str:
     """The source of :mod:`handsim.games.russian.kernels.dispatch`: one ``@njit`` function per
     decision function of ``(g, seat)`` that calls the seat's policy by its kernel id."""
-    from handsim.policies.engines import dispatch_source as source
+    from handsim.policies.dispatch import dispatch_source as source
 
     entries, preamble = REGISTRY.dispatch_entries()
     title = ("Policy dispatch of the Russian Hand engine, generated from its policy registry by\n"

@@ -8,17 +8,17 @@ identical for any number of processes.  ``play_matches`` does the same for whole
 
 This is the only kernel module that calls the policies, through the dispatch imported below.
 The built-in engine imports the dispatch of the built-in policies
-(:mod:`handsim._kernels.dispatch`, generated from the registry); an engine for user-written
+(:mod:`handsim.games.hand.kernels.dispatch`, generated from the registry); an engine for user-written
 policies is this same source with that one import line replaced, written to the compilation
-cache and imported from there (:mod:`handsim.policies.engines`), so it is compiled and cached
+cache and imported from there (:mod:`handsim.games.hand.policies.engines`), so it is compiled and cached
 on its own while the built-in engine stays as it is.  Keep every import absolute.
 """
 
 import numpy as np
 from numba import njit
 
-from handsim._kernels.consts import MAX_SEATS
-from handsim._kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_TIEBREAKS: re-exported)
+from handsim.games.hand.kernels.consts import MAX_SEATS
+from handsim.games.hand.kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_TIEBREAKS: re-exported)
     FLAG_HAND,
     FLAG_JOKER_LEFT,
     FLAG_OPENED,
@@ -32,9 +32,9 @@ from handsim._kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_TIEBREAKS: 
     traced_result,
     write_deal,
 )
-from handsim._kernels.params import P_PARTNERSHIP, P_ROUNDS, P_STANDINGS, STANDINGS_LAST_LOSES
+from handsim.games.hand.kernels.params import P_PARTNERSHIP, P_ROUNDS, P_STANDINGS, STANDINGS_LAST_LOSES
 from handsim._kernels.rng import stream_key
-from handsim._kernels.state import (
+from handsim.games.hand.kernels.state import (
     N_POLICY_PARAMS,
     S_ERR,
     S_IS_HAND,
@@ -49,8 +49,8 @@ from handsim._kernels.state import (
     seat_policies,
     starter_of,
 )
-from handsim._kernels.turn import play_dealt_round_with
-from handsim._kernels.dispatch import begin_round, begin_turn, choose_draw, play  # DISPATCH
+from handsim.games.hand.kernels.turn import play_dealt_round_with
+from handsim.games.hand.kernels.dispatch import begin_round, begin_turn, choose_draw, play  # DISPATCH
 
 
 @njit(cache=True)
@@ -81,7 +81,7 @@ def play_deals(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns, 
     players : int
         2..4 seats.
     rv : ndarray(int64)
-        Rules vector (:meth:`handsim.rules.Rules.to_vector`).
+        Rules vector (:meth:`handsim.games.hand.rules.Rules.to_vector`).
     pol : ndarray(int64, shape=(players,))
         Policy id of each line-up position.
     pp : ndarray(float64, shape=(players, 8))
@@ -116,7 +116,7 @@ def play_traced(seed, i, players, rv, pol, pp):
 
     Returns ``(trace int16[m, 24], deck int8[N], dealer, status, scores int64[MAX_SEATS],
     flags uint8[MAX_SEATS] by seat, policy id by seat int64[MAX_SEATS], error record int64[ERR_WIDTH])``
-    (the error record of :mod:`handsim._kernels.state`: ``ER_CODE`` 0 = no error).
+    (the error record of :mod:`handsim.games.hand.kernels.state`: ``ER_CODE`` 0 = no error).
     """
     pol_seat = np.zeros(MAX_SEATS, dtype=np.int64)
     pp_seat = np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64)
@@ -169,7 +169,7 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
     round's starter.  ``o_policy`` gives the line-up position in each seat; ``o_win`` /
     ``o_lose`` (1/0, 255 = no result), ``o_tiebreaks`` (-1 = no result), ``o_total`` (final
     match total of each seat, points, tie-breaks included) and ``o_hand_decided`` (1 when a
-    single Hand decided the match, see :func:`~handsim._kernels.driverlib.hand_decided`; 255 = no result) are filled on
+    single Hand decided the match, see :func:`~handsim.games.hand.kernels.driverlib.hand_decided`; 255 = no result) are filled on
     the match's last regular row.  Tie-break rounds count only towards the match result.
     With ``partnership`` the match is won by the team with the lower sum of totals.
     """

@@ -1,10 +1,10 @@
-"""Indices into the kernel rules vector, derived from :data:`handsim.rules.PARAMS`.
+"""Indices into the kernel rules vector, derived from :data:`handsim.games.hand.rules.PARAMS`.
 
 Numba freezes module-level integers as compile-time constants, so kernels read options as
 ``rv[P_OPENING_THRESHOLD]``.  Choice options hold the index of their word in ``choices``.
 """
 
-from ..rules import INDEX, PARAM_BY_NAME
+from handsim.games.hand.rules import INDEX, PARAM_BY_NAME
 
 P_JOKERS = INDEX["jokers"]
 P_JOKER_PENALTY = INDEX["joker_penalty"]

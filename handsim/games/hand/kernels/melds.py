@@ -24,8 +24,8 @@ table's melds).
 
 from numba import njit
 
-from .consts import JOKER, N_RANKS, N_SUITS, N_TYPES
-from .params import P_MAX_JOKERS, P_MIN_NATURAL
+from handsim.games.hand.kernels.consts import JOKER, N_RANKS, N_SUITS, N_TYPES
+from handsim.games.hand.kernels.params import P_MAX_JOKERS, P_MIN_NATURAL
 
 # fields of a meld
 M_KIND = 0

@@ -2,7 +2,7 @@
 sections 3 and 6).
 
 ``play_turn_with(g, seat, first, begin_turn, choose_draw, play)`` plays one turn with the given
-decision functions; the engine (:mod:`handsim._kernels.engine`) passes its policy dispatch, and a
+decision functions; the engine (:mod:`handsim.games.hand.kernels.engine`) passes its policy dispatch, and a
 player that looks ahead may pass a fixed policy's functions to play a copy of the table to the
 end (``finish_round_with``).  These functions are inlined (numba ``inline="always"``) into their
 caller: a function passed as a value to a compiled, not inlined callee would keep the
@@ -18,10 +18,10 @@ code and the details in ``g.err``.
 
 from numba import njit
 
-from handsim._kernels.consts import DRAW_DISCARD, DRAW_STOCK, N_TYPES, NO_CARD
-from handsim._kernels.melds import meld_size
-from handsim._kernels.params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP
-from handsim._kernels.state import (
+from handsim.games.hand.kernels.consts import DRAW_DISCARD, DRAW_STOCK, N_TYPES, NO_CARD
+from handsim.games.hand.kernels.melds import meld_size
+from handsim.games.hand.kernels.params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP
+from handsim.games.hand.kernels.state import (
     E_BAD_DRAW,
     E_EMPTY_NO_DISCARD,
     E_NEW_MELD_ONLY,

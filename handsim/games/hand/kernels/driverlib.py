@@ -2,15 +2,15 @@
 
 Seating a line-up, writing a finished deal's outcome, the match standings: compiled once and
 shared by the built-in engine and every engine generated for user-written policies
-(:mod:`handsim._kernels.engine` holds only what calls the policies).
+(:mod:`handsim.games.hand.kernels.engine` holds only what calls the policies).
 """
 
 import numpy as np
 from numba import njit
 
-from handsim._kernels.consts import JOKER, MAX_SEATS
+from handsim.games.hand.kernels.consts import JOKER, MAX_SEATS
 from handsim._kernels.rng import randbelow, stream_key
-from handsim._kernels.state import (
+from handsim.games.hand.kernels.state import (
     E_TRACE_FULL,
     ER_CODE,
     N_POLICY_PARAMS,

@@ -1,17 +1,17 @@
 """Policy dispatch of the built-in engine, generated from the policy registry by
-``python -m handsim.policies.engines``: do not edit (tests/test_policy_layer.py checks it is current).
+``python -m handsim.games.hand.policies.engines``: do not edit (tests/test_policy_layer.py checks it is current).
 
 Each function calls the decision function of the seat's policy, told apart by its kernel id
-``g.pol[seat]`` (the position of its module in ``handsim.policies.registry.BUILTIN_MODULES``).
+``g.pol[seat]`` (the position of its module in ``handsim.games.hand.policies.registry.BUILTIN_MODULES``).
 """
 
 from numba import njit
 
-from handsim.policies.greedy import POLICY as _P0
-from handsim.policies.hold_hand import POLICY as _P1
-from handsim.policies.random_moves import POLICY as _P2
-from handsim.policies.card_reader import POLICY as _P3
-from handsim.policies.sampler import POLICY as _P4
+from handsim.games.hand.policies.greedy import POLICY as _P0
+from handsim.games.hand.policies.hold_hand import POLICY as _P1
+from handsim.games.hand.policies.random_moves import POLICY as _P2
+from handsim.games.hand.policies.card_reader import POLICY as _P3
+from handsim.games.hand.policies.sampler import POLICY as _P4
 
 _p0_choose_draw = _P0.choose_draw
 _p0_play = _P0.play

@@ -2,7 +2,7 @@
 
 A round's state is a :class:`Game` named tuple of preallocated arrays (no jitclasses): hands as
 card counts, the stock and discard pile as card sequences, the table melds in the encoding of
-:mod:`handsim._kernels.arrange`, scalars in ``sc`` and per-seat integers in ``seat``.  Every
+:mod:`handsim.games.hand.kernels.arrange`, scalars in ``sc`` and per-seat integers in ``seat``.  Every
 move function checks legality and returns ``False`` (or sets an error code) instead of raising,
 and appends an event row to the trace when tracing is on.
 
@@ -19,10 +19,10 @@ Trace rows (``int16[24]``): ``[type, seat, ...]`` with types
 import numpy as np
 from numba import njit
 
-from .bits import ctz
-from .arrange import COUNT, DEAD, MAX_MELDS, OPEN, hand_bits, make_weights, meldable, search_bits
-from .consts import JOKER, MAX_SEATS, N_NATURALS, N_RANKS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
-from .melds import (
+from handsim.games.hand.kernels.bits import ctz
+from handsim.games.hand.kernels.arrange import COUNT, DEAD, MAX_MELDS, OPEN, hand_bits, make_weights, meldable, search_bits
+from handsim.games.hand.kernels.consts import JOKER, MAX_SEATS, N_NATURALS, N_RANKS, N_SUITS, N_TYPES, NO_CARD, NO_SEAT, NO_TARGET
+from handsim.games.hand.kernels.melds import (
     ACE_HIGH,
     M_HI,
     M_KEY,
@@ -51,7 +51,7 @@ from .melds import (
     set_jokers,
     suit_of,
 )
-from .params import (
+from handsim.games.hand.kernels.params import (
     P_OPENING_SCOPE,
     P_PARTNERSHIP,
     SCOPE_TEAM,
@@ -76,7 +76,7 @@ from .params import (
     STARTER_DEALER_RIGHT,
     UNOPENED_FLAT,
 )
-from .rng import randbelow, shuffle
+from handsim._kernels.rng import randbelow, shuffle
 
 MAX_TABLE = 48
 MAX_EVENTS = 40000  # enough for MAX_TURNS turns of three rows plus melds and reshuffles
@@ -1052,7 +1052,7 @@ def go_out(g, seat):
 def hand_search(g, hand, mode):
     """Best arrangement of count vector ``hand`` under ``mode``; melds land in ``g.bestpath``.
 
-    Returns ``(melded_weight, n_melds)`` (see :func:`handsim._kernels.arrange.search`).
+    Returns ``(melded_weight, n_melds)`` (see :func:`handsim.games.hand.kernels.arrange.search`).
     """
     return hand_search_above(g, hand, mode, np.int64(-1))
 
@@ -1119,7 +1119,7 @@ def hand_search_above(g, hand, mode, floor):
 def could_meld(g, hand, t):
     """False when no meld made of the cards ``hand`` (count vector) can contain card type ``t``
     (held in ``hand``): then no arrangement of ``hand`` uses it.  True promises nothing.  A few
-    bit operations, no search (:func:`handsim._kernels.arrange.meldable`)."""
+    bit operations, no search (:func:`handsim.games.hand.kernels.arrange.meldable`)."""
     if t == JOKER:
         return True
     c1, c2 = hand_bits(hand)

@@ -27,15 +27,15 @@ Hands inside the search are bitsets (two ``int64``: at least one copy / two copi
 suit), so the bound for all four suits takes a few bit operations; the recursion passes them by
 value (nothing to undo), and leaving a card over continues in the same call.
 
-The melds found are written in the encoding of :mod:`handsim._kernels.melds`.
+The melds found are written in the encoding of :mod:`handsim.games.hand.kernels.melds`.
 """
 
 import numpy as np
 from numba import njit
 
-from .bits import ctz, popcount
-from .consts import JOKER, N_NATURALS, N_RANKS, N_SUITS
-from .melds import (  # noqa: F401  (meld_cards, meld_value: re-exported)
+from handsim.games.hand.kernels.bits import ctz, popcount
+from handsim.games.hand.kernels.consts import JOKER, N_NATURALS, N_RANKS, N_SUITS
+from handsim.games.hand.kernels.melds import (  # noqa: F401  (meld_cards, meld_value: re-exported)
     ACE_HIGH,
     KIND_RUN,
     KIND_SET,
@@ -54,7 +54,7 @@ from .melds import (  # noqa: F401  (meld_cards, meld_value: re-exported)
     position_value,
     rank_hand_value,
 )
-from .params import (
+from handsim.games.hand.kernels.params import (
     P_ACE_LOW,
     P_JOKER_PENALTY,
     P_MAX_JOKERS,

@@ -1,0 +1,213 @@
+"""The rules of Hand as data: every option of RULES.md declared once.
+
+Each option is one :class:`Param` in :data:`PARAMS` (name, type, allowed values, default,
+RULES.md section, help).  Everything else is derived from that table: the frozen
+:class:`Rules` dataclass, the presets, TOML loading, ``--set key=value`` overrides, the
+integer parameter vector the numba kernels read (:meth:`Rules.to_vector`) and the rules
+table in the docs (:func:`rules_table_markdown`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from handsim.errors import RulesError  # noqa: F401  (re-exported: handsim.games.hand.rules.RulesError)
+from handsim.options import JSON_KINDS, Param, RulesBase, check_json_rules, option_key, options_table_markdown, rules_dataclass
+
+__all__ = ["INDEX", "JSON_KINDS", "PARAMS", "PARAM_BY_NAME", "PRESETS", "Param", "Rules", "RulesError",
+           "check_json_rules", "option_key", "rules_table_markdown"]
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("jokers", "int", 2, "1", "Jokers added to the two 52-card decks (classic 2, Qahwa 4).", lo=0, hi=8),
+    Param("joker_penalty", "int", 15, "1", "Points a joker left in hand counts at round end (15 or 30).", lo=0, hi=200,
+          flag="--joker-penalty"),
+    Param("ace_low_value", "int", 1, "1", "Opening value of an Ace at the low end of a run (A-2-3).", lo=1, hi=11),
+    Param("max_jokers_per_meld", "int", 1, "2", "Most jokers one meld may hold.", lo=1, hi=8),
+    Param("min_natural_cards_per_meld", "int", 1, "2", "Fewest real cards a meld must keep.", lo=1, hi=3),
+    Param("hand_size", "int", 14, "3", "Cards dealt to each player (the starter gets one more).", lo=3, hi=20),
+    Param("starter", "choice", "dealer_right", "3",
+          "Who starts with the extra card: the player to the dealer's right (SD, ER) or the dealer (QA).",
+          choices=("dealer_right", "dealer")),
+    Param("discard_pickup", "choice", "must_open", "3",
+          "must_open: an unopened player who takes the top discard must open that turn; "
+          "new_meld_only: the top discard may only be taken into a new meld at once.",
+          choices=("must_open", "new_meld_only")),
+    Param("max_reshuffles", "int", 3, "3", "Times the discard pile may become the new stock; one more run-out voids the round (at most 30, so that every round ends within the engine's 12,000-turn cap).", lo=0, hi=30),
+    Param("opening_threshold", "int", 51, "4", "Points the melds of a first lay-down must reach (51, 71, 91).", lo=1, hi=500,
+          flag="--threshold"),
+    Param("opening_rule", "choice", "fixed", "4",
+          "fixed: every opening needs opening_threshold; ascending (Saudi): each opening must beat "
+          "the highest earlier opening of the round by at least 1.", choices=("fixed", "ascending")),
+    Param("opening_scope", "choice", "player", "4", "player, or team (partnership: a partner's opening opens the team).",
+          choices=("player", "team")),
+    Param("layoff_on_opening_turn", "bool", True, "4", "Whether lay-offs and joker swaps are allowed in the turn of the opening itself."),
+    Param("joker_swap", "bool", True, "5", "Whether an opened player may take a joker from a meld by putting the card it stands for."),
+    Param("go_out_requires_discard", "bool", False, "6", "Whether the last card must be a discard (QA: 'always keep a card')."),
+    Param("unopened_penalty", "choice", "add", "6",
+          "add: a player who never opened pays 100 on top of the cards in hand; flat: pays 100 in all.",
+          choices=("add", "flat")),
+    Param("hand_min_new_meld_cards", "int", 0, "6", "Fewest cards a Hand must put into new melds (QA: 14).", lo=0, hi=30),
+    Param("hand_doubles_others", "bool", True, "6", "Whether a Hand doubles every other player's score for the round."),
+    Param("rounds", "int", 9, "7", "Rounds in a match (3, 5, 7 or 9; any positive number works).", lo=1, hi=1000,
+          fixed="the match length: run one match study per length (--rounds N)"),
+    Param("partnership", "bool", False, "7",
+          "Whether four players play 2 v 2, partners sitting opposite (--players 2v2 and the partnership preset).",
+          fixed="singles and 2 v 2 are different games: run one study per format"),
+    Param("standings", "choice", "lowest_wins", "7",
+          "lowest_wins, or last_loses (3-4 players: one winner, one loser, the rest neutral).",
+          choices=("lowest_wins", "last_loses")),
+)
+
+PARAM_BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
+#: Index of each option in the kernel parameter vector (see :meth:`Rules.to_vector`).
+INDEX: dict[str, int] = {p.name: i for i, p in enumerate(PARAMS)}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "saudi": {"opening_rule": "ascending"},
+    "qahwa": {
+        "jokers": 4,
+        "joker_penalty": 30,
+        "discard_pickup": "new_meld_only",
+        "max_jokers_per_meld": 4,
+        "go_out_requires_discard": True,
+        "unopened_penalty": "flat",
+        "hand_min_new_meld_cards": 14,
+        "rounds": 5,
+        "starter": "dealer",
+    },
+    "partnership": {"partnership": True},
+}
+
+
+_Rules = rules_dataclass("Rules", PARAMS, RulesBase)
+
+
+@dataclass(frozen=True)
+class Rules(_Rules):
+    """One full set of rule options (RULES.md sections 1-7), immutable.
+
+    Build with :meth:`preset`, :meth:`from_toml` or :meth:`replace`; every value is checked
+    (the derived methods are :class:`handsim.options.RulesBase`'s).
+
+    Raises
+    ------
+    RulesError
+        On an unknown option, a value outside its allowed range or an unplayable
+        combination (see :meth:`validate`).
+    """
+
+    PARAMS = PARAMS
+    PARAM_BY_NAME = PARAM_BY_NAME
+    PRESETS = PRESETS
+    SET_EXAMPLE = "joker_penalty=30"
+
+    def validate(self, players: int | None = None) -> None:
+        """Check combinations that single values cannot catch.
+
+        Parameters
+        ----------
+        players : int, optional
+            Number of seats; checks that the deck holds the deal plus a stock.
+
+        Raises
+        ------
+        RulesError
+        """
+        if self.opening_scope == "team" and not self.partnership:
+            raise RulesError("opening_scope=team needs partnership=true (2 v 2 play, --players 2v2): "
+                             "allowed opening_scope=player for single players")
+        if self.partnership and self.standings == "last_loses":
+            raise RulesError("standings=last_loses is for 3 or 4 single players, not 2 v 2: "
+                             "allowed standings=lowest_wins with partnership=true")
+        if players is not None and self.partnership and players != 4:
+            raise RulesError(f"partnership=true needs 4 players (2 v 2), not {players}")
+        if players is not None and self.standings == "last_loses" and players < 3:
+            raise RulesError(f"standings=last_loses needs 3 or 4 players, not {players}: "
+                             "allowed standings=lowest_wins with 2 players")
+        if players is not None:
+            deck = 104 + self.jokers
+            need = players * self.hand_size + 1 + 1  # deal, the starter's extra card, one stock card
+            if need > deck:
+                raise RulesError(
+                    f"cannot deal {players} hands of {self.hand_size} cards (+1 for the starter) "
+                    f"from a {deck}-card deck and leave a stock: lower hand_size or players"
+                )
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 104 + jokers."""
+        return 104 + self.jokers
+
+    def starter_of(self, dealer: int, players: int) -> int:
+        """The starter's seat (RULES.md section 3): the player to the dealer's right - the next
+        seat in playing order - or, with ``starter = dealer``, the dealer."""
+        return (dealer + 1) % players if self.starter == "dealer_right" else dealer
+
+    def partner_of(self, seat: int, players: int) -> int | None:
+        """The partner of ``seat`` in 2 v 2 play (partners sit opposite, RULES.md section 7), or
+        None when everyone plays alone."""
+        if not self.partnership or players != 4:
+            return None
+        return (seat + players // 2) % players
+
+
+def rules_table_markdown() -> str:
+    """A Markdown table of every option: name, default, allowed values, section, meaning."""
+    return options_table_markdown(PARAMS)
+
+
+_ORDINALS = {2: "second", 3: "third", 4: "fourth"}
+
+
+def _text(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def options_text(preset: str = "classic", markdown: bool = False) -> str:
+    """The options as ``handsim rules`` prints them: name, value of ``preset`` (``*`` = differs from
+    the default), RULES.md section, allowed values, meaning; then the presets (``markdown``: as
+    Markdown tables, with the preset's values and the defaults).
+
+    Raises
+    ------
+    RulesError
+        An unknown preset.
+    """
+    import textwrap
+
+    r = Rules.preset(preset)
+    if markdown:
+        lines = [f"| option | {preset} | default | allowed | RULES.md | meaning |", "|---|---|---|---|---|---|"]
+        lines += [f"| `{p.name}` | `{_text(getattr(r, p.name))}` | `{_text(p.default)}` | {p.allowed()} "
+                  f"| §{p.section} | {p.help} |" for p in PARAMS]
+        lines.append("\n| preset | differs from the defaults |\n|---|---|")
+        for name, values in PRESETS.items():
+            diff = ", ".join(f"`{k}={_text(v)}`" for k, v in values.items()) or "(the defaults)"
+            lines.append(f"| `{name}` | {diff} |")
+        return "\n".join(lines)
+    width = max(len(p.name) for p in PARAMS)
+    vwidth = max(len(_text(getattr(r, p.name))) for p in PARAMS) + 1
+    lines = [f"Rule options ({preset}; * = differs from the default), with RULES.md section:\n"]
+    for p in PARAMS:
+        v = getattr(r, p.name)
+        mark = "*" if v != p.default else " "
+        lines.append(f"  {p.name:<{width}}  {_text(v) + mark:<{vwidth}}  §{p.section}  allowed: {p.allowed()}")
+        lines += [f"  {'':<{width}}    {line}" for line in textwrap.wrap(p.help, 88 - width)]
+    lines.append("\nPresets (--preset NAME):")
+    pw = max(len(n) for n in PRESETS)
+    for name, values in PRESETS.items():
+        diff = ", ".join(f"{k}={_text(v)}" for k, v in values.items()) or "the defaults"
+        lines += [f"  {name if i == 0 else '':<{pw}}  {line}" for i, line in enumerate(textwrap.wrap(diff, 86 - pw))]
+    from handsim.games import GAMES, get_game
+    from handsim.games import PRESETS as GAME_PRESETS
+
+    for i, other in enumerate(GAMES[1:], start=2):  # the other games: their own options
+        g, name = get_game(other), GAME_PRESETS[other][0]
+        lines.append(f"  {name:<{pw}}  {g.title}, the {_ORDINALS[i]} game (RULES.md section {g.rules_section}): "
+                     f"'handsim rules --preset {name}'")
+    lines.append("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")
+    return "\n".join(lines)
+
