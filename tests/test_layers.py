@@ -32,9 +32,6 @@ ALLOWED: list[tuple[tuple[str, ...], int, str]] = [
      "tracer): they move into each game's own commands, asked of the game"),
     (("handsim/cli/russian.py",), 3,
      "the rearrange command is Russian Hand's own: it moves with the game's commands into games/russian/"),
-    (("handsim/policies/declare.py",), 4,
-     "each game's decision functions (GAME_ENTRY_POINTS, GAME_REQUIRED, GAME_RETURNS): they move to "
-     "each game's policies/ when the game declares them"),
     (("handsim/policies/check.py", "handsim/policies/files.py"), 5,
      "policy files and check-policy exist for classic Hand only (its state dtype, tracer and checker): "
      "they go behind the game protocol when a second game takes policy files"),
@@ -195,3 +192,25 @@ def test_every_kept_path_is_only_the_module_it_names():
         assert ast.unparse(body[2]) == f"sys.modules[__name__] = importlib.import_module({new!r})", rel
         old = _module(ROOT / rel)
         assert importlib.import_module(old) is importlib.import_module(new), rel
+
+
+#: Modules a program may import first (a policy file imports the API, a worker the engine, a script
+#: a built-in policy or the tracer): each must import alone, with no half-initialised package on the
+#: way (the built-in policies import the policy layer while its registry imports them).
+FIRST_IMPORTS = ("handsim.games.hand.kernels.engine", "handsim.games.hand.kernels.state", "handsim.games.hand.policies.greedy",
+                 "handsim.games.hand.policies.sampler", "handsim.games.hand.policies.registry", "handsim.policies.api",
+                 "handsim.policies", "handsim.policies.files", "handsim.games.hand.trace", "handsim.games.hand.checker",
+                 "handsim.games.russian.kernels.engine", "handsim.games.russian.policies.registry", "handsim.rules")
+
+
+def test_each_module_a_program_starts_with_imports_alone():
+    import subprocess
+    import sys
+
+    code = ("import subprocess, sys\n"
+            f"for m in {FIRST_IMPORTS!r}:\n"
+            "    p = subprocess.run([sys.executable, '-c', f'import {m}'], capture_output=True, text=True)\n"
+            "    if p.returncode:\n"
+            "        print(m, p.stderr.strip().splitlines()[-1])\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0 and p.stdout == "", p.stdout + p.stderr

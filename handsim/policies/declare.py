@@ -52,15 +52,40 @@ RETURNS = {
     "play": "the card type to discard (0..52), or api.NO_DISCARD (-1) when the hand is empty",
 }
 
-#: The games a policy may be declared for (``Policy.game``): classic Hand, and Russian Hand
-#: (RULES.md §8), whose policies have one required decision function, ``play(g, seat)``, that
-#: stages a play through ``handsim.games.russian.policies.api`` and returns ``api.PLAY``, or
-#: returns ``api.DRAW``.
-GAMES = ("hand", "russian")
-#: The decision functions each game's engine calls, and those it requires.
-GAME_ENTRY_POINTS = {"hand": ENTRY_POINTS, "russian": ("begin_round", "begin_turn", "play")}
-GAME_REQUIRED = {"hand": REQUIRED_ENTRY_POINTS, "russian": ("play",)}
-GAME_RETURNS = {"hand": RETURNS, "russian": {**RETURNS, "play": "api.DRAW (0), or api.PLAY (1) after staging a play"}}
+
+
+def decisions_of(game: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The decision functions the engine of ``game`` calls (each of ``(g, seat)``, in the order it
+    calls them, with what each returns) and those it requires, as the game's policy package
+    declares them (``handsim.games.<game>.policies``: ``DECISIONS``, ``REQUIRED``).
+
+    Raises
+    ------
+    PolicyError
+        ``game`` is not a game handsim plays.
+    """
+    import importlib
+
+    from handsim.games import GAMES
+
+    if game not in GAMES:
+        raise PolicyError(f"unknown game {game!r}: allowed {', '.join(GAMES)}")
+    package = importlib.import_module(f"handsim.games.{game}.policies")
+    return package.DECISIONS, package.REQUIRED
+
+
+def __getattr__(name: str):
+    """``GAMES``, ``GAME_ENTRY_POINTS``, ``GAME_REQUIRED``, ``GAME_RETURNS``: kept for one release
+    (each game's policy package declares its decision functions: :func:`decisions_of`)."""
+    from handsim.games import GAMES
+
+    if name == "GAMES":
+        return GAMES
+    if name in ("GAME_ENTRY_POINTS", "GAME_REQUIRED", "GAME_RETURNS"):
+        pick = {"GAME_ENTRY_POINTS": lambda d, r: tuple(d), "GAME_REQUIRED": lambda d, r: r,
+                "GAME_RETURNS": lambda d, r: dict(d)}[name]
+        return {g: pick(*decisions_of(g)) for g in GAMES}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _num(v: float) -> str:
@@ -160,8 +185,8 @@ class Policy:
 
     def entry_points(self) -> dict[str, Callable]:
         """The decision functions given, by name."""
-        return {k: getattr(self, k) for k in GAME_ENTRY_POINTS.get(self.game, ENTRY_POINTS)
-                if getattr(self, k) is not None}
+        decisions, _ = decisions_of(self.game)
+        return {k: getattr(self, k) for k in decisions if getattr(self, k) is not None}
 
     def check(self) -> None:
         """Check the declaration: a name, parameters within their ranges, compiled decision
@@ -188,17 +213,19 @@ class Policy:
                 raise PolicyError(f"policy {self.name!r}: parameter {p.name} is declared twice")
             seen.add(p.name)
             p.check(self.name)
-        if self.game not in GAMES:
-            raise PolicyError(f"policy {self.name!r}: unknown game {self.game!r}: allowed {', '.join(GAMES)}")
-        for k in GAME_REQUIRED[self.game]:
+        try:
+            decisions, required = decisions_of(self.game)
+        except PolicyError as e:
+            raise PolicyError(f"policy {self.name!r}: {e}") from None
+        for k in required:
             if getattr(self, k) is None:
                 raise PolicyError(f"policy {self.name!r} has no {k} function: give {k}=<an @njit function of (g, seat)>")
         for k in ENTRY_POINTS:
-            if k not in GAME_ENTRY_POINTS[self.game] and getattr(self, k) is not None:
+            if k not in decisions and getattr(self, k) is not None:
                 raise PolicyError(f"policy {self.name!r}: a {self.game} policy has no {k} function "
-                                  f"(allowed: {', '.join(GAME_ENTRY_POINTS[self.game])})")
+                                  f"(allowed: {', '.join(decisions)})")
         for k, fn in self.entry_points().items():
-            check_decision_function(self.name, k, fn, GAME_RETURNS[self.game])
+            check_decision_function(self.name, k, fn, decisions)
 
 
 def check_decision_function(policy: str, what: str, fn, returns=None) -> None:

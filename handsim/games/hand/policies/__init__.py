@@ -8,3 +8,14 @@
   the dispatch over a set of policies (built-in, or loaded from policy files);
 * :mod:`.violations` - an illegal move of a policy, found by the engine, in words.
 """
+
+#: The decision functions classic Hand's engine calls, each of ``(g, seat)``, in the order it calls
+#: them, with what each returns (docs/policies.md).
+DECISIONS = {
+    "begin_round": "nothing",
+    "begin_turn": "nothing",
+    "choose_draw": "api.DRAW_STOCK (0) or api.DRAW_DISCARD (1)",
+    "play": "the card type to discard (0..52), or api.NO_DISCARD (-1) when the hand is empty",
+}
+#: Those a policy must give.
+REQUIRED = ("choose_draw", "play")

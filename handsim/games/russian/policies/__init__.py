@@ -9,3 +9,10 @@ Policies are written as for classic Hand - ``name`` or ``name:key=value,...``, a
 policy per seat - and read by :func:`handsim.policies.parse_policy` /
 :func:`handsim.policies.parse_lineup` with ``game="russian"``.
 """
+
+#: The decision functions Russian Hand's engine calls, each of ``(g, seat)``, in the order it calls
+#: them, with what each returns: ``play`` stages a play through :mod:`.api` and returns
+#: ``api.PLAY``, or returns ``api.DRAW``.
+DECISIONS = {"begin_round": "nothing", "begin_turn": "nothing", "play": "api.DRAW (0), or api.PLAY (1) after staging a play"}
+#: Those a policy must give.
+REQUIRED = ("play",)

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handsim.policies.declare import GAME_ENTRY_POINTS, Policy
+from handsim.policies.declare import Policy
 from handsim.policies.registry import Registry
+
+from . import DECISIONS
 
 #: Russian Hand's policies (RULES.md §8): built-ins only, no policy files.
 REGISTRY = Registry("russian", __package__, ("greedy", "patient", "random_play"), words="Russian Hand ")
@@ -42,7 +44,7 @@ def dispatch_source() -> str:
              "``python -m handsim.games.russian.policies.registry``: do not edit (a test checks it is current).\n\n"
              "Each function calls the decision function of the seat's policy, told apart by its kernel id\n"
              "(the position of its module in ``handsim.games.russian.policies.registry.BUILTIN_MODULES``).\n")
-    return source(entries, preamble, title, entry_points=GAME_ENTRY_POINTS["russian"], policy_id="g[0].pol[seat]")
+    return source(entries, preamble, title, entry_points=tuple(DECISIONS), policy_id="g[0].pol[seat]")
 
 
 if __name__ == "__main__":
