@@ -16,7 +16,8 @@ options            :meth:`rules_class`, :meth:`param_by_name`, :meth:`preset`,
 study spec         :meth:`check_study`, :meth:`check_lineup` (:func:`handsim.study.make_spec`)
 engine             :meth:`engine`, :meth:`warm_up`, :meth:`run_chunk` (a work item, in a worker),
                    :meth:`deal_failure` (an engine error, replayed with the move log)
-record             :meth:`block` (one chunk's results as the accumulator's block),
+record             :meth:`record` (the arrays of a chunk, declared once in the game's ``records.py``),
+                   :meth:`block` (one chunk's results as the accumulator's block),
                    :meth:`per_deal_table` (``--per-deal`` Parquet bytes)
 accumulator        :meth:`accumulator_class`, :meth:`new_accumulator`, :meth:`accumulator_from_state`
                    (a checkpoint)
@@ -121,6 +122,11 @@ class Game:
         raise NotImplementedError
 
     # -- the record of a chunk
+    def record(self, matches: bool = False):
+        """The :class:`handsim.stats.records.Record` its driver writes for a chunk (the game's
+        ``records.py``): output allocation, the check of a chunk's arrays, the per-deal columns."""
+        raise NotImplementedError
+
     def block(self, spec, deal_idx: np.ndarray, policy: np.ndarray | None, res: dict):
         """One chunk's results (:meth:`run_chunk`) as the block the accumulator adds; ``deal_idx
         int64[n]`` (matches: ``n * rounds``), ``policy int8[n, P]`` the line-up position of each

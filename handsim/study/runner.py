@@ -202,7 +202,9 @@ def run_study(
             rel = np.arange(P, dtype=np.int64)
             policy = ((rel[None, :] - deal_idx[:, None]) % P).astype(np.int8)
         blocks = {}
+        record = game.record(spec.matches)
         for (c, l), res in pending.pop(ri).items():
+            record.check(res, len(deal_idx), P, f" (deals from {start}, configuration {c + 1}, line-up {l + 1})")
             bad = np.nonzero(res["err"])[0]
             if len(bad):
                 first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))

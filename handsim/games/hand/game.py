@@ -60,20 +60,11 @@ def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, see
         :data:`handsim.games.hand.stats.FLAG_OPENED`, ``FLAG_OUT``, ``FLAG_HAND``, ``FLAG_JOKER_LEFT``),
         ``turns int16[n]``, ``void uint8[n]``, ``reshuffles int8[n]``, ``err int8[n]``.
     """
-    play_deals = _engine(engine).play_deals
+    from .records import DEAL
 
-    out = {
-        "score": np.zeros((n, players), np.int32),
-        "flags": np.zeros((n, players), np.uint8),
-        "turns": np.zeros(n, np.int16),
-        "void": np.zeros(n, np.uint8),
-        "reshuffles": np.zeros(n, np.int8),
-        "err": np.zeros(n, np.int8),
-    }
-    play_deals(
-        np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
-        out["score"], out["flags"], out["turns"], out["void"], out["reshuffles"], out["err"],
-    )
+    out = DEAL.allocate(n, players)
+    _engine(engine).play_deals(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
+                               *DEAL.outputs(out))
     return out
 
 
@@ -92,29 +83,12 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
         in points, on the last regular round, 0 elsewhere), ``hand_decided`` (uint8, 1 when a
         single Hand decided the match, 255 except on the last regular round) and ``err``.
     """
-    from handsim.games.hand.kernels.params import P_ROUNDS
+    from .kernels.params import P_ROUNDS
+    from .records import MATCH_ROUND
 
-    play_matches = _engine(engine).play_matches
-    m = n * int(rv[P_ROUNDS])
-    out = {
-        "score": np.zeros((m, players), np.int32),
-        "flags": np.zeros((m, players), np.uint8),
-        "turns": np.zeros(m, np.int16),
-        "void": np.zeros(m, np.uint8),
-        "policy": np.zeros((m, players), np.int8),
-        "match_win": np.zeros((m, players), np.uint8),
-        "match_lose": np.zeros((m, players), np.uint8),
-        "tiebreaks": np.zeros(m, np.int16),
-        "total": np.zeros((m, players), np.int32),
-        "hand_decided": np.zeros(m, np.uint8),
-        "reshuffles": np.zeros(m, np.int8),
-        "err": np.zeros(m, np.int8),
-    }
-    play_matches(
-        np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
-        out["score"], out["flags"], out["turns"], out["void"], out["reshuffles"], out["policy"],
-        out["match_win"], out["match_lose"], out["tiebreaks"], out["total"], out["hand_decided"], out["err"],
-    )
+    out = MATCH_ROUND.allocate(n * int(rv[P_ROUNDS]), players)
+    _engine(engine).play_matches(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp,
+                                 *MATCH_ROUND.outputs(out))
     return out
 
 
@@ -148,6 +122,10 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
     round, the result)."""
     import pandas as pd
 
+    from handsim.stats.records import per_deal_columns
+
+    from .records import COLUMNS, MATCH_COLUMNS, record
+
     n, P = block.score.shape
     cols = {
         "deal": np.repeat(block.deal, P),
@@ -155,21 +133,14 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
         "lineup": np.full(n * P, l, np.int16),
         "seat": np.tile(np.arange(P, dtype=np.int8), n),
         "policy": np.array(lineup_names[l], dtype=object)[block.policy.ravel()],
-        "score": block.score.ravel(),
-        "opened": (block.flags.ravel() & 1) > 0,
-        "went_out": (block.flags.ravel() & 2) > 0,
-        "hand": (block.flags.ravel() & 4) > 0,
-        "joker_left": (block.flags.ravel() & 8) > 0,
-        "turns": np.repeat(block.turns, P),
-        "void": np.repeat(block.void, P) > 0,
-        "reshuffles": np.repeat(res["reshuffles"], P),
+        **per_deal_columns(record(spec.matches), COLUMNS, res, P),
+        "position": block.policy.ravel().astype(np.int8),
     }
-    cols["position"] = block.policy.ravel().astype(np.int8)
     if block.match_win is not None:
         # match studies: deal = match * rounds + round; the match result sits on each match's
         # last regular round (tie-break rounds have no rows of their own), missing elsewhere
         R = spec.rules.rounds
-        from .stats import MATCH_NONE
+        from .layout import MATCH_NONE
 
         has = np.repeat(block.match_win[:, 0] != MATCH_NONE, P)
         cols["match"] = np.repeat(block.deal // R, P)
@@ -179,7 +150,7 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
         cols["total"] = pd.array(block.total.ravel(), dtype="Int32")
         cols["tiebreaks"] = pd.array(np.repeat(block.tiebreaks, P), dtype="Int16")
         cols["hand_decided"] = pd.array(np.repeat(block.hand_decided == 1, P), dtype="boolean")
-        for name in ("match_win", "match_lose", "total", "tiebreaks", "hand_decided"):
+        for name in MATCH_COLUMNS:
             cols[name][~has] = pd.NA
     for k in spec.varying():
         cols[k] = np.repeat(getattr(configs[c], k), n * P)
@@ -326,6 +297,11 @@ class HandGame(Game):
         return deal_failure(spec, c, l, item, code)
 
     # -- the record of a chunk
+    def record(self, matches: bool = False):
+        from .records import record
+
+        return record(matches)
+
     def block(self, spec, deal_idx: np.ndarray, policy: np.ndarray | None, res: dict):
         from .stats import DealBlock
 

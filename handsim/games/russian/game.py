@@ -147,21 +147,10 @@ class RussianGame(Game):
             error: a bug).
         """
         from .kernels.engine import play_games
+        from .records import GAME
 
-        out = {
-            "flags": np.zeros((n, players), np.uint8),
-            "cards": np.zeros((n, players), np.int8),
-            "value": np.zeros((n, players), np.int16),
-            "turns": np.zeros(n, np.int16),
-            "end": np.zeros(n, np.uint8),
-            "solves": np.zeros(n, np.int32),
-            "searches": np.zeros(n, np.int32),
-            "search_turns": np.zeros(n, np.int16),
-            "err": np.zeros(n, np.int8),
-        }
-        play_games(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp, out["flags"],
-                   out["cards"], out["value"], out["turns"], out["end"], out["solves"], out["searches"],
-                   out["search_turns"], out["err"])
+        out = GAME.allocate(n, players)
+        play_games(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv, pol, pp, *GAME.outputs(out))
         return out
 
     def warm_up(self, matches: bool = False, engine=None) -> None:
@@ -172,6 +161,11 @@ class RussianGame(Game):
 
         pol, pp = lineup_arrays(parse_lineup("greedy,greedy", game="russian"))
         self.run_chunk(RussianRules.preset().to_vector(), pol, pp, 2, 0, 0, 1)
+
+    def record(self, matches: bool = False):
+        from .records import GAME
+
+        return GAME
 
     def block(self, spec, deal_idx: np.ndarray, policy: np.ndarray, res: dict):
         from .stats import GameBlock
@@ -216,21 +210,18 @@ class RussianGame(Game):
 
         import pandas as pd
 
+        from handsim.stats.records import per_deal_columns
+
+        from .records import COLUMNS, GAME
+
         n, P = block.flags.shape
-        flags = block.flags.ravel()
         cols = {
             "deal": np.repeat(block.deal, P),
             "config": np.full(n * P, c, np.int16),
             "lineup": np.full(n * P, l, np.int16),
             "seat": np.tile(np.arange(P, dtype=np.int8), n),
             "policy": np.array(lineup_names[l], dtype=object)[block.policy.ravel()],
-            "won": (flags & 1) > 0,
-            "drew": (flags & 2) > 0,
-            "went_out": (flags & 4) > 0,
-            "cards_left": block.cards.ravel(),
-            "value_left": block.value.ravel(),
-            "turns": np.repeat(block.turns, P),
-            "stock_out": np.repeat(block.end, P) > 0,
+            **per_deal_columns(GAME, COLUMNS, res, P),
         }
         for k in spec.varying():
             cols[k] = np.repeat(getattr(configs[c], k), n * P)
