@@ -3,7 +3,7 @@
 Nothing is compiled at import; the numba kernels compile (or load from cache) on first use.
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = ["__version__", "Rules", "simulate"]
 
@@ -14,8 +14,7 @@ def __getattr__(name):
 
         return get_game(DEFAULT_GAME).rules_class()
     if name == "simulate":
-        import importlib
+        from . import simulate  # the module is callable: handsim.simulate(...) runs a study
 
-        # the module is callable: handsim.simulate(...) runs a study (see handsim.simulate.simulate)
-        return importlib.import_module(".simulate", __name__)
+        return simulate
     raise AttributeError(f"module 'handsim' has no attribute {name!r}")

@@ -214,3 +214,85 @@ def test_each_module_a_program_starts_with_imports_alone():
             "        print(m, p.stderr.strip().splitlines()[-1])\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 0 and p.stdout == "", p.stdout + p.stderr
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports, every import counted (those inside functions
+    too, and ``importlib.import_module`` of a constant name); an import of ``a.b.c`` is an arrow
+    to ``a.b.c`` (or to the longest package module that prefix names), not to its parents."""
+    mods = {}
+    for p in PACKAGE.rglob("*.py"):
+        mods[_module(p)] = p
+
+    def resolve(name):
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for m, p in mods.items():
+        package = m if p.name == "__init__.py" else m.rpartition(".")[0]
+        out = set()
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(n, ast.ImportFrom):
+                base = n.module or ""
+                if n.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - (n.level - 1)] + ([n.module] if n.module else []))
+                names = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in n.names]
+            elif isinstance(n, ast.Import):
+                names = [a.name for a in n.names]
+            elif isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) == "import_module" \
+                    and n.args and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+                names = [n.args[0].value]
+            out |= {r for r in map(resolve, (x for x in names if x.startswith("handsim"))) if r}
+        out.discard(m)
+        graph[m] = out
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle():
+    """No two modules import each other, directly or round a loop, not even inside a function: a
+    shared room never reaches back into a game (the game registry finds each game's module by
+    its name) and a game never reaches back into a room that imports it."""
+    circles = import_circles(import_graph())
+    assert circles == [], "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_the_circle_finder_finds_a_circle_and_what_is_not_one():
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set(), "c": {"b"}}) == []
+    graph = import_graph()
+    assert "handsim.games.hand.kernels.state" in graph["handsim.games.hand.kernels.turn"]
+    assert "handsim.games.hand.game" not in graph["handsim.games"]  # the registry imports no game

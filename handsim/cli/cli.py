@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from handsim import __version__
+from handsim._version import __version__
 
 from . import inspect, policies, rules, russian, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group

@@ -29,30 +29,31 @@ PRESETS = {"hand": ("classic", "saudi", "qahwa", "partnership"), "russian": ("ru
 
 
 def get_game(name: str) -> Game:
-    """The :class:`Game` called ``name`` (``"hand"`` or ``"russian"``).
+    """The :class:`Game` called ``name`` (one of :data:`GAMES`): ``GAME`` of its module
+    ``handsim.games.<name>.game``, imported on first use (this registry imports no game: each
+    game's modules import the shared rooms, never the reverse).
 
     Raises
     ------
-    handsim.games.hand.rules.RulesError
+    handsim.errors.RulesError
         An unknown name.
     """
-    if name == "hand":
-        from .hand.game import GAME
+    if name not in GAMES:
+        from handsim.errors import RulesError
 
-        return GAME
-    if name == "russian":
-        from .russian.game import GAME
+        raise RulesError(f"unknown game {name!r}: allowed {', '.join(GAMES)}")
+    import importlib
 
-        return GAME
-    from handsim.games.hand.rules import RulesError
-
-    raise RulesError(f"unknown game {name!r}: allowed {', '.join(GAMES)}")
+    return importlib.import_module(f"{__name__}.{name}.game").GAME
 
 
 def game_of(rules) -> Game:
     """The game whose rules object ``rules`` is (``None``: classic Hand)."""
-    if rules is not None and type(rules).__name__ == "RussianRules":
-        return get_game("russian")
+    if rules is not None:
+        for name in GAMES:
+            game = get_game(name)
+            if type(rules) is game.rules_class():
+                return game
     return get_game(DEFAULT_GAME)
 
 

@@ -82,9 +82,7 @@ class Game:
 
     def preset(self, name: str | None = None, **overrides):
         """The rules of a preset (default: the game's first)."""
-        from . import PRESETS
-
-        return self.rules_class().preset(name or PRESETS[self.name][0], **overrides)
+        return self.rules_class().preset(name, **overrides)
 
     def rules_from_dict(self, d: dict):
         """The rules a saved ``to_dict()`` object holds."""

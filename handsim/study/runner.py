@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from .._io import atomic_write
 from ..policies import lineup_arrays
 from .checkpoint import CHECKPOINT, load_checkpoint, run_history, run_json_history, save_checkpoint

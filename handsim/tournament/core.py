@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from .._io import is_json_int as _is_int
 from ..policies import PolicySpec, parse_policy
 from handsim.games.hand.rules import Rules

@@ -29,7 +29,7 @@ from handsim.cards import CardError, format_card, n_of, parse_card
 from handsim.options import check_json_rules
 
 from ..rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, PARAM_BY_NAME, RussianRules
-from . import check_play
+from .play import check_play
 
 
 class _Stop(Exception):
