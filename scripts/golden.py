@@ -217,13 +217,13 @@ def chunk_case(case) -> dict:
 def compute(only: str | None = None, game: str = "hand") -> tuple[list[dict], dict]:
     """The golden rows and chunks of every case of ``game`` whose name contains ``only``."""
     moves, chunks = [], {}
-    play, chunk = (play_case, chunk_case) if game == "hand" else (russian_play_case, russian_chunk_case)
-    for case in cases() if game == "hand" else russian_cases():
+    g = GAMES[game]
+    for case in g["cases"]():
         if only and only not in case["name"]:
             continue
-        moves += play(case)
-        chunks[case["name"]] = chunk(case)
-    for case in match_cases() if game == "hand" else ():
+        moves += g["play"](case)
+        chunks[case["name"]] = g["chunk"](case)
+    for case in g["match_cases"]():
         if only and only not in case["name"]:
             continue
         chunks[case["name"]] = chunk_case(case)
@@ -301,8 +301,17 @@ def russian_chunk_case(case) -> dict:
     return {k: v.tolist() for k, v in sorted(out.items())}
 
 
+#: Each game's golden cases, how one is played (move log, fast path), its match cases and its files.
+GAMES = {
+    "hand": {"cases": cases, "play": play_case, "chunk": chunk_case, "match_cases": match_cases,
+             "files": (MOVES, CHUNKS)},
+    "russian": {"cases": russian_cases, "play": russian_play_case, "chunk": russian_chunk_case,
+                "match_cases": lambda: [], "files": (RUSSIAN_MOVES, RUSSIAN_CHUNKS)},
+}
+
+
 def load(game: str = "hand") -> tuple[list[dict], dict]:
-    moves_path, chunks_path = (MOVES, CHUNKS) if game == "hand" else (RUSSIAN_MOVES, RUSSIAN_CHUNKS)
+    moves_path, chunks_path = GAMES[game]["files"]
     with gzip.open(moves_path, "rt", encoding="utf-8") as f:
         moves = [json.loads(line) for line in f if line.strip()]
     with gzip.open(chunks_path, "rt", encoding="utf-8") as f:
@@ -311,7 +320,7 @@ def load(game: str = "hand") -> tuple[list[dict], dict]:
 
 
 def write(moves: list[dict], chunks: dict, game: str = "hand") -> None:
-    moves_path, chunks_path = (MOVES, CHUNKS) if game == "hand" else (RUSSIAN_MOVES, RUSSIAN_CHUNKS)
+    moves_path, chunks_path = GAMES[game]["files"]
     GOLDEN.mkdir(parents=True, exist_ok=True)
     # mtime=0: the same content gives the same bytes
     with open(moves_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
@@ -385,7 +394,7 @@ def main() -> int:
     g.add_argument("--check", action="store_true", help="compare the engine with the golden files (exit 1 if they differ)")
     g.add_argument("--write", action="store_true", help="regenerate the golden files")
     ap.add_argument("--only", metavar="TEXT", help="only the cases whose name contains TEXT")
-    ap.add_argument("--game", choices=("hand", "russian"), default="hand",
+    ap.add_argument("--game", choices=tuple(GAMES), default="hand",
                     help="classic Hand (moves.jsonl.gz, chunks.json.gz) or Russian Hand (russian_*.gz)  [default: hand]")
     ap.add_argument("--preset", default=None, help="--preset russian is --game russian")
     args = ap.parse_args()
@@ -393,7 +402,7 @@ def main() -> int:
 
     moves, chunks = compute(args.only, game)
     if args.write:
-        if args.only and (MOVES if game == "hand" else RUSSIAN_MOVES).exists():  # rewrite only those cases
+        if args.only and GAMES[game]["files"][0].exists():  # rewrite only those cases
             old_moves, old_chunks = load(game)
             moves = [r for r in old_moves if args.only not in r["case"]] + moves
             old_chunks.update(chunks)

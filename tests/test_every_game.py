@@ -61,7 +61,7 @@ def game(request):
 
 
 def test_the_registry_lists_each_game_with_its_presets_and_pinned_study():
-    assert set(GAMES) == set(PRESETS) == set(pin.STUDIES)
+    assert set(GAMES) == set(PRESETS) == set(pin.STUDIES) == set(golden.GAMES)
     for name in GAMES:
         g = get_game(name)
         assert g.name == name and g.min_players >= 2 and g.max_players >= g.min_players
@@ -71,8 +71,7 @@ def test_the_registry_lists_each_game_with_its_presets_and_pinned_study():
 
 def test_golden_logs_of_each_preset_replay(game):
     moves, _ = golden.load(game.name)
-    cases = golden.cases() if game.name == "hand" else golden.russian_cases()
-    play = golden.play_case if game.name == "hand" else golden.russian_play_case
+    cases, play = golden.GAMES[game.name]["cases"](), golden.GAMES[game.name]["play"]
     by_preset = {}
     for c in cases:
         by_preset.setdefault(c.get("preset", PRESETS[game.name][0]), c)
