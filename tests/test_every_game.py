@@ -7,7 +7,7 @@ For each game:
 * its golden move logs replay: one stored case of each of its presets, event for event
   (``tests/test_golden.py`` and ``tests/test_russian_golden.py`` replay every case);
 * the replay checker passes a few deals of every preset, played with the game's default policy;
-* its pinned study (``tests/pinned/``) stopped after its first chunk and resumed gives the pinned
+* its pinned study (``tests/pinned/``) stopped (``kill``) after its first chunk and resumed gives the pinned
   CSV bytes, checkpoint arrays and per-deal columns - the resume is byte-identical to the
   uninterrupted run - and its report renders as Markdown and HTML;
 * the per-deal columns are its record declaration's (``records.py``), and a chunk's arrays are
@@ -140,7 +140,8 @@ def _simulate(args, **env):
 
 @pytest.fixture(scope="module")
 def resumed(game, tmp_path_factory):
-    """The game's pinned study, stopped (Ctrl-C) after its first chunk and resumed."""
+    """The game's pinned study, stopped (``kill``: SIGTERM) after its first chunk and resumed.  (Not
+    SIGINT: a test run started in the background of a shell ignores it, and so would the child.)"""
     out = tmp_path_factory.mktemp(f"every-{game.name}") / "out"
     p = _simulate([*pin.STUDIES[game.name], "--jobs", "1", "--no-progress", "--out", str(out), "-q"],
                   HANDSIM_TEST_HOLD_AFTER="1")
@@ -149,9 +150,9 @@ def resumed(game, tmp_path_factory):
         lines.append(line)
         if "handsim: test hold after " in line:
             break
-    os.killpg(p.pid, signal.SIGINT)
+    os.killpg(p.pid, signal.SIGTERM)
     _, rest = p.communicate(timeout=HANG_GUARD)
-    assert p.returncode == 130, "".join(lines) + rest
+    assert p.returncode == 143, "".join(lines) + rest
     assert not (out / "summary.csv").exists()
     r = _simulate(["--resume", str(out), "--no-progress", "-q"])
     _, err = r.communicate(timeout=HANG_GUARD)
