@@ -1311,7 +1311,7 @@ def test_either_spelling_of_a_choice_value_reads_as_the_canonical_one(runner, tm
 
 
 def test_cli_choices_and_rule_names_are_spelled_by_one_function(monkeypatch):
-    """The CLI's choice words (--standings, --tables, --search) read a word as handsim.games.hand.rules.option_key
+    """The CLI's choice words (--standings, --tables, --search) read a word as handsim.options.option_key
     spells it, the one function for rule names and choice words (the CLI had its own copy)."""
     import handsim.cli._common as common
     import handsim.games.hand.rules
@@ -1324,7 +1324,7 @@ def test_cli_choices_and_rule_names_are_spelled_by_one_function(monkeypatch):
         assert standings.convert(word, None, None) == "last_loses"
     assert Words(["pairs", "all"]).convert("ALL", None, None) == "all"
     # the CLI calls option_key itself: a different spelling rule there is a different answer here
-    monkeypatch.setattr(handsim.games.hand.rules, "option_key", lambda w: str(w).strip().lower())
+    monkeypatch.setattr(handsim.options, "option_key", lambda w: str(w).strip().lower())
     with pytest.raises(click.BadParameter, match="'last-loses' is not one of 'lowest_wins', 'last_loses'"):
         standings.convert("last-loses", None, None)
 
@@ -1413,7 +1413,7 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     result = run(runner, "arrange", "QH KH AH")
     assert_ok(result)
     assert result.stderr == "Compiling the meld search (once, a few seconds; cached afterwards)...\n"
-    assert asked[-1] == ("arrange", "make_weights", "search", "meld_cards", "meld_value")
+    assert asked[-1] == ("handsim.games.hand.kernels.arrange", "make_weights", "search", "meld_cards", "meld_value")
     from handsim.games.hand.policies.engines import builtin_engine, engine_for
 
     result = run(runner, "show-deal", "--deal", 3, "--players", 2)  # card-reader: the engine of the first 4 built-ins
