@@ -21,8 +21,8 @@ DEALS = 20
 def studies(tmp_path_factory):
     root = tmp_path_factory.mktemp("ckvalues")
     runs = {
-        "classic": ["simulate", "--lineup", "greedy,greedy", "--deals", str(DEALS)],
-        "russian": ["simulate", "--preset", "russian", "--deals", str(DEALS)],
+        "classic": ["simulate", "--lineup", "greedy,greedy", "--deals", str(DEALS), "--chunk", "10"],
+        "russian": ["simulate", "--preset", "russian", "--deals", str(DEALS), "--chunk", "10"],
         "tournament": ["tournament", "--policy", "greedy", "--policy", "hold-hand", "--deals", str(DEALS)],
     }
     out = {}
@@ -81,6 +81,12 @@ CASES = [
     ("classic", "turns_hist", _add((0, 0, 5), 1), "'turns_hist' counts 21 rounds, other than the 20 of 'cl'"),
     # a score sum (column 1) of 10**12 with its sum of squares (column 2) unchanged and smaller
     ("classic", "pool", _set((0, 0, 0, 1), 10**12), "'pool' holds a sum (1000000000000) larger than its sum"),
+    # issue 23's instance: 3 more deals in the first policy's count (summary.csv said 23 deals)
+    ("classic", "pool", _add((0, 0, 0, 0), 3), "'pool' counts 23 rounds, other than the 20 of 'cl'"),
+    ("classic", "__rounds__", _add(0, 3), "'__rounds__' counts 23 rounds, other than the 20 of its 2 finished chunks"),
+    # one finished chunk forgotten: the statistics hold the deals of two
+    ("classic", "__done__", lambda a: a[:1], "'__rounds__' counts 20 rounds, other than the 10 of its 1 finished"),
+    ("russian", "pool", _add((0, 0, 0, 0), 3), "'pool' counts 23 games, other than the 20 of 'cl'"),
     ("russian", "pool", _first(-7), "'pool' holds a negative count (-7)"),
     ("russian", "stock_hist", _float, "'stock_hist' holds float64 values"),
     ("russian", "cl", _first(2**62), "'cl' holds a value out of range (4611686018427387904"),
@@ -122,3 +128,31 @@ def test_the_commands_exit_2_with_one_line(tmp_path, studies, kind, command):
     assert r.exit_code == 2, r.output
     lines = r.output.strip().splitlines()
     assert len(lines) == 1 and "holds a negative count (-7)" in lines[0] and CHECKPOINT in lines[0], r.output
+
+
+def test_statistics_of_other_deals_than_the_finished_chunks_are_refused(tmp_path, studies):
+    """Every count consistent with the others, but not with the chunks the checkpoint says are
+    finished (one forgotten, the rounds count changed to match): the deals of the statistics decide."""
+    def change(z):
+        z["__done__"] = z["__done__"][:1]
+        z["__rounds__"] = z["__rounds__"] // 2
+        return z
+
+    src = dict(np.load(studies["classic"] / CHECKPOINT))
+    (tmp_path / "d").mkdir()
+    np.savez(tmp_path / "d" / CHECKPOINT, **change(src))
+    with pytest.raises(StudyError, match=r"its statistics count 20 rounds of configuration 1, line-up 1 \('cl'\), "
+                                         r"other than the 10 of its 1 finished chunks"):
+        read_checkpoint(tmp_path / "d" / CHECKPOINT)
+
+
+def test_resume_of_an_interrupted_study_refuses_a_damaged_count(tmp_path, studies):
+    """No run.json (the run stopped before its outputs): --resume reads the checkpoint and refuses it."""
+    d = tmp_path / "d"
+    _damaged(studies["classic"], d, "pool", _add((0, 0, 0, 0), 3))
+    r = CliRunner().invoke(cli, ["simulate", "--resume", str(d), "--jobs", "1", "-q"])
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and str(d / CHECKPOINT) in lines[0], r.output
+    assert "'pool' counts 23 rounds, other than the 20 of 'cl'" in lines[0], r.output
+    assert sorted(p.name for p in d.iterdir()) == [CHECKPOINT]  # nothing written

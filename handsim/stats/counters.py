@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["MAX_COUNTER", "Accumulator", "add_sums", "grow_last", "plain", "check_counters", "check_totals"]
+__all__ = ["MAX_COUNTER", "Accumulator", "add_sums", "grow_last", "plain", "check_counters", "check_totals",
+           "check_at_least", "check_zero", "check_spans", "check_moments", "exact_moments"]
 
 
 def add_sums(acc: np.ndarray, i_sum: int, i_sum2: int, x: np.ndarray) -> None:
@@ -117,21 +118,142 @@ def check_counters(state: Mapping[str, np.ndarray], layout: Mapping[str, tuple])
                                  f"({int(x[k + (i2,)])})")
 
 
-def check_totals(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str, most: bool = False) -> None:
+def check_totals(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str, most: bool = False,
+                 where: np.ndarray | None = None) -> None:
     """Check that the totals ``got`` of saved array ``name`` equal (``most``: do not exceed) those
-    ``want`` of array ``other``, element by element.
+    ``want`` of array ``other``, element by element (only where ``where`` is true, when given).
+
+    ``got`` and ``want`` may be ``int64`` or object arrays of Python ints (exact sums of products,
+    :func:`exact_moments`), of shapes that broadcast together.
 
     Raises
     ------
     ValueError
         One line naming both arrays and the first pair of totals that do not fit.
     """
-    got, want = np.asarray(got), np.asarray(want)
+    got, want = np.broadcast_arrays(np.asarray(got), np.asarray(want))
     bad = got > want if most else got != want
+    if where is not None:
+        bad = bad & np.broadcast_to(where, bad.shape)
     if bad.any():
         k = tuple(np.argwhere(bad)[0])
         rel = "more than" if most else "other than"
         raise ValueError(f"{name!r} counts {int(got[k])} {unit}, {rel} the {int(want[k])} of {other!r}")
+
+
+def check_at_least(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str,
+                   where: np.ndarray | None = None) -> None:
+    """Check that the totals ``got`` of saved array ``name`` are not below those ``want`` of
+    array ``other`` (element by element, where ``where`` is true).
+
+    Raises
+    ------
+    ValueError
+        One line naming both arrays and the first pair of totals that do not fit.
+    """
+    got, want = np.broadcast_arrays(np.asarray(got), np.asarray(want))
+    bad = got < want
+    if where is not None:
+        bad = bad & np.broadcast_to(where, bad.shape)
+    if bad.any():
+        k = tuple(np.argwhere(bad)[0])
+        raise ValueError(f"{name!r} counts {int(got[k])} {unit}, fewer than the {int(want[k])} of {other!r}")
+
+
+def check_zero(name: str, x: np.ndarray, used: np.ndarray, what: str) -> None:
+    """Check that the cells of saved array ``name`` the study never adds to hold zeros.
+
+    Parameters
+    ----------
+    x : ndarray(int64)
+        The array.
+    used : ndarray(bool)
+        Broadcastable to the leading axes of ``x``: True where the study counts something (e.g. a
+        policy that sits in the line-up), False where every counter must stay 0.
+    what : str
+        What a False cell is, for the message (``"a policy that is not in its line-up"``).
+
+    Raises
+    ------
+    ValueError
+        One line naming the array, the first cell that holds a count and what it is.
+    """
+    x = np.asarray(x)
+    used = np.asarray(used, dtype=bool)
+    nd = used.ndim
+    lead = x.reshape(x.shape[:nd] + (int(np.prod(x.shape[nd:])),)) if x.ndim > nd else x[..., None]
+    bad = (lead != 0).any(axis=-1) & ~np.broadcast_to(used, lead.shape[:-1])
+    if bad.any():
+        k = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name!r} holds counts at {list(k)}, for {what} (always 0)")
+
+
+def exact_moments(hist: np.ndarray, lo: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count, sum and sum of squares of the values a histogram holds, as exact Python ints.
+
+    Parameters
+    ----------
+    hist : ndarray(int64)
+        Counts on the last axis, of the values ``lo, lo + 1, ...``.
+    lo : int
+        The first value.
+
+    Returns
+    -------
+    (ndarray, ndarray, ndarray)
+        Object arrays of Python ints of ``hist.shape[:-1]`` (exact: no ``int64`` overflow, even for
+        counts near 2**53).
+    """
+    h = np.asarray(hist).astype(object)
+    v = np.arange(lo, lo + h.shape[-1], dtype=np.int64).astype(object)
+    return h.sum(axis=-1), h @ v, h @ (v * v)
+
+
+def check_moments(name: str, x: np.ndarray, triples: Sequence[tuple[int, int, int]]) -> None:
+    """Check the (count, sum, sum of squares) columns of a saved array: nothing summed over no
+    observations, and a sum of squares at least the square of the sum over the count
+    (Cauchy-Schwarz: ``n * sum(x**2) >= sum(x)**2``), exactly (Python ints).
+
+    Parameters
+    ----------
+    x : ndarray(int64)
+        The array; its last axis holds the columns.
+    triples : sequence of (int, int, int)
+        ``(count, sum, squares)`` indices on the last axis.
+
+    Raises
+    ------
+    ValueError
+        One line naming the array and the first cell that does not fit.
+    """
+    x = np.asarray(x)
+    if not x.size:
+        return
+    for i_n, i_s, i_s2 in triples:
+        n, s1, s2 = (x[..., i].astype(object) for i in (i_n, i_s, i_s2))
+        bad = ((n == 0) & ((s1 != 0) | (s2 != 0))) | (n * s2 < s1 * s1)
+        if bad.any():
+            k = tuple(int(v) for v in np.argwhere(bad)[0])
+            raise ValueError(f"{name!r} holds a sum ({x[k + (i_s,)]}) and sum of squares ({x[k + (i_s2,)]}) that "
+                             f"{x[k + (i_n,)]} values cannot have")
+
+
+def check_spans(name: str, hist: np.ndarray, first: bool = True) -> None:
+    """Check that a saved histogram spans exactly the values observed (its state is canonical):
+    its last column (and, with ``first``, its first) holds a count somewhere.
+
+    Raises
+    ------
+    ValueError
+        One line naming the histogram.
+    """
+    h = np.asarray(hist)
+    if not h.shape[-1]:
+        return
+    for end, col in (("last", h[..., -1]), ("first", h[..., 0] if first else None)):
+        if col is not None and not col.any():
+            raise ValueError(f"{name!r} has an empty {end} column: handsim's histograms span exactly the values "
+                             "observed")
 
 
 class Accumulator:
@@ -183,6 +305,8 @@ class Accumulator:
     STUDY_FIELDS: str = "configs, line-ups, players or varying"
     #: The unit of ``n`` in a block: ``"deals"`` (``"games"``).
     UNIT: str = "deals"
+    #: What one row of a block is, in the messages of the checks: ``"rounds"`` (``"games"``).
+    ROWS: str = "rounds"
     #: The fixed-shape counter arrays (attribute ``"_" + name``), saved, reloaded and merged by name.
     ARRAYS: tuple[str, ...] = ()
     #: The length histograms (last axis: turns ``0, 1, ...``): the histogram of every round and one
@@ -191,6 +315,8 @@ class Accumulator:
     #: Value checks of a saved state (:func:`check_counters`): per array, signed columns and
     #: (sum, squares) pairs.
     LAYOUT: Mapping[str, tuple] = {}
+    #: Per saved array, its ``(count, sum, sum of squares)`` columns (:func:`check_moments`).
+    MOMENTS: Mapping[str, tuple] = {}
     #: Metrics compared in paired comparisons of configurations (``_pair[q, l, g]``: n, then sum and
     #: sum of squares per metric) from the blocks' ``"sums"``.
     N_PAIRED = 0
@@ -542,7 +668,69 @@ class Accumulator:
         """Read the game's other saved arrays (a missing one: KeyError naming it, or ValueError)."""
 
     def _check_totals(self) -> None:
-        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
+        """Check every relation between the counters of a state read from a checkpoint: each count
+        that another array or count determines must agree with it (ValueError naming both).
+
+        The state is one a study saves: every chunk added whole by :meth:`add_chunk` (a block for
+        every configuration and line-up), so that every configuration and line-up holds the same
+        deals and every pair of them was compared on all of them.  A game's accumulator adds
+        the relations of its own counters after :meth:`_check_cells`."""
+
+    def _present(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(used, k)``, both ``shape=(L, N)``: whether policy ``g`` sits in line-up ``l`` (bool) and
+        at how many of its positions (``int64``, 0 where it does not)."""
+        k = np.zeros((len(self.lineups), len(self.policies)), dtype=np.int64)
+        for l in range(len(self.lineups)):
+            k[l, self._names[l]] = self._k[l]
+        return k > 0, k
+
+    def _versus_used(self) -> np.ndarray:
+        """``ndarray(bool, shape=(L, N, N))``: True at ``[l, a, b]`` when policies ``a`` and ``b`` both
+        sit in line-up ``l``, ``a`` first (the cells of ``_versus`` that are counted)."""
+        used = np.zeros((len(self.lineups), len(self.policies), len(self.policies)), dtype=bool)
+        for l, names in enumerate(self._names):
+            for ja, jb in itertools.combinations(range(len(names)), 2):
+                used[l, names[ja], names[jb]] = True
+        return used
+
+    def _check_cells(self) -> None:
+        """The relations of the counters every game keeps (column 0 of each counts deals, games or
+        rounds): ``cl`` (per configuration and line-up), ``seat`` and ``pool`` (per policy: its seats,
+        its deals), ``pair`` (configurations compared), ``versus`` (policies compared within a
+        line-up) and ``lpair`` (line-ups compared), and the length histogram.
+
+        Raises
+        ------
+        ValueError
+            A cell of a policy that is not in its line-up holding a count; a deals count of one
+            array other than the one ``cl`` holds, or than the seats of the line-up (ValueError
+            naming both arrays).
+        """
+        unit = self.ROWS
+        used, k = self._present()
+        vused = self._versus_used()
+        deals = self._cl[:, :, 0]
+        lineup = "a policy that is not in its line-up"
+        check_zero("seat", self._seat, used[None], lineup)
+        check_zero("pool", self._pool, used[None], lineup)
+        check_zero("pair", self._pair, used[None], lineup)
+        check_zero("versus", self._versus, vused[None], "a pair of policies that do not meet in that line-up")
+        for name, triples in self.MOMENTS.items():
+            check_moments(name, getattr(self, "_" + name), triples)
+        th = getattr(self, "_" + self.TURN_HISTS[0])
+        check_totals(self.TURN_HISTS[0], th.sum(axis=2), "cl", deals, unit)
+        check_spans(self.TURN_HISTS[0], th, first=False)
+        seats = self._seat[..., 0]
+        check_totals("seat", seats.sum(axis=2), "cl", deals[:, :, None], f"{unit} in a seat")
+        check_totals("seat", seats.sum(axis=3), "cl", k[None] * deals[:, :, None], f"{unit} of a policy's seats")
+        check_totals("pool", self._pool[..., 0], "cl", used[None] * deals[:, :, None], unit)
+        check_totals("versus", self._versus[..., 0], "cl", vused[None] * deals[:, :, None, None], unit)
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for c in (c1, c2):
+                check_totals("pair", self._pair[q, ..., 0], "cl", used * deals[c][:, None], unit)
+        for q, (l1, l2, _) in enumerate(self.lineup_diffs):
+            for l in (l1, l2):
+                check_totals("lpair", self._lpair[:, q, 0], "cl", deals[:, l], unit)
 
     def merge(self, other: "Accumulator") -> "Accumulator":
         """Add another accumulator of the same study (disjoint deals) into this one.

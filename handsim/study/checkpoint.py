@@ -94,8 +94,10 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
     ------
     StudyError
         One line naming the file and what is wrong: missing, empty, truncated or not a .npz
-        archive, other contents, a spec or statistics that do not fit together, or a checkpoint
-        of another handsim version.
+        archive, other contents, a spec or statistics that do not fit together (any count that
+        another array determines disagreeing with it, naming both arrays: the game's
+        ``_check_totals``; a rounds count or statistics of other deals than the finished chunks
+        hold), or a checkpoint of another handsim version.
     """
     import zipfile
 
@@ -168,6 +170,23 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
         raise damaged(f"its statistics cannot be used: {' '.join(str(e).split())}") from None
     except Exception as e:  # noqa: BLE001 - malformed metadata of any other kind
         raise damaged(f"its statistics are malformed ({type(e).__name__})") from None
+    # what the finished chunks determine: the rounds played, and the deals (rounds) that every
+    # configuration and line-up of the study's own statistics holds
+    ranges = chunk_ranges(spec)
+    per_item = spec.rules.rounds if spec.matches else 1
+    items = sum(ranges[int(i)][1] for i in done)
+    want = items * len(spec.configs()) * len(spec.lineups) * per_item
+    unit = spec.game.unit
+    if rounds != want:
+        raise damaged(f"'__rounds__' counts {rounds:,} {unit}s, other than the {want:,} of its {len(done)} finished "
+                      f"chunks ('__done__')")
+    if cls is None or cls is spec.game.accumulator_class():
+        got = np.asarray(acc.deals())
+        bad = np.argwhere(got != items * per_item)
+        if len(bad):
+            c, l = (int(x) for x in bad[0])
+            raise damaged(f"its statistics count {int(got[c, l]):,} {unit}s of configuration {c + 1}, line-up {l + 1} "
+                          f"('cl'), other than the {items * per_item:,} of its {len(done)} finished chunks ('__done__')")
     return Checkpoint(spec, acc, frozenset(int(x) for x in done), rounds, seconds, history)
 
 

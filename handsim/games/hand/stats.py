@@ -36,7 +36,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from handsim.stats.counters import Accumulator, add_sums, check_totals, grow_last
+from handsim.stats.counters import (Accumulator, add_sums, check_at_least, check_spans, check_totals, check_zero,
+                                    exact_moments, grow_last)
 
 from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, FLAG_HAND,
                      FLAG_JOKER_LEFT, FLAG_OPENED, FLAG_OUT, JOKER_ARRAYS, LP_L, LP_L2, LP_LM, LP_M, LP_N, LP_S, LP_S2,
@@ -561,6 +562,17 @@ class StudyAccumulator(StudyTables, Accumulator):
         "joker_seat": ((), ()), "joker_pool": ((), ()), "joker_team": ((), ((0, 1),)), "joker_pair": ((0,), ((0, 1),)),
     }
 
+    MOMENTS = {
+        "seat": ((S_ROUNDS, S_SCORE, S_SCORE2), (S_TMATCHES, S_TOTAL, S_TOTAL2)),
+        "pool": ((P_DEALS, P_TSUM, P_TSUM2), (P_TM, P_TOT, P_TOT2), (P_M, P_W, P_W2), (P_LM, P_L, P_L2),
+                 (P_LM, P_N, P_N2)),
+        "team": ((T_DEALS, T_SUM, T_SUM2), (T_DEALS, T_UNOP, T_UNOP2), (T_TM, T_TOT, T_TOT2)),
+        "pair": tuple((0, i, i + 1) for i in range(1, NQ, 2)),
+        "versus": ((0, 1, 2),),
+        "lpair": ((LP_N, LP_S, LP_S2), (LP_N, LP_TS, LP_TS2), (LP_M, LP_TOT, LP_TOT2), (LP_M, LP_TTOT, LP_TTOT2),
+                  (LP_WM, LP_W, LP_W2), (LP_LM, LP_L, LP_L2)),
+    }
+
     def _state_extra(self, out: dict[str, np.ndarray]) -> None:
         """The histograms with their first values, the ``joker_*`` counters when :attr:`joker_recorded`,
         ``team_margin_hist`` / ``team_margin_lo`` when :attr:`margin_recorded`."""
@@ -610,25 +622,199 @@ class StudyAccumulator(StudyTables, Accumulator):
             self._team_margin_lo = int(np.asarray(state[lo]).reshape(-1)[0])
 
     def _check_totals(self) -> None:
-        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
-        deals = self._cl[:, :, C_DEALS]
-        check_totals("turns_hist", self._turns_hist.sum(axis=2), "cl", deals, "rounds")
-        check_totals("turns_hist", self._turns_hist @ np.arange(self._turns_hist.shape[2]), "cl",
-                     self._cl[:, :, C_TURNS], "turns")
-        check_totals("void_hist", self._void_hist.sum(axis=2), "turns_hist", self._turns_hist.sum(axis=2),
-                     "void rounds", most=True)
+        """Check every relation between the counters of a state read from a checkpoint (a study's:
+        every chunk added whole), ValueError naming both arrays and the first count that disagrees.
+
+        Exact: a deals, rounds, matches or points count that two arrays hold (per policy over its
+        seats, per line-up over its policies, per team over its partners, a histogram's count,
+        sum and sum of squares, a paired difference's sum from the two configurations' or
+        line-ups' sums, a policy contrast's sum from the two policies' sums).  Bounds: counts
+        within the rounds, the matches or the deals they are counted in, a per-deal count's sum
+        of squares between its sum and ``k`` times it (``k`` the policy's seats; equal for one).
+        Only what depends on how the results fall within a deal is not determined: the sums of
+        squares of per-deal score sums and differences, and the score differences of a line-up
+        position whose policy holds several positions.
+        """
+        self._check_cells()
+        used, k = self._present()
+        teams = np.array(self.teams, dtype=bool)[:, None]
+        cl, seat, pool, team = self._cl, self._seat, self._pool, self._team
+        deals = cl[:, :, C_DEALS]
+        kk = k[None]  # (1, L, N): a policy's positions in each line-up
+        # per configuration and line-up
+        th, vh = self._turns_hist, self._void_hist
+        check_totals("turns_hist", th @ np.arange(th.shape[2]), "cl", cl[:, :, C_TURNS], "turns")
+        check_totals("void_hist", vh, "turns_hist", th, "void rounds of a length", most=True)
+        check_totals("void_hist", vh.sum(axis=2), "cl", cl[:, :, C_VOID], "void rounds")
         for col, unit in ((C_VOID, "void rounds"), (C_TB_N, "matches with a tie-break count"),
                           (C_HD_N, "matches with a Hand-decided flag")):
-            check_totals("cl", self._cl[:, :, col], "cl", deals, unit, most=True)
-        rounds = self._seat[..., S_ROUNDS]
+            check_totals("cl", cl[:, :, col], "cl", deals, unit, most=True)
+        check_totals("cl", cl[:, :, C_TB_POS], "cl", cl[:, :, C_TB_N], "matches with a tie-break", most=True)
+        check_totals("cl", cl[:, :, C_TB_POS], "cl", cl[:, :, C_TB_SUM], "matches with a tie-break", most=True)
+        check_totals("cl", cl[:, :, C_HD_SUM], "cl", cl[:, :, C_HD_N], "matches decided by a Hand", most=True)
+        # per seat: every round of a seat is one policy's
+        rounds = seat[..., S_ROUNDS]
         for col, unit in ((S_OUT, "rounds gone out"), (S_HAND, "Hands"), (S_UNOPENED, "unopened rounds")):
-            check_totals("seat", self._seat[..., col], "seat", rounds, unit, most=True)
-        h = self._score_hist
-        check_totals("score_hist", h.sum(axis=3), "seat", rounds.sum(axis=3), "rounds")
-        check_totals("score_hist", h @ np.arange(self._score_lo, self._score_lo + h.shape[3]), "seat",
-                     self._seat[..., S_SCORE].sum(axis=3), "points")
+            check_totals("seat", seat[..., col], "seat", rounds, unit, most=True)
+        for col, c_col, unit in ((S_TURNS, C_TURNS, "turns"), (S_VOID, C_VOID, "void rounds")):
+            check_totals("seat", seat[..., col].sum(axis=2), "cl", cl[:, :, c_col, None], f"{unit} in a seat")
+        # match results: the rows that carry one, the same for every seat and policy of a line-up
+        first = np.array([names[0] for names in self._names])
+        for s_col, p_col, unit in ((S_MATCHES, P_M, "matches"), (S_LMATCHES, P_LM, "matches with a loss result"),
+                                   (S_TMATCHES, P_TM, "matches with totals")):
+            n_res = pool[:, np.arange(len(first)), first, p_col]  # (C, L)
+            check_totals("pool", pool[..., p_col], "pool", used[None] * n_res[:, :, None], unit)
+            check_totals("seat", seat[..., s_col].sum(axis=2), "pool", n_res[:, :, None], f"{unit} in a seat")
+            check_totals("pool", n_res, "cl", deals, unit, most=True)
+        ms = seat[..., S_MATCHES]
+        check_totals("seat", seat[..., S_WINS], "seat", ms, "match wins", most=True)
+        check_totals("seat", seat[..., S_LMATCHES], "seat", ms, "matches with a loss result", most=True)
+        check_totals("seat", seat[..., S_TMATCHES], "seat", ms, "matches with totals", most=True)
+        lm = seat[..., S_LMATCHES]
+        check_totals("seat", seat[..., S_LOSSES] + seat[..., S_NEUTRAL], "seat", lm, "losses and neutral matches",
+                     most=True)
+        check_totals("seat", seat[..., S_WINS] + seat[..., S_LOSSES] + seat[..., S_NEUTRAL], "seat", lm,
+                     "wins, losses and neutral matches", where=lm == ms)
+        # per policy: sums over its seats
+        by_pol = seat.sum(axis=3)  # (C, L, N, NS)
+        exact = [(P_TSUM, S_SCORE, "points"), (P_W, S_WINS, "match wins"), (P_L, S_LOSSES, "match losses"),
+                 (P_N, S_NEUTRAL, "neutral matches"), (P_TOT, S_TOTAL, "match total points")]
+        for p_col, s_col, unit in exact:
+            check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit)
+        # sums of squares of a per-deal count over the policy's k seats (0 <= x <= k): between the
+        # count and k times it, equal to it for k = 1
+        squares = [(P_OUT2, by_pol[..., S_OUT], "seat", "rounds gone out"),
+                   (P_HAND2, by_pol[..., S_HAND], "seat", "Hands"),
+                   (P_UNOP2, by_pol[..., S_UNOPENED], "seat", "unopened rounds"),
+                   (P_W2, pool[..., P_W], "pool", "match wins"), (P_L2, pool[..., P_L], "pool", "match losses"),
+                   (P_N2, pool[..., P_N], "pool", "neutral matches")]
+        for p_col, x, other, unit in squares:
+            check_at_least("pool", pool[..., p_col], other, x, f"squared {unit}")
+            check_totals("pool", pool[..., p_col], other, kk * x, f"squared {unit}", most=True)
+        for p_col, s_col, unit in ((P_TSUM2, S_SCORE2, "squared points"), (P_TOT2, S_TOTAL2, "squared total points")):
+            check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], unit, most=True)
+            check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit, where=kk == 1)
+        # the histograms: count, sum and sum of squares of what they hold
+        for name, lo, n_col, s_col, s2_col, unit in (
+                ("score_hist", self._score_lo, S_ROUNDS, S_SCORE, S_SCORE2, "rounds"),
+                ("total_hist", self._total_lo, S_TMATCHES, S_TOTAL, S_TOTAL2, "matches with totals")):
+            h = getattr(self, "_" + name)
+            check_zero(name, h, used[None], "a policy that is not in its line-up")
+            check_spans(name, h)
+            n, s1, s2 = exact_moments(h, lo)
+            check_totals(name, n, "seat", by_pol[..., n_col], unit)
+            check_totals(name, s1, "seat", by_pol[..., s_col], "points")
+            check_totals(name, s2, "seat", by_pol[..., s2_col], "squared points")
+        # teams (2 v 2): the partners' sums
+        check_zero("team", team, teams, "a configuration played without partnerships")
+        check_totals("team", team[..., T_DEALS], "cl", teams[:, :, None] * deals[:, :, None], "deals")
+        every = pool.sum(axis=2)  # (C, L, NP): over every policy of the line-up
+        for t_col, x, other, unit in ((T_SUM, every[..., P_TSUM], "pool", "points"),
+                                      (T_UNOP, by_pol[..., S_UNOPENED].sum(axis=2), "seat", "unopened rounds"),
+                                      (T_TOT, every[..., P_TOT], "pool", "match total points")):
+            check_totals("team", team[..., t_col].sum(axis=2), other, teams * x, unit)
+        for t_col, unit in ((T_OUT, "deals gone out"), (T_HAND, "deals with a Hand")):
+            check_totals("team", team[..., t_col], "team", team[..., T_DEALS], unit, most=True)
+        check_at_least("team", team[..., T_UNOP2], "team", team[..., T_UNOP], "squared unopened rounds")
+        check_totals("team", team[..., T_UNOP2], "team", 2 * team[..., T_UNOP], "squared unopened rounds", most=True)
+        for t_col, p_col, unit in ((T_M, P_M, "matches"), (T_LM, P_LM, "matches with a loss result"),
+                                   (T_TM, P_TM, "matches with totals")):
+            n_res = pool[:, np.arange(len(first)), first, p_col]
+            check_totals("team", team[..., t_col], "pool", teams[:, :, None] * n_res[:, :, None], unit)
+        check_totals("team", team[..., T_W], "team", team[..., T_M], "match wins", most=True)
+        check_totals("team", team[..., T_L] + team[..., T_N], "team", team[..., T_LM], "losses and neutral matches",
+                     most=True)
+        check_totals("team", team[..., T_W] + team[..., T_L] + team[..., T_N], "team", team[..., T_LM],
+                     "wins, losses and neutral matches", where=team[..., T_LM] == team[..., T_M])
+        h = self._team_total_hist
+        check_zero("team_total_hist", h, teams, "a configuration played without partnerships")
+        check_spans("team_total_hist", h)
+        n, s1, s2 = exact_moments(h, self._team_total_lo)
+        check_totals("team_total_hist", n, "team", team[..., T_TM], "matches with totals")
+        check_totals("team_total_hist", s1, "team", team[..., T_TOT], "total points")
+        check_totals("team_total_hist", s2, "team", team[..., T_TOT2], "squared total points")
+        if self.margin_recorded:
+            h = self._team_margin_hist
+            check_zero("team_margin_hist", h, teams, "a configuration played without partnerships")
+            check_spans("team_margin_hist", h)
+            n, s1, _ = exact_moments(h, self._team_margin_lo)
+            check_totals("team_margin_hist", n, "team", team[:, :, 0, T_TM], "matches with totals")
+            check_totals("team_margin_hist", s1, "team", team[:, :, 0, T_TOT] - team[:, :, 1, T_TOT], "margin points")
+        # paired comparisons: a difference's sum is the difference of the two sums it compares
+        diffs = ((1, by_pol[..., S_SCORE], "points"), (3, by_pol[..., S_OUT], "rounds gone out"),
+                 (5, by_pol[..., S_HAND], "Hands"), (7, by_pol[..., S_UNOPENED], "unopened rounds"))
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for col, x, unit in diffs:
+                check_totals("pair", self._pair[q, ..., col], "seat", x[c2] - x[c1], f"{unit} of the difference")
+                if col > 1:  # a difference of counts: |d| <= k, so d^2 <= k |d|
+                    check_totals("pair", self._pair[q, ..., col + 1], "seat", k * (x[c1] + x[c2]),
+                                 f"squared {unit} of the difference", most=True)
+        # squares of differences and of partners' sums: (x - y)^2 <= 2 (x^2 + y^2), and one
+        # position's (or partner's) score squared is at most the sum of squares over the seats
+        # its policy holds in that deal
+        t2 = pool[..., P_TSUM2]
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            check_totals("pair", self._pair[q, ..., 2], "pool", 2 * (t2[c1] + t2[c2]),
+                         "squared points of the difference", most=True)
+        ss = by_pol[..., S_SCORE2]  # (C, L, N)
+        check_totals("team", team[..., T_SUM2].sum(axis=2), "seat", 2 * ss.sum(axis=2), "squared points", most=True)
+        tsum = pool[..., P_TSUM]
+        for l, names in enumerate(self._names):
+            for ja, jb in itertools.combinations(range(len(names)), 2):
+                a, b = names[ja], names[jb]
+                want = k[l, b] * tsum[:, l, a] - k[l, a] * tsum[:, l, b]
+                check_totals("versus", self._versus[:, l, a, b, 1], "pool", want, "points of the contrast")
+                want = 2 * (k[l, b] ** 2 * t2[:, l, a] + k[l, a] ** 2 * t2[:, l, b])
+                check_totals("versus", self._versus[:, l, a, b, 2], "pool", want, "squared points of the contrast",
+                             most=True)
+        for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+            g1, g2 = self.policies.index(self.lineups[l1][j]), self.policies.index(self.lineups[l2][j])
+            lp = self._lpair[:, q]
+            ti = j % 2  # the team of position j (positions 1 & 3 form team A)
+            check_zero("lpair", lp[:, [LP_TS, LP_TS2, LP_TTOT, LP_TTOT2]], teams[:, 0], "a configuration played "
+                       "without partnerships")
+            check_totals("lpair", lp[:, LP_TS], "team", team[:, l1, ti, T_SUM] - team[:, l2, ti, T_SUM],
+                         "points of the team difference")
+            tot2 = by_pol[..., S_TOTAL2]
+            for col, bound, other, unit in (
+                    (LP_S2, 2 * (ss[:, l1, g1] + ss[:, l2, g2]), "seat", "squared points"),
+                    (LP_TS2, 2 * (team[:, l1, ti, T_SUM2] + team[:, l2, ti, T_SUM2]), "team", "squared team points"),
+                    (LP_TOT2, 2 * (tot2[:, l1, g1] + tot2[:, l2, g2]), "seat", "squared total points"),
+                    (LP_TTOT2, 2 * (team[:, l1, ti, T_TOT2] + team[:, l2, ti, T_TOT2]), "team",
+                     "squared team total points"),
+                    (LP_W2, lp[:, LP_WM], "lpair", "squared match wins"), (LP_L2, lp[:, LP_LM], "lpair",
+                                                                            "squared match losses")):
+                check_totals("lpair", lp[:, col], other, bound, f"{unit} of the difference", most=True)
+            both = {}
+            for col, p_col in ((LP_M, P_TM), (LP_WM, P_M), (LP_LM, P_LM)):
+                n1, n2 = pool[:, l1, g1, p_col], pool[:, l2, g2, p_col]
+                check_totals("lpair", lp[:, col], "pool", np.minimum(n1, n2), "matches compared", most=True)
+                both[col] = (lp[:, col] == n1) & (lp[:, col] == n2)
+            check_totals("lpair", lp[:, LP_TTOT], "team", team[:, l1, ti, T_TOT] - team[:, l2, ti, T_TOT],
+                         "total points of the team difference", where=both[LP_M] & (team[:, l1, ti, T_TM] == lp[:, LP_M]))
+            if k[l1, g1] == 1 and k[l2, g2] == 1:  # one position each: the policy's sums are the position's
+                for col, p_col, n_col, unit in ((LP_S, P_TSUM, None, "points"), (LP_TOT, P_TOT, LP_M, "total points"),
+                                                (LP_W, P_W, LP_WM, "match wins"), (LP_L, P_L, LP_LM, "match losses")):
+                    check_totals("lpair", lp[:, col], "pool", pool[:, l1, g1, p_col] - pool[:, l2, g2, p_col],
+                                 f"{unit} of the difference", where=None if n_col is None else both[n_col])
+        # rounds that end with a joker in hand
         if self.joker_recorded:
-            check_totals("joker_seat", self._joker_seat, "seat", rounds, "rounds", most=True)
+            js = self._joker_seat
+            check_totals("joker_seat", js, "seat", rounds, "rounds", most=True)
+            jp = js.sum(axis=3)  # (C, L, N)
+            check_at_least("joker_pool", self._joker_pool, "joker_seat", jp, "squared rounds")
+            check_totals("joker_pool", self._joker_pool, "joker_seat", kk * jp, "squared rounds", most=True)
+            jt = self._joker_team
+            check_zero("joker_team", jt, teams, "a configuration played without partnerships")
+            check_totals("joker_team", jt[..., 0].sum(axis=2), "joker_seat", teams * jp.sum(axis=2), "rounds")
+            check_at_least("joker_team", jt[..., 1], "joker_team", jt[..., 0], "squared rounds")
+            check_totals("joker_team", jt[..., 1], "joker_team", 2 * jt[..., 0], "squared rounds", most=True)
+            check_zero("joker_pair", self._joker_pair, used[None], "a policy that is not in its line-up")
+            for q, (c1, c2, _) in enumerate(self.pairs):
+                check_totals("joker_pair", self._joker_pair[q, ..., 0], "joker_seat", jp[c2] - jp[c1],
+                             "rounds of the difference")
+                check_totals("joker_pair", self._joker_pair[q, ..., 1], "joker_seat", k * (jp[c1] + jp[c2]),
+                             "squared rounds of the difference", most=True)
 
     def _merge_extra(self, other: "StudyAccumulator") -> None:
         for name in JOKER_ARRAYS:

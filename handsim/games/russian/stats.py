@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from handsim.stats.counters import Accumulator, add_sums, check_totals
+from handsim.stats.counters import Accumulator, add_sums, check_at_least, check_totals, exact_moments
 from handsim.stats.intervals import hist_quantiles, moments, proportion, t_pvalue, wilson
 
 from .kernels.state import END_OUT, END_STOCK_DRAW, FLAG_DREW, FLAG_OUT, FLAG_WON
@@ -160,6 +160,8 @@ class RussianAccumulator(Accumulator):
             raise ValueError(f"{where}: every row of policy must be a permutation of the line-up positions 0..{P - 1}")
         if n and (arrs["turns"].min() < 0 or not np.isin(arrs["end"], (0, 1, 2)).all()):
             raise ValueError(f"{where}: negative turns or an end code other than 0, 1, 2")
+        if n and min(arrs["cards"].min(), arrs["value"].min()) < 0:
+            raise ValueError(f"{where}: negative cards or card values left")
         flags = arrs["flags"]
         won = (flags & FLAG_WON) != 0
         drew = (flags & FLAG_DREW) != 0
@@ -244,6 +246,7 @@ class RussianAccumulator(Accumulator):
     KIND = _KIND
     KIND_TEXT = "a Russian Hand study"
     UNIT = "games"
+    ROWS = "games"
     ARRAYS = ("seat", "pool", "cl", "seatz", "pair", "versus", "lpair")
     TURN_HISTS = ("turns_hist", "stock_hist")
     N_PAIRED = _NM
@@ -259,24 +262,102 @@ class RussianAccumulator(Accumulator):
         "turns_hist": ((), ()), "stock_hist": ((), ()),
     }
 
+    MOMENTS = {
+        "seat": ((_S_GAMES, _S_CARDS, _S_CARDS2), (_S_GAMES, _S_VALUE, _S_VALUE2)),
+        "pool": ((_P_GAMES, _P_CARDS, _P_CARDS2), (_P_GAMES, _P_VALUE, _P_VALUE2)),
+        "cl": ((_C_GAMES, _C_TURNS, _C_TURNS2),),
+        "seatz": ((_Z_GAMES, _Z_CARDS, _Z_CARDS2),),
+        "pair": tuple((0, i, i + 1) for i in range(1, _NQ, 2)),
+        "versus": tuple((0, i, i + 1) for i in range(1, _NQ, 2)),
+        "lpair": tuple((0, i, i + 1) for i in range(1, _NQ, 2)),
+    }
+
     def _check_totals(self) -> None:
-        """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them)."""
+        """Check every relation between the counters of a state read from a checkpoint (a study's:
+        every chunk added whole), ValueError naming both arrays and the first count that disagrees.
+
+        Exact: a games, wins, draws, cards, points or turns count that two arrays hold (per policy
+        over its seats, per seat over the policies sitting there, the length histogram's count,
+        sum and sum of squares, a paired difference's sum from the two configurations' or
+        line-ups' sums, a policy contrast's sum from the two policies' sums).  Bounds: counts
+        within the games they are counted in, a per-game count's sum of squares between its sum
+        and ``k`` times it (``k`` the policy's seats; equal for one).  Only what depends on how the
+        results fall within a game is not determined: the sums of squares of per-game sums of
+        cards and points over several seats and of differences, and the differences of a line-up
+        position whose policy holds several positions.
+        """
+        self._check_cells()
+        used, k = self._present()
+        kk = k[None]
         games = self._cl[:, :, _C_GAMES]
         th = self._turns_hist
-        check_totals("turns_hist", th.sum(axis=2), "cl", games, "games")
-        check_totals("turns_hist", th @ np.arange(th.shape[2]), "cl", self._cl[:, :, _C_TURNS], "turns")
+        n, s1, s2 = exact_moments(th)
+        check_totals("turns_hist", s1, "cl", self._cl[:, :, _C_TURNS], "turns")
+        check_totals("turns_hist", s2, "cl", self._cl[:, :, _C_TURNS2], "squared turns")
+        check_totals("stock_hist", self._stock_hist, "turns_hist", th, "stock-outs of a length", most=True)
         check_totals("stock_hist", self._stock_hist.sum(axis=2), "cl", self._cl[:, :, _C_STOCK], "stock-outs")
+        check_totals("cl", self._cl[:, :, _C_STOCK], "cl", games, "stock-outs", most=True)
         check_totals("cl", self._cl[:, :, _C_DRAWN], "cl", self._cl[:, :, _C_STOCK], "drawn games", most=True)
         seat = self._seat
-        check_totals("seat", seat[..., _S_GAMES].sum(axis=2), "cl",
-                     np.broadcast_to(games[:, :, None], seat.shape[:2] + seat.shape[3:4]), "games")
         for col, unit in ((_S_WON, "wins"), (_S_DREW, "draws"), (_S_OUT, "games gone out"), (_S_STOCK, "stock-outs")):
             check_totals("seat", seat[..., col], "seat", seat[..., _S_GAMES], unit, most=True)
+        for col, c_col, unit in ((_S_TURNS, _C_TURNS, "turns"), (_S_STOCK, _C_STOCK, "stock-outs")):
+            check_totals("seat", seat[..., col].sum(axis=2), "cl", self._cl[:, :, c_col, None], f"{unit} in a seat")
         z = self._seatz
-        check_totals("seatz", z[..., _Z_GAMES], "cl", np.broadcast_to(games[:, :, None], z.shape[:3]), "games")
-        for col, unit in ((_Z_WON, "wins"), (_Z_DREW, "draws")):
-            check_totals("seatz", z[..., col], "seatz", z[..., _Z_GAMES], unit, most=True)
-        check_totals("pool", self._pool[..., _P_GAMES].max(axis=2, initial=0), "cl", games, "games", most=True)
+        check_totals("seatz", z[..., _Z_GAMES], "cl", games[:, :, None], "games")
+        for col, z_col, unit in ((_S_WON, _Z_WON, "wins"), (_S_DREW, _Z_DREW, "draws"), (_S_CARDS, _Z_CARDS, "cards"),
+                                 (_S_CARDS2, _Z_CARDS2, "squared cards")):
+            check_totals("seatz", z[..., z_col], "seat", seat[..., col].sum(axis=2), f"{unit} in a seat")
+        by_pol = seat.sum(axis=3)  # (C, L, N, NS)
+        pool = self._pool
+        for p_col, s_col, unit in ((_P_CARDS, _S_CARDS, "cards"), (_P_VALUE, _S_VALUE, "points")):
+            check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit)
+        for p_col, s_col, unit in ((_P_WON2, _S_WON, "wins"), (_P_DREW2, _S_DREW, "draws"),
+                                   (_P_OUT2, _S_OUT, "games gone out")):
+            check_at_least("pool", pool[..., p_col], "seat", by_pol[..., s_col], f"squared {unit}")
+            check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], f"squared {unit}", most=True)
+        # cards and points left are never negative: a per-game sum over k seats squared lies between
+        # the sum of the squares and k times it
+        for p_col, s_col, unit in ((_P_CARDS2, _S_CARDS2, "squared cards"), (_P_VALUE2, _S_VALUE2, "squared points")):
+            check_at_least("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit)
+            check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], unit, most=True)
+        # the metrics compared, per policy: wins, draws, cards left, points left
+        x = (by_pol[..., _S_WON], by_pol[..., _S_DREW], pool[..., _P_CARDS], pool[..., _P_VALUE])
+        units = ("wins", "draws", "cards", "points")
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for mi, unit in enumerate(units):
+                check_totals("pair", self._pair[q, ..., 1 + 2 * mi], "seat", x[mi][c2] - x[mi][c1],
+                             f"{unit} of the difference")
+                if mi < 2:  # a difference of counts: |d| <= k, so d^2 <= k |d|
+                    check_totals("pair", self._pair[q, ..., 2 + 2 * mi], "seat", k * (x[mi][c1] + x[mi][c2]),
+                                 f"squared {unit} of the difference", most=True)
+        # squares of differences: (x - y)^2 <= 2 (x^2 + y^2); a position's value squared is at most
+        # the sum of squares over the seats its policy holds in that game
+        x2 = (pool[..., _P_WON2], pool[..., _P_DREW2], pool[..., _P_CARDS2], pool[..., _P_VALUE2])
+        s2 = (by_pol[..., _S_WON], by_pol[..., _S_DREW], by_pol[..., _S_CARDS2], by_pol[..., _S_VALUE2])
+        for q, (c1, c2, _) in enumerate(self.pairs):
+            for mi, unit in enumerate(units):
+                check_totals("pair", self._pair[q, ..., 2 + 2 * mi], "pool", 2 * (x2[mi][c1] + x2[mi][c2]),
+                             f"squared {unit} of the difference", most=True)
+        for l, names in enumerate(self._names):
+            for ja, jb in itertools.combinations(range(len(names)), 2):
+                a, b = names[ja], names[jb]
+                for mi, unit in enumerate(units):
+                    want = k[l, b] * x[mi][:, l, a] - k[l, a] * x[mi][:, l, b]
+                    check_totals("versus", self._versus[:, l, a, b, 1 + 2 * mi], "seat", want,
+                                 f"{unit} of the contrast")
+                    want = 2 * (k[l, b] ** 2 * x2[mi][:, l, a] + k[l, a] ** 2 * x2[mi][:, l, b])
+                    check_totals("versus", self._versus[:, l, a, b, 2 + 2 * mi], "pool", want,
+                                 f"squared {unit} of the contrast", most=True)
+        for q, (l1, l2, j) in enumerate(self.lineup_diffs):
+            g1, g2 = self.policies.index(self.lineups[l1][j]), self.policies.index(self.lineups[l2][j])
+            for mi, unit in enumerate(units):
+                check_totals("lpair", self._lpair[:, q, 2 + 2 * mi], "seat", 2 * (s2[mi][:, l1, g1] + s2[mi][:, l2, g2]),
+                             f"squared {unit} of the difference", most=True)
+            if k[l1, g1] == 1 and k[l2, g2] == 1:  # one position each: the policy's sums are the position's
+                for mi, unit in enumerate(units):
+                    check_totals("lpair", self._lpair[:, q, 1 + 2 * mi], "seat", x[mi][:, l1, g1] - x[mi][:, l2, g2],
+                                 f"{unit} of the difference")
 
     # ------------------------------------------------------------------ tables
 

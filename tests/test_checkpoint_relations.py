@@ -1,0 +1,214 @@
+"""Every count of a checkpoint that another array or count determines is checked against it
+(issue 23, cause 1): one more deal in ``pool`` was reported as a study of 43 deals.
+
+The studies are built from random blocks in the process (no play).  Every cell of every saved
+counter array of the first configuration is changed, one at a time, by one and by 10**9; the
+change must be refused, except in the cells listed below, which no other count determines (a
+sum of squares of per-deal sums over several seats, a count bounded only by the deals it is
+counted in, ...).  The list is the check's specification: a relation that is not checked, or
+a check of something that is not determined, fails the test.
+"""
+
+import numpy as np
+import pytest
+
+from handsim.games.hand import layout as H
+from handsim.games.hand.stats import MATCH_NONE, DealBlock, StudyAccumulator
+from handsim.games.russian import stats as R
+from handsim.games.russian.stats import GameBlock, RussianAccumulator
+
+HAND_CONFIGS = [{"opening_threshold": 51}, {"opening_threshold": 71}]
+# a sits at two positions of the first two line-ups (its per-deal sums run over two seats); line-ups
+# 1 and 2 differ at position 4 (c, d: one position each), 2 and 3 at position 3 (a, e)
+HAND_LINEUPS = [("a", "b", "a", "c"), ("a", "b", "a", "d"), ("a", "b", "e", "d")]
+RUSSIAN_CONFIGS = [{"stock_out_end": "lowest_cards"}, {"stock_out_end": "draw"}]
+RUSSIAN_LINEUPS = [("a", "b", "a"), ("a", "b", "c"), ("a", "d", "c")]
+
+
+def hand_study() -> StudyAccumulator:
+    """A 2 v 2 match study: 2 configurations x 3 line-ups, three chunks of 30 rows."""
+    acc = StudyAccumulator(HAND_CONFIGS, HAND_LINEUPS, 4, ["opening_threshold"], teams=True)
+    for i in range(3):
+        rng = np.random.default_rng(i)
+        n, start = 30, 30 * i
+        perm = np.array([np.roll(np.arange(4), -(d % 4)) for d in range(start, start + n)], dtype=np.int8)
+        none = rng.random(n) < 0.5  # rows without a match result, the same in every block
+        blocks = {}
+        for c in range(2):
+            for l in range(3):
+                mw = np.tile(rng.random((n, 2)) < 0.25, 2)
+                ml = (np.tile(rng.random((n, 2)) < 0.3, 2) & ~mw).astype(np.uint8)
+                mw = mw.astype(np.uint8)
+                tb = rng.integers(0, 3, size=n).astype(np.int16)
+                hd = (rng.random(n) < 0.2).astype(np.uint8)
+                total = rng.integers(-200, 400, size=(n, 4)).astype(np.int32)
+                mw[none], ml[none], tb[none], hd[none], total[none] = MATCH_NONE, MATCH_NONE, -1, MATCH_NONE, 0
+                blocks[(c, l)] = DealBlock(np.arange(start, start + n), perm,
+                                           rng.integers(-60, 150, size=(n, 4)).astype(np.int32),
+                                           rng.integers(0, 16, size=(n, 4)).astype(np.uint8),
+                                           rng.integers(4, 40, size=n).astype(np.int16),
+                                           (rng.random(n) < 0.1).astype(np.uint8), match_win=mw, tiebreaks=tb,
+                                           match_lose=ml, total=total, hand_decided=hd)
+        acc.add_chunk(blocks)
+    return acc
+
+
+def russian_study() -> RussianAccumulator:
+    acc = RussianAccumulator(RUSSIAN_CONFIGS, RUSSIAN_LINEUPS, 3, ["stock_out_end"])
+    for i in range(3):
+        rng = np.random.default_rng(i)
+        n, start = 30, 30 * i
+        perm = np.array([np.roll(np.arange(3), -(d % 3)) for d in range(start, start + n)], dtype=np.int8)
+        blocks = {}
+        for c in range(2):
+            for l in range(3):
+                blocks[(c, l)] = GameBlock(np.arange(start, start + n), perm,
+                                           rng.integers(0, 8, size=(n, 3)).astype(np.uint8),
+                                           rng.integers(0, 10, size=(n, 3)).astype(np.int8),
+                                           rng.integers(0, 80, size=(n, 3)).astype(np.int16),
+                                           rng.integers(3, 50, size=n).astype(np.int16),
+                                           rng.integers(0, 3, size=n).astype(np.uint8))
+        acc.add_chunk(blocks)
+    return acc
+
+
+# Cells that no other count determines, per array: last-axis columns free in every counted cell
+# ("all"), or only where the policy (of the cell, or at the compared line-up position) holds
+# several positions of its line-up ("shared").  Changed by one:
+HAND_FREE_BY_ONE = {
+    # sums of squares of per-deal sums over a policy's seats (equal to the seats' sums for one seat)
+    "pool": {"shared": {H.P_TSUM2, H.P_OUT2, H.P_HAND2, H.P_UNOP2, H.P_TOT2}},
+    # tie-breaks and Hand-decided matches: bounded by the matches, counted nowhere else
+    "cl": {"all": {H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM}},
+    # partners' squares; a team that went out or made a Hand (either partner): bounded by the deals
+    "team": {"all": {H.T_SUM2, H.T_OUT, H.T_HAND, H.T_UNOP2}},
+    "pair": {"all": set(range(2, H.NQ, 2))},  # squares of per-deal differences
+    "versus": {"all": {2}},
+    "lpair": {"all": {H.LP_S2, H.LP_TS2, H.LP_TOT2, H.LP_TTOT2, H.LP_W2, H.LP_L2},
+              "shared": {H.LP_S, H.LP_TOT, H.LP_W, H.LP_L}},  # one position of several: not kept
+    "joker_pool": {"shared": {0}}, "joker_team": {"all": {1}}, "joker_pair": {"all": {1}},
+}
+# Changed by 10**9 (beyond every bound): the tie-break rounds alone have no bound.
+HAND_FREE_BY_BILLION = {"cl": {"all": {H.C_TB_SUM}}}
+RUSSIAN_FREE_BY_ONE = {
+    "seat": {"shared": {R._S_OUT, R._S_VALUE2}},
+    "pool": {"shared": {R._P_WON2, R._P_DREW2, R._P_OUT2, R._P_CARDS2, R._P_VALUE2}},
+    "cl": {"all": {R._C_DRAWN}},
+    "pair": {"all": set(range(2, R._NQ, 2))},
+    "versus": {"all": set(range(2, R._NQ, 2))},
+    "lpair": {"all": set(range(2, R._NQ, 2)), "shared": set(range(1, R._NQ, 2))},
+}
+RUSSIAN_FREE_BY_BILLION: dict = {}
+
+
+def _cells(acc, name):
+    """(index, counted, shared) of every cell of the first configuration (pair: first pair)."""
+    x = getattr(acc, "_" + name)
+    used, k = acc._present()
+    vused = acc._versus_used()
+    for idx in np.ndindex(x.shape):
+        if idx[0] != 0:
+            continue
+        if name in ("lpair",):
+            l1, l2, j = acc.lineup_diffs[idx[1]]
+            g1, g2 = (acc.policies.index(acc.lineups[l][j]) for l in (l1, l2))
+            yield idx, True, bool(k[l1, g1] > 1 or k[l2, g2] > 1)
+        elif name == "versus":
+            yield idx, bool(vused[idx[1:4]]), False
+        elif name in ("seat", "pool", "pair", "joker_seat", "joker_pool", "joker_pair"):
+            yield idx, bool(used[idx[1], idx[2]]), bool(k[idx[1], idx[2]] > 1)
+        else:
+            yield idx, True, False
+
+
+def _undetected(acc, names, amount):
+    acc._check_totals()  # as built: consistent
+    found = set()
+    for name in names:
+        x = getattr(acc, "_" + name)
+        for idx, _, _ in _cells(acc, name):
+            x[idx] += amount
+            try:
+                acc._check_totals()
+                found.add((name, idx))
+            except ValueError:
+                pass
+            finally:
+                x[idx] -= amount
+    return found
+
+
+def _expected(acc, names, free):
+    want = set()
+    for name in names:
+        rule = free.get(name, {})
+        for idx, counted, shared in _cells(acc, name):
+            col = idx[-1]
+            if counted and (col in rule.get("all", ()) or (shared and col in rule.get("shared", ()))):
+                want.add((name, idx))
+    return want
+
+
+HAND_ARRAYS = StudyAccumulator.ARRAYS + H.JOKER_ARRAYS
+RUSSIAN_ARRAYS = RussianAccumulator.ARRAYS
+
+
+@pytest.mark.parametrize("build, names, free, amount", [
+    (hand_study, HAND_ARRAYS, HAND_FREE_BY_ONE, 1),
+    (hand_study, HAND_ARRAYS, HAND_FREE_BY_BILLION, 10**9),
+    (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_ONE, 1),
+    (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_BILLION, 10**9),
+], ids=["hand-1", "hand-1e9", "russian-1", "russian-1e9"])
+def test_every_determined_cell_is_checked(build, names, free, amount):
+    acc = build()
+    got = _undetected(acc, names, amount)
+    want = _expected(acc, names, free)
+    assert not got - want, f"changes not refused: {sorted(got - want)[:8]}"
+    assert not want - got, f"listed as free but refused: {sorted(want - got)[:8]}"
+
+
+@pytest.mark.parametrize("build, hists", [
+    (hand_study, ("turns_hist", "void_hist", "score_hist", "total_hist", "team_total_hist", "team_margin_hist")),
+    (russian_study, ("turns_hist", "stock_hist")),
+], ids=["hand", "russian"])
+def test_histograms_agree_with_the_counts_and_span_what_they_hold(build, hists):
+    acc = build()
+    for name in hists:
+        h = getattr(acc, "_" + name)
+        for idx in (tuple(np.argwhere(h)[0]), tuple(np.argwhere(h)[-1])):
+            for amount in (1, -1):
+                h[idx] += amount
+                with pytest.raises(ValueError, match=name):
+                    acc._check_totals()
+                h[idx] -= amount
+        # one empty column more, at either end: not the canonical state a study saves (the length
+        # histograms start at 0 turns and share their width: one more column of both)
+        for pad in ((0, 1), (1, 0)):
+            if name in acc.TURN_HISTS:
+                if name == acc.TURN_HISTS[0] and pad == (0, 1):
+                    acc._grow_turns(h.shape[2] + 1)
+                    with pytest.raises(ValueError, match=f"'{name}' has an empty last column"):
+                        acc._check_totals()
+                    for t in acc.TURN_HISTS:
+                        setattr(acc, "_" + t, getattr(acc, "_" + t)[..., :-1])
+                continue
+            setattr(acc, "_" + name, np.pad(h, [(0, 0)] * (h.ndim - 1) + [pad]))
+            if pad == (1, 0):
+                lo = {"score_hist": "_score_lo", "total_hist": "_total_lo", "team_total_hist": "_team_total_lo",
+                      "team_margin_hist": "_team_margin_lo"}[name]
+                setattr(acc, lo, getattr(acc, lo) - 1)
+            with pytest.raises(ValueError, match=f"'{name}' has an empty (first|last) column"):
+                acc._check_totals()
+            setattr(acc, "_" + name, h)
+            if pad == (1, 0):
+                setattr(acc, lo, getattr(acc, lo) + 1)
+        acc._check_totals()
+
+
+def test_a_cell_of_a_policy_outside_its_line_up_is_refused():
+    acc = hand_study()
+    g = acc.policies.index("e")  # only in line-up 3
+    acc._pool[0, 0, g, H.P_TSUM] = 5
+    acc._pool[0, 0, g, H.P_TSUM2] = 25
+    with pytest.raises(ValueError, match=r"'pool' holds counts at \[0, 0, 4\], for a policy that is not in its line-up"):
+        acc._check_totals()
