@@ -589,3 +589,54 @@ def test_a_policy_file_that_changes_the_working_folder_does_not_move_the_command
     load_policy_files(["mover2.py"])
     assert os.getcwd() == str(tmp_path)
     assert expand_policy_ref("@best.toml") == "t-stayer"
+
+
+def test_a_finished_study_is_reported_after_its_policy_file_is_edited_or_moved(tmp_path):
+    """report redraws from the checkpoint and run.json: it does not load the policy file (issue 23,
+    cause 8: 'not usable ... study spec is unreadable'); --resume still refuses the changed or
+    missing file, naming it and the content it recorded."""
+    src = tmp_path / "keeper.py"
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "s"
+    # in another process: this one must not hold joker-keeper declared in the copy (other tests load
+    # the example itself); the engine of the same content comes from the kernel cache
+    done = subprocess.run([sys.executable, "-m", "handsim", "simulate", "--policy-file", str(src), "--lineup",
+                           "joker-keeper:release_turn=5,greedy", "--deals", "20", "--chunk", "10", "--jobs", "1",
+                           "--out", str(out), "-q"], capture_output=True, text=True, timeout=HANG_GUARD)
+    assert done.returncode == 0, done.stderr
+    recorded = json.loads((out / "run.json").read_text())["spec"]["policy_files"][0]["sha256"]
+    assert run("report", out, "--format", "md", "-q").exit_code == 0
+    before = (out / "report.md").read_bytes()
+    src.write_text(src.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    for step in ("edited", "moved"):
+        if step == "moved":
+            src.rename(tmp_path / "elsewhere.py")
+        (out / "report.md").unlink()
+        result = run("report", out, "--format", "md", "-q")
+        assert result.exit_code == 0, (step, result.output)
+        assert (out / "report.md").read_bytes() == before, step
+        line = one_error_line(run("simulate", "--resume", out, "--jobs", 1, "-q"), 2)
+        assert str(src) in line, line
+        assert (f"expected {recorded[:12]}" in line) if step == "edited" else ("not found" in line), line
+    # an interrupted study (no run.json yet) likewise: report from the checkpoint alone
+    (out / "run.json").unlink()
+    result = run("report", out, "--format", "md", "-q")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("kw", [
+    dict(lineups=["joker-keeper:release_turn=5,greedy"], players=2, policy_files=[JOKER_KEEPER]),
+    dict(vary={"opening_threshold": [51, 71], "joker_penalty": [15, 30]}, lineups=["greedy", "hold-hand,greedy,greedy"],
+         players=3, matches=True, seed=7, chunk=3),
+], ids=["policy-file", "vary-matches"])
+def test_a_saved_study_is_the_spec_it_was_saved_from(kw):
+    """What a report reads without loading policies (SavedStudy) states the same study as the spec:
+    the same saved object, configurations and line-up labels."""
+    from handsim.study.spec import SavedStudy, make_spec
+
+    spec = make_spec(Rules.preset("classic"), deals=10, **kw)
+    saved = SavedStudy.from_json(json.loads(json.dumps(spec.to_json())))
+    assert saved.to_json() == spec.to_json()
+    assert saved.config_dicts() == spec.config_dicts() and saved.varying() == spec.varying()
+    assert [[p.label for p in lu] for lu in saved.lineups] == [[p.label for p in lu] for lu in spec.lineups]
+    assert saved.game is spec.game

@@ -34,14 +34,16 @@ def _saved_spec(folder: Path):
     raise click.UsageError(f"{folder} is not a study folder: no run.json or {CHECKPOINT} in it")
 
 
-def _spec_from_run(d: dict, where) -> "StudySpec":
-    """The StudySpec of a run.json object (library errors in it propagate as usage errors)."""
-    from handsim.study import StudyError, StudySpec
+def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
+    """The StudySpec of a run.json object (library errors in it propagate as usage errors);
+    without ``policies``, the :class:`~handsim.study.spec.SavedStudy` (its policy files not loaded)."""
+    from handsim.study import StudySpec
+    from handsim.study.spec import SavedStudy
 
     if "spec" not in d:
         raise click.UsageError(f"{where} holds no study \"spec\": it was not written by handsim simulate")
     try:
-        return StudySpec.from_json(d["spec"])
+        return (StudySpec if policies else SavedStudy).from_json(d["spec"])
     except ValueError as e:  # StudyError, RulesError, PolicyError: one line naming the field
         raise click.UsageError(f"{where}: {' '.join(str(e).split())}") from None
 
@@ -362,11 +364,11 @@ def report(folder, fmt, quiet):
             and read_run_json(tuning / "run.json").get("kind") == "tune":
         raise click.UsageError(f"{folder} is a stage of the tuning run in {tuning}: its report is the tuning run's, "
                                f"handsim report {tuning}")
-    ck = read_checkpoint(ck_path)
+    ck = read_checkpoint(ck_path, policies=False)  # a report redraws: the policy files are not needed
     run_json = out / "run.json"
     if run_json.exists():
         saved = read_run_json(run_json)
-        differs = _spec_difference(_spec_from_run(saved, run_json), ck.spec)
+        differs = _spec_difference(_spec_from_run(saved, run_json, policies=False), ck.spec)
         if differs:
             raise click.UsageError(f"{run_json} and {ck_path} belong to different studies ({differs}): a report "
                                    "would state one study's settings over the other's tables; restore the matching "

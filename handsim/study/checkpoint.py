@@ -17,7 +17,7 @@ import numpy as np
 
 from .._io import atomic_write
 from ..errors import StudyError
-from .spec import StudySpec, canonical_spec, chunk_ranges
+from .spec import SavedStudy, StudySpec, canonical_spec, chunk_ranges
 
 CHECKPOINT = "checkpoint.npz"
 
@@ -52,8 +52,9 @@ class Checkpoint:
 
     Attributes
     ----------
-    spec : StudySpec
-        The study it belongs to.
+    spec : StudySpec or SavedStudy
+        The study it belongs to (a :class:`~handsim.study.spec.SavedStudy` when read without its
+        policies).
     accumulator : object
         The exact integer statistics of the finished chunks (the game's accumulator, or ``cls``).
     done : frozenset of int
@@ -75,7 +76,7 @@ class Checkpoint:
     history: dict | None = None
 
 
-def read_checkpoint(path, cls=None) -> Checkpoint:
+def read_checkpoint(path, cls=None, policies: bool = True) -> Checkpoint:
     """Read a study's ``checkpoint.npz`` and check that it is whole and consistent.
 
     Nothing in the file is trusted: it must be a zip of plain numpy arrays (never pickles) with
@@ -89,6 +90,12 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
         tuning run's counters); default the study's game's (classic Hand:
         :class:`handsim.games.hand.stats.StudyAccumulator`), whose saved
         configurations, line-ups and players must also match the saved spec.
+    policies : bool
+        Load the study's policy files (default): the spec is a :class:`StudySpec` that can be
+        played (a resume), and a policy file that is missing or whose content changed is refused.
+        False: the spec is a :class:`~handsim.study.spec.SavedStudy`, its policy files not loaded
+        (what ``handsim report`` redraws from: a finished study can be reported after its policy
+        files were edited or moved).
 
     Raises
     ------
@@ -139,7 +146,7 @@ def read_checkpoint(path, cls=None) -> Checkpoint:
 
     try:
         saved = parse_json(bytes(state.pop("__spec__").astype(np.uint8)).decode("utf-8"), "its study spec")
-        spec = StudySpec.from_json(saved)
+        spec = StudySpec.from_json(saved) if policies else SavedStudy.from_json(saved)
     except (UnicodeDecodeError, InputFileError, ValueError) as e:
         raise damaged(f"its study spec is unreadable ({' '.join(str(e).split())})") from None
     done = state.pop("__done__")

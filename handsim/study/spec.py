@@ -27,8 +27,30 @@ DEFAULT_DEALS = 20000
 DEFAULT_POLICY = "card-reader"
 
 
+class _Configurations:
+    """The configurations of a study's ``rules`` and ``vary`` (shared by :class:`StudySpec` and
+    :class:`SavedStudy`)."""
+
+    rules: Any
+    vary: tuple
+
+    def configs(self) -> list[RulesBase]:
+        """One Rules per combination of the varying values (first option varies slowest)."""
+        if not self.vary:
+            return [self.rules]
+        names = [k for k, _ in self.vary]
+        return [self.rules.replace(**dict(zip(names, combo))) for combo in itertools.product(*(v for _, v in self.vary))]
+
+    def varying(self) -> list[str]:
+        return [k for k, v in self.vary]
+
+    def config_dicts(self) -> list[dict]:
+        names = self.varying()
+        return [{k: getattr(r, k) for k in names} for r in self.configs()]
+
+
 @dataclass(frozen=True)
-class StudySpec:
+class StudySpec(_Configurations):
     """Everything that defines a study's results.
 
     Attributes
@@ -74,20 +96,6 @@ class StudySpec:
     def engine(self):
         """The engine that plays this study's line-ups (:mod:`handsim.games.hand.policies.engines`)."""
         return self.game.engine([s for lu in self.lineups for s in lu])
-
-    def configs(self) -> list[RulesBase]:
-        """One Rules per combination of the varying values (first option varies slowest)."""
-        if not self.vary:
-            return [self.rules]
-        names = [k for k, _ in self.vary]
-        return [self.rules.replace(**dict(zip(names, combo))) for combo in itertools.product(*(v for _, v in self.vary))]
-
-    def varying(self) -> list[str]:
-        return [k for k, v in self.vary]
-
-    def config_dicts(self) -> list[dict]:
-        names = self.varying()
-        return [{k: getattr(r, k) for k in names} for r in self.configs()]
 
     def to_json(self) -> dict:
         return {
@@ -138,6 +146,93 @@ class StudySpec:
             matches=d.get("matches", False),
             policy_files=files,
         )
+
+
+class SavedPolicy(collections.namedtuple("SavedPolicy", "label")):
+    """A policy of a :class:`SavedStudy`'s line-up: only its label (``"sampler:k=3"``), as saved."""
+
+
+@dataclass(frozen=True)
+class SavedStudy(_Configurations):
+    """A study as its checkpoint or run.json saved it, read without loading its policies: what
+    ``handsim report`` redraws from (the statistics' shape, the settings it states), so that a
+    finished study can be reported after its policy files were edited or moved (issue 23).
+    It cannot be played: ``handsim simulate --resume`` reads a :class:`StudySpec`, which loads
+    the policy files and refuses one whose content changed.
+
+    Attributes
+    ----------
+    rules, vary, players, deals, seed, chunk, matches, policy_files
+        As :class:`StudySpec`'s (``policy_files``: recorded paths and SHA-256, not loaded).
+    lineups : tuple of tuple of SavedPolicy
+        The policy labels of each line-up position.
+    """
+
+    rules: Any
+    vary: tuple
+    lineups: tuple
+    players: int
+    deals: int
+    seed: int = 0
+    chunk: int = DEFAULT_CHUNK
+    matches: bool = False
+    policy_files: tuple = ()
+
+    @property
+    def game(self):
+        """The study's game (:mod:`handsim.games`): the game of its rules."""
+        from ..games import game_of
+
+        return game_of(self.rules)
+
+    def to_json(self) -> dict:
+        """As :meth:`StudySpec.to_json` (the same object for the same study)."""
+        return {
+            **({"game": self.game.name} if self.game.name != DEFAULT_GAME else {}),
+            "rules": self.rules.to_dict(),
+            "vary": [[k, list(v)] for k, v in self.vary],
+            "lineups": [",".join(p.label for p in lu) for lu in self.lineups],
+            "players": self.players, "deals": self.deals, "seed": self.seed, "chunk": self.chunk,
+            "matches": self.matches, **saved_policy_files(self.policy_files),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "SavedStudy":
+        """The study a :meth:`StudySpec.to_json` object describes, its policy files not loaded.
+
+        Raises
+        ------
+        StudyError, RulesError
+            As :meth:`StudySpec.from_json` for the fields' types, the rules and the varying
+            values; a line-up of another length than ``players``, sizes out of range.
+        """
+        from ..games import get_game
+
+        _check_spec_types(d)
+        game = get_game(d.get("game", DEFAULT_GAME))
+        rules = game.rules_from_dict(d["rules"])
+        params = game.param_by_name()
+        vary = []
+        for k, values in (d.get("vary") or {}).items() if isinstance(d.get("vary"), Mapping) else d.get("vary") or []:
+            if k not in params:
+                raise StudyError(f"the study spec varies an unknown option {k!r}")
+            vary.append((k, tuple(params[k].coerce(v) for v in values)))
+        players, deals, chunk = d["players"], d["deals"], d.get("chunk", DEFAULT_CHUNK)
+        if not (game.min_players <= players <= game.max_players and 1 <= deals <= MAX_DEALS
+                and 1 <= chunk <= MAX_CHUNK and -(-deals // chunk) <= MAX_CHUNKS):
+            raise StudyError("the study spec's players, deals or chunk are out of range")
+        lineups = []
+        for text in d["lineups"]:
+            labels = tuple(SavedPolicy(x) for x in split_lineup(text))
+            if len(labels) != players:
+                raise StudyError(f"the study spec's line-up {text!r} has {len(labels)} policies for {players} players")
+            lineups.append(labels)
+        files = d.get("policy_files") or []
+        if not all(isinstance(f, Mapping) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
+                   for f in files):
+            raise StudyError("the study spec's 'policy_files' must be an array of {\"path\", \"sha256\"} objects")
+        return cls(rules, tuple(vary), tuple(lineups), players, deals, d.get("seed", 0), chunk,
+                   d.get("matches", False), tuple((f["path"], f["sha256"]) for f in files))
 
 
 def saved_policy_files(files: Sequence[tuple[str, str]]) -> dict:
