@@ -64,6 +64,12 @@ def given(ctx: click.Context, names) -> list[str]:
     return out
 
 
+def check_only(ctx: click.Context) -> bool:
+    """Whether ``handsim batch`` invoked the command only to build (and so check) its study, before
+    anything runs: the command then returns right after building it."""
+    return isinstance(ctx.obj, dict) and bool(ctx.obj.get("batch_check"))
+
+
 def read_run_json(path: Path) -> dict:
     """A study's run.json as a dict (exit 2 with one line if unreadable or not an object)."""
     from handsim._io import read_json

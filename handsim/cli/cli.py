@@ -10,7 +10,7 @@ import click
 
 from handsim._version import __version__
 
-from . import inspect, policies, rules, russian, simulate, tournament
+from . import batch, inspect, policies, rules, russian, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -25,6 +25,7 @@ def handsim():
         $ handsim simulate --threshold 51 --threshold 71 --policy greedy --deals 50000 --out t1
         $ handsim tournament --policy greedy --policy hold-hand --policy random --deals 5000
         $ handsim tune hold-hand --param bail_turn=4:20 --param bail_opponent_cards=0:10
+        $ handsim batch examples/study.toml --out exp1   # a study file: several runs, one experiment
         $ handsim show-deal --seed 0 --deal 17
         $ handsim arrange "QH KH AH 5S 5D 5C"
         $ handsim rules --preset qahwa
@@ -38,6 +39,7 @@ handsim.add_command(simulate.simulate)
 handsim.add_command(simulate.report)
 handsim.add_command(tournament.tournament)
 handsim.add_command(tournament.tune)
+handsim.add_command(batch.batch)
 handsim.add_command(inspect.show_deal)
 handsim.add_command(inspect.meld)
 handsim.add_command(inspect.arrange)

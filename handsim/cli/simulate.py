@@ -12,7 +12,7 @@ import click
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_engine_compile, command_line,
                       dump_json, fmt_value, parse_players, preset_name, rules_note, rules_options, speed_text)
 from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
-                             POLICY_FILE_OPTION, STUDY_FLAGS, STUDY_OPTIONS, Terminated, default_out, given,
+                             POLICY_FILE_OPTION, STUDY_FLAGS, STUDY_OPTIONS, Terminated, check_only, default_out, given,
                              read_run_json, short_lineup, sigterm_stops)
 
 #: Options that --resume and --from take from the saved study instead.
@@ -231,6 +231,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         raise click.UsageError("--trace samples single deals: it does not work with --matches")
     if trace > spec.deals:
         raise click.BadParameter(f"{trace} is more than the {spec.deals} deals of the study", param_hint="'--trace'")
+    if check_only(ctx):
+        return spec
 
     if scheduler is not None:
         from handsim.study import check_scheduler

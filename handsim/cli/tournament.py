@@ -16,7 +16,7 @@ from handsim.errors import InputError
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
                       load_rules, parse_players, speed_text, table)
 from ._study_options import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated,
-                             default_out, given, read_run_json, sigterm_stops)
+                             check_only, default_out, given, read_run_json, sigterm_stops)
 
 #: Options that define a tournament / tuning run; --resume takes them from the saved run instead.
 _T_SAVED = ("preset", "rules_file", "settings", "threshold", "policies", "policy_files", "players", "tables", "deals",
@@ -240,6 +240,8 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
 
             for note in tuned_notes(policies, [rules], "2v2" if two_v_two else spec.players):
                 click.echo(f"Note: {note}", err=True)
+    if check_only(ctx):
+        return spec
     out, n_jobs, progress, history = _prepare(ctx, "tournament", spec, spec.entries, out, resume, force, scheduler, jobs, progress,
                                               quiet)
     d = spec.design()
@@ -389,6 +391,8 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         spec = make_tune(expand_policy_ref(policy), list(params), others, rules,
                          "2v2" if two_v_two else n_players, deals, seed, chunk, search, trials, batch,
                          confirm_deals, confirm_seed, policy_files=policy_files)
+    if check_only(ctx):
+        return spec
     out, n_jobs, progress, history = _prepare(ctx, "tune", spec, [spec.base, *spec.against], out, resume, force, scheduler, jobs, progress, quiet)
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
