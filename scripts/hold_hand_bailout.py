@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tables of results/hold-hand-bailout/ from its runs (scripts/study_hold_hand_bailout.sh).
+"""The tables of results/hold-hand-bailout/ from its runs (handsim batch results/hold-hand-bailout/study.toml).
 
 For every field (``DIR/vs-FIELD``) and opening threshold it reads the tuning run (``tune-T``:
 tune.csv, run.json) and the match run (``matches-T``: summary.csv, lineups.csv) and writes

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The table of results/house-rules/ from its runs (scripts/study_house_rules.sh).
+"""The table of results/house-rules/ from its runs (handsim batch results/house-rules/study.toml).
 
 Each sub-folder but ``qahwa`` is one ``handsim simulate --vary KEY=classic,switched`` run: its
 ``paired.csv`` gives the switch's effect on the same deals.  Per switch this writes to

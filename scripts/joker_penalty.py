@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tables of results/joker-penalty/ from its run (scripts/study_joker_penalty.sh).
+"""The tables of results/joker-penalty/ from its run (handsim batch results/joker-penalty/study.toml: DIR/joker-penalty).
 
 Writes (and prints) ``DIR/tables.csv`` and ``DIR/best_joker_play.csv``:
 

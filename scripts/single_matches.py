@@ -23,7 +23,7 @@ round):
                     probability 50% (95% CI from the interval of the mean difference);
 * ``skill_curve.csv`` the curves behind it; ``seats.png``, ``skill.png``.
 
-Usage: ``python scripts/single_matches.py DIR`` (DIR as given to scripts/study_single_matches.sh).
+Usage: ``python scripts/single_matches.py DIR`` (DIR as given to handsim batch results/single-matches/study.toml --out DIR).
 """
 from __future__ import annotations
 

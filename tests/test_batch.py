@@ -218,3 +218,38 @@ def test_keys_become_the_commands_words():
     p = Part("t", "tune", Path("o/t"), {"against": ["greedy", "random"], "policy": "hold-hand",
                                         "param": {"bail_turn": "4:20:2"}})
     assert part_argv(p, tune, "f") == ["hold-hand", "--against", "greedy,random", "--param", "bail_turn=4:20:2"]
+
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDY_FILES = sorted((ROOT / "results").glob("*/study.toml"))
+
+
+def _committed(part, plan) -> dict:
+    """The run.json of the committed run a part reproduces: in its folder, or (a folder that holds
+    one study) the study folder itself."""
+    for folder in (part.out, plan.out):
+        if (folder / "run.json").is_file():
+            return json.loads((folder / "run.json").read_text())
+    raise AssertionError(f"{part.entry}: no committed run at {part.out} or {plan.out}")
+
+
+def test_every_committed_study_has_a_study_file():
+    studies = sorted(p.name for p in (ROOT / "results").iterdir() if (p / "README.md").is_file())
+    assert [f.parent.name for f in STUDY_FILES] == studies
+    assert not sorted((ROOT / "scripts").glob("study_*.sh"))
+
+
+@pytest.mark.parametrize("file", STUDY_FILES, ids=[f.parent.name for f in STUDY_FILES])
+def test_a_committed_study_file_builds_exactly_the_committed_runs(file, monkeypatch):
+    """Each run of the study file, built by its command (nothing played), is the study, tournament
+    or tuning run whose results are committed: the same rules, line-ups, deals and seed."""
+    from handsim.cli.batch import part_spec
+    from handsim.study.batch import load_plan
+
+    monkeypatch.chdir(ROOT)  # the files name the tuned policies from the checkout's root
+    plan = load_plan(file.relative_to(ROOT))
+    for part in plan.parts:
+        saved = _committed(part, plan)
+        spec = part_spec(part, file).to_json()
+        want = saved["spec"] if part.kind == "simulate" else saved[part.kind]
+        assert spec == want, part.entry

@@ -150,14 +150,29 @@ def _key_of(param, part, cmd) -> str | None:
     return next((k for k in part.options if keys.get(k.replace("-", "_")) is param), None)
 
 
-def _check_deeply(cmd, ctx, part, where) -> None:
+def part_spec(part, where):
+    """The study, tournament or tuning run a part would run (its StudySpec, TournamentSpec or
+    TuneSpec), built by its command from the part's options without running anything.
+
+    Raises
+    ------
+    handsim.study.batch.BatchError
+        What the command refuses, in one line naming the file, the entry and (where the message
+        shows which) the key.
+    """
+    cmd = _commands()[part.kind]
+    return _check_deeply(cmd, _parse(cmd, part.kind, [*part_argv(part, cmd, where), "-q"], part, where, check=True),
+                         part, where)
+
+
+def _check_deeply(cmd, ctx, part, where):
     """Build the part's study (tournament, tuning run) as the command would, without running it:
     unknown policies, rule options and values are refused before anything runs."""
     from handsim.study.batch import BatchError
 
     try:
         with ctx:
-            cmd.invoke(ctx)
+            return cmd.invoke(ctx)
     except (click.UsageError, ValueError) as e:
         if isinstance(e, ValueError) and not isinstance(e, user_error_types()):
             raise
@@ -232,7 +247,8 @@ part's report.
 Examples:
     $ handsim batch examples/study.toml --out exp1
     $ handsim batch examples/study.toml --out exp1 --resume
-    $ handsim batch examples/study.toml --out exp2 --jobs 2 --scheduler tcp://scheduler-host:8786
+    $ handsim batch examples/study.toml --out exp2 --scheduler tcp://scheduler-host:8786
+    $ handsim batch results/house-rules/study.toml --out hr --jobs 2   # a committed study, again
 
 \b
 Ctrl-C stops the part that runs (its finished chunks are kept); --resume then finishes what is
@@ -280,6 +296,7 @@ def batch(ctx, file, out, resume, jobs, scheduler, progress, quiet):
     flags = (["--jobs", str(jobs)] if jobs else []) + (["--scheduler", scheduler] if scheduler else []) \
         + (["--progress"] if progress else ["--no-progress"] if progress is not None else []) + (["-q"] if quiet else [])
     runs = []
+    by_name = {p.name: p for p in plan.parts}
     for part in plan.parts:
         cmd = commands[part.kind]
         argv = part_argv(part, cmd, where)
@@ -292,8 +309,8 @@ def batch(ctx, file, out, resume, jobs, scheduler, progress, quiet):
                 raise BatchError(f"{where}: {part.entry}: its folder {part.out} already exists and is not empty: "
                                  f"choose another --out{'' if resume else ', or --resume the batch'}")
             ctx_check = _parse(cmd, part.kind, [*argv, "-q"], part, where, check=True)
-            if not part.refs:  # a part that reads an earlier one's output is checked when it runs
-                _check_deeply(cmd, ctx_check, part, where)
+            if all(_state(by_name[r]) == "done" for r in part.refs):  # else it reads what is not written yet:
+                _check_deeply(cmd, ctx_check, part, where)              # built when it runs
             run_argv = [*argv, "--out", str(part.out), *flags]
         else:
             run_argv = ["--resume", str(part.out), *_only(argv, "--jobs"), *flags]

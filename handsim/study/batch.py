@@ -6,7 +6,7 @@ A study file is TOML::
     [batch]
     title = "House rules, one switch at a time"   # the index report's title (optional)
 
-    [defaults]            # keys every part takes whose command has that option
+    [defaults]            # keys every part takes whose command has that option (and kind)
     policy = "card-reader"
     deals = 40000
     seed = 20261202
@@ -160,9 +160,10 @@ def load_plan(path, out=None) -> Plan:
         if not isinstance(value, str):
             raise _fail(path, "[batch]", key, "must be a string")
     defaults = data.get("defaults", {})
-    for key in defaults:
-        if key in PART_KEYS:
-            raise _fail(path, "[defaults]", key, "is a part's own key: give it in each [run.NAME]")
+    if "out" in defaults:
+        raise _fail(path, "[defaults]", "out", "is a part's own key: give it in each [run.NAME]")
+    if defaults.get("kind", "simulate") not in KINDS:
+        raise _fail(path, "[defaults]", "kind", f"unknown kind {defaults['kind']!r} (allowed: {', '.join(KINDS)})")
     runs = data.get("run", {})
     if not runs:
         raise _fail(path, "[run.NAME]", None, "no parts: the file lists none (a part is a table [run.NAME])")
@@ -175,7 +176,7 @@ def load_plan(path, out=None) -> Plan:
             raise _fail(path, entry, None, "must be a table of the command's options")
         if not _NAME.match(name) or name in (".", ".."):
             raise _fail(path, entry, None, "a part's name is its folder's: letters, digits, '-', '_' and '.'")
-        kind = table.get("kind", "simulate")
+        kind = table.get("kind", defaults.get("kind", "simulate"))
         if kind not in KINDS:
             raise _fail(path, entry, "kind", f"unknown kind {kind!r} (allowed: {', '.join(KINDS)})")
         rel = table.get("out", name)
@@ -190,7 +191,7 @@ def load_plan(path, out=None) -> Plan:
         if Path(rel) == Path("."):
             raise _fail(path, entry, "out", "is the batch's folder itself: every part needs a folder of its own")
         options = {k: v for k, v in table.items() if k not in PART_KEYS}
-        merged = {**{k: v for k, v in defaults.items() if k not in options}, **options}
+        merged = {**{k: v for k, v in defaults.items() if k not in options and k != "kind"}, **options}
         refs = []
         for key, value in merged.items():
             for ref in _refs_in(value):
@@ -207,7 +208,7 @@ def load_plan(path, out=None) -> Plan:
                           frozenset(k for k in merged if k not in options)))
         folders[name] = folder
     title = batch.get("title") or f"Batch {path.name}"
-    return Plan(path, sha, title, out, parts, dict(defaults))
+    return Plan(path, sha, title, out, parts, {k: v for k, v in defaults.items() if k != "kind"})
 
 
 def record(plan: Plan) -> dict:
