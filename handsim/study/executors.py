@@ -9,6 +9,7 @@ import concurrent.futures as cf
 import contextlib
 import itertools
 import multiprocessing as mp
+import os
 import signal
 
 from ..errors import StudyError
@@ -116,18 +117,66 @@ def run_dask(items, accept, jobs: int, scheduler: str | None) -> None:
         client = Client(cluster)
     try:
         width = max(2 * len(client.scheduler_info().get("workers", {})), 2 * jobs)
-        futures = [client.submit(work, item, pure=False) for item in itertools.islice(items, width)]
+        futures = [client.submit(work_on_cluster, item, pure=False) for item in itertools.islice(items, width)]
         pending = as_completed(futures)
         for f in pending:
             key, res, _ = f.result()
             accept(key, res)
             nxt = next(items, None)
             if nxt is not None:
-                pending.add(client.submit(work, nxt, pure=False))
+                pending.add(client.submit(work_on_cluster, nxt, pure=False))
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+#: The engines (game, match or not, engine reference) this process has played a work item of: their
+#: kernels are compiled or loaded.
+_WARM: set = set()
+
+
+def work_on_cluster(item):
+    """:func:`handsim.study.chunks.work` on a dask worker, whose kernels may not be compiled yet.
+
+    The first work item of each engine in a worker process runs under an exclusive lock on the
+    kernel cache folder (``compile.lock`` in it), so that the workers of one machine that start
+    with an empty cache compile one after another: the first compiles and writes the cache, the
+    next load it.  Processes that compile the same functions at once write numba's cache files
+    over each other (an index and its data can then disagree: numba issues #4807 and #10128), and
+    each spends a minute compiling what one could.  (Local worker processes are forked from a
+    process that compiled or loaded the kernels already.)
+    """
+    engine = (item[-1], item[-3], item[-2])  # game, matches, engine reference
+    if engine in _WARM:
+        return work(item)
+    with kernel_cache_lock():
+        out = work(item)
+    _WARM.add(engine)
+    return out
+
+
+@contextlib.contextmanager
+def kernel_cache_lock():
+    """Hold an exclusive lock on this process's kernel cache folder (``$HANDSIM_CACHE_DIR/kernels-*``)
+    for the block: one process at a time compiles into it.  A folder that cannot be written (or a
+    system without ``flock``) takes no lock: numba then reports the cache itself."""
+    import numba
+
+    import handsim._kernels  # noqa: F401  (points numba's cache at the kernel cache folder)
+
+    try:
+        import fcntl
+
+        fd = os.open(os.path.join(numba.config.CACHE_DIR, "compile.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (drops the lock)
 
 
 def run_pool(items, accept, jobs: int) -> None:
