@@ -327,6 +327,7 @@ Examples:
     $ handsim report results/study-20250101-120000
     $ handsim report results/study-20250101-120000 --format html
     $ handsim report results/tournament-20250101-120000
+    $ handsim report results/tournament-20250101-120000 --open
 """
 
 
@@ -335,8 +336,34 @@ Examples:
 @click.argument("folder", type=click.Path(exists=True, file_okay=False), metavar="DIR")
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "both"]), default="both", show_default=True,
               help="md: report.md and its PNG figures; html: report.html alone (figures embedded); both.")
+@click.option("--open", "open_", is_flag=True,
+              help="Then open report.html in the web browser (Python's webbrowser: $BROWSER, else the system's "
+                   "default); where there is none, say where the file is.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def report(folder, fmt, quiet):
+def report(folder, fmt, open_, quiet):
+    if open_ and fmt == "md":
+        raise click.UsageError("--open opens report.html, which --format md does not write: use --format html or both")
+    _report(folder, fmt, quiet)
+    if open_:
+        open_report(Path(folder) / "report.html")
+
+
+def open_report(page: Path) -> bool:
+    """Open ``page`` (a report.html) in a web browser, if this machine has one Python's
+    :mod:`webbrowser` can start; else say on stderr where the file is.  Whether one opened it."""
+    import webbrowser
+
+    page = page.resolve()
+    try:
+        opened = webbrowser.get().open(page.as_uri())
+    except webbrowser.Error:  # no browser registered here (a server, a container, no $BROWSER)
+        opened = False
+    if not opened:
+        click.echo(f"No web browser to open it here: the report is {page}", err=True)
+    return opened
+
+
+def _report(folder, fmt, quiet):
     from handsim._io import FolderLock, refuse_if_in_use
     from handsim.study import CHECKPOINT, read_checkpoint
 
