@@ -320,11 +320,12 @@ class _ClassicPresets(click.Choice):
 
 def classic_rules_options(f):
     """:func:`rules_options` of a command that plays classic Hand only (``--preset`` does not offer russian)."""
-    return rules_options(f, russian=False)
+    return rules_options(f, every_game=False)
 
 
-def rules_options(f, russian: bool = True):
-    """``--preset``, ``--rules FILE`` and ``--set KEY=VALUE`` (see :func:`load_rules`)."""
+def rules_options(f, every_game: bool = True):
+    """``--preset``, ``--rules FILE`` and ``--set KEY=VALUE`` (see :func:`load_rules`); ``every_game``:
+    ``--preset`` offers the presets of every game, else those of classic Hand, the first."""
     f = click.option(
         "--set", "settings", multiple=True, metavar="KEY=VALUE",
         help="Override one rule option, e.g. --set joker_penalty=30 (repeatable; see 'handsim rules').",
@@ -335,9 +336,9 @@ def rules_options(f, russian: bool = True):
              "(jokers = 4, joker_swap = false, starter = \"dealer\").",
     )(f)
     f = click.option(
-        "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False) if russian else _ClassicPresets(),
+        "--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False) if every_game else _ClassicPresets(),
         default=None,
-        help="Base rules (RULES.md section 9)" + ("; russian plays Russian Hand (section 8), the second game." if russian
+        help="Base rules (RULES.md section 9)" + ("; russian plays Russian Hand (section 8), the second game." if every_game
                                                    else " of classic Hand (Russian Hand is played by 'handsim simulate').")
              + "  [default: classic]",
     )(f)
@@ -419,14 +420,14 @@ def set_differs(settings, key: str, set_value, value) -> bool:
 
 
 def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[str], partnership: bool = False,
-               russian: bool = False):
+               every_game: bool = False):
     """Rules from ``--preset`` or ``--rules``, then ``--set`` overrides (with ``partnership``,
     ``--players 2v2``: ``partnership=true`` first, checked together with the overrides), of the
     game whose preset that is (:func:`rules_game`).
 
-    ``russian``: the command plays every game (``--preset russian`` or a rules file of that preset
-    gives :class:`handsim.games.russian.rules.RussianRules`); otherwise the rules of any game but
-    classic Hand, the first, are refused.
+    ``every_game``: the command plays every game (``--preset russian`` or a rules file of that
+    preset gives :class:`handsim.games.russian.rules.RussianRules`); otherwise the rules of any
+    game but classic Hand, the first, are refused.
 
     Raises
     ------
@@ -441,7 +442,7 @@ def load_rules(preset: str | None, rules_file: str | None, settings: Sequence[st
     if preset and rules_file:
         raise click.UsageError("use either --preset or --rules (a rules file names its own preset)")
     game, first = rules_game(preset, rules_file), get_game(GAMES[0])
-    if game is not first and not russian:
+    if game is not first and not every_game:
         cmd = click.get_current_context(silent=True)
         name = f"'handsim {cmd.info_name}'" if cmd is not None else "this command"
         raise click.UsageError(f"{name} is for {first.title}: {game.title} (--preset {PRESETS[game.name][0]}) is "
@@ -489,12 +490,6 @@ def rules_game(preset: str | None, rules_file: str | None = None):
     from handsim.games import game_for_preset
 
     return game_for_preset(preset_name(preset, rules_file))
-
-
-def is_russian(preset: str | None, rules_file: str | None = None) -> bool:
-    """Whether ``--preset`` / ``--rules FILE`` names a game other than classic Hand, the first (Russian
-    Hand); kept for the commands that do not yet ask :func:`rules_game`."""
-    return rules_game(preset, rules_file).name != GAMES[0]
 
 
 def rules_note(rules, base: str = "classic") -> str:

@@ -585,7 +585,7 @@ def _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_
         raise click.UsageError("--round replays a round of a classic Hand match: a Russian Hand game is one game")
     if policy_files:
         raise click.UsageError("policy files hold classic Hand policies: Russian Hand plays its built-in policies only")
-    rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
+    rules = load_rules(preset, rules_file, settings, partnership=two_v_two, every_game=True)
     if policy is not None and lineup is not None:
         raise click.UsageError("use either --policy or --lineup")
     from handsim.games import game_of

@@ -98,7 +98,8 @@ every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-H
 
 \b
     summary.csv      per configuration × line-up × policy × seat: mean score with 95% CI,
-                     P(out), P(Hand), P(unopened), round length; match studies: win rates
+                     P(out), P(Hand), P(unopened), round length, the spread of a round's
+                     score (score_p10/p50/p90, share_over_100); match studies: win rates
     summary.parquet  the same table as Parquet
     paired.csv       configurations that differ in one option, compared on the same deals
     versus.csv       the policies within a mixed line-up, compared deal by deal

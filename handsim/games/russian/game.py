@@ -303,7 +303,7 @@ class RussianGame(Game):
                                                            o["seed"], o["chunk"])
         for name in given(ctx, list(NOT_RUSSIAN)):
             raise click.UsageError(f"{STUDY_FLAGS[name]} does not apply to Russian Hand: {NOT_RUSSIAN[name]}")
-        rules = load_rules(preset, rules_file, settings, partnership=two_v_two, russian=True)
+        rules = load_rules(preset, rules_file, settings, partnership=two_v_two, every_game=True)
         vary_map = parse_vary(vary)
         set_keys = set_keys_of(settings)
         for k in vary_map:

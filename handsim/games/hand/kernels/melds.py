@@ -141,13 +141,13 @@ def set_jokers(m):
 @njit(cache=True, inline="always")
 def run_has_joker_at(m, q):
     """Whether run position ``q`` of run ``m`` is held by a joker."""
-    return (m[M_MASK] >> q) & 1 == 1
+    return ((m[M_MASK] >> q) & 1) == 1
 
 
 @njit(cache=True, inline="always")
 def set_has_suit(m, s):
     """Whether suit ``s`` of set ``m`` is held by a natural."""
-    return (m[M_MASK] >> s) & 1 == 1
+    return ((m[M_MASK] >> s) & 1) == 1
 
 
 @njit(cache=True)

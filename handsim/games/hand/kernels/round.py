@@ -636,7 +636,7 @@ def could_meld(g, hand, t):
         return True
     c1, c2 = hand_bits(hand)
     kept = meldable(c1, np.int64(hand[JOKER]), g.rv[P_MAX_JOKERS])
-    return (kept >> (suit_of(t) * 16 + rank_of(t))) & 1 == 1
+    return ((kept >> (suit_of(t) * 16 + rank_of(t))) & 1) == 1
 
 
 @njit(cache=True)
