@@ -22,7 +22,8 @@ from typing import Any
 from .._version import __version__
 from .._io import is_json_int as _is_int
 from ..policies import PolicySpec, parse_policy
-from handsim.games.hand.rules import Rules
+from ..games import DEFAULT_GAME, get_game
+from ..options import RulesBase
 from .lineups import DESIGNS, design, games_per_deal, table_label
 
 __all__ = ["TournamentSpec", "TournamentResult", "make_tournament", "run_tournament", "write_tournament",
@@ -35,6 +36,13 @@ MAX_GAMES_PER_DEAL = 4096
 #: What :func:`run_tournament` stores in run.json's ``kind`` (``handsim report`` dispatches on it).
 KIND = "tournament"
 
+
+
+
+def tournament_game():
+    """The game tournaments and tuning runs play: the default game (classic Hand, RULES.md §1-7),
+    asked of the game registry (:func:`handsim.games.get_game`)."""
+    return get_game(DEFAULT_GAME)
 
 @dataclass(frozen=True)
 class TournamentSpec:
@@ -57,7 +65,7 @@ class TournamentSpec:
         As for a study: every seating of every table plays deals ``0 .. deals-1`` of ``seed``.
     """
 
-    rules: Rules
+    rules: RulesBase
     entries: tuple[PolicySpec, ...]
     labels: tuple[str, ...]
     players: int
@@ -119,7 +127,7 @@ class TournamentSpec:
 
         check_saved_fields(d, SAVED_FIELDS, "saved tournament")
         load_saved_policy_files(d.get("policy_files"), "saved tournament")
-        spec = make_tournament(d["entries"], players=d["players"], rules=Rules.from_dict(d["rules"]),
+        spec = make_tournament(d["entries"], players=d["players"], rules=tournament_game().rules_from_dict(d["rules"]),
                                tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
                                chunk=d.get("chunk", 2000))
         # the labels are derived from the entries (the results are the entries'): a saved copy must agree
@@ -163,7 +171,7 @@ def _labels(entries: Sequence[PolicySpec]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | None = None, tables: str = "pairs",
+def make_tournament(entries: Sequence, players: int | str = 4, rules: RulesBase | None = None, tables: str = "pairs",
                     deals: int = 10000, seed: int = 0, chunk: int = 2000,
                     policy_files: Sequence = ()) -> TournamentSpec:
     """Check and assemble a :class:`TournamentSpec`.
@@ -200,7 +208,7 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: Rules | No
 
     load_policy_files([policy_files] if isinstance(policy_files, (str, os.PathLike)) else list(policy_files or ()))
 
-    rules = rules or Rules.preset("classic")
+    rules = rules or tournament_game().preset("classic")
     teams = players in ("2v2", "2 v 2")
     if teams:
         players = 4
@@ -352,7 +360,7 @@ def _policy_descriptions(spec: TournamentSpec) -> dict[str, str]:
     return {label: POLICIES[e.name].help for label, e in zip(spec.labels, spec.entries)}
 
 
-def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic", rules: Rules | None = None,
+def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic", rules: RulesBase | None = None,
                tables: str = "pairs", deals: int = 10000, seed: int = 0, jobs: int | None = None,
                chunk: int = 2000, out=None, progress: bool = False, force: bool = False):
     """Run a tournament from Python and return its ratings (and write everything to ``out`` if given).
@@ -364,7 +372,7 @@ def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic
     """
     from ..study import claim_out
 
-    spec = make_tournament(entries, players, rules or Rules.preset(preset), tables, deals, seed, chunk)
+    spec = make_tournament(entries, players, rules or tournament_game().preset(preset), tables, deals, seed, chunk)
     if out is None:
         return run_tournament(spec, jobs=jobs, progress=progress).frames()["ratings"]
     with claim_out(out, force=force, what="handsim tournament") as folder:

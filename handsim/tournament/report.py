@@ -57,9 +57,9 @@ def _num(x: Any) -> float:
 
 def rules_text(rules) -> str:
     """``classic`` or ``classic + joker_penalty=30, opening_threshold=71``."""
-    from handsim.games.hand.rules import Rules
+    from ..games import DEFAULT_GAME, get_game
 
-    diff = rules.differs_from(Rules.preset("classic"))
+    diff = rules.differs_from(get_game(DEFAULT_GAME).preset("classic"))
 
     def text(v):
         return ("true" if v else "false") if isinstance(v, bool) else str(v)

@@ -44,13 +44,13 @@ import numpy as np
 import pandas as pd
 
 from ..policies import POLICIES, PolicySpec, parse_policy
-from handsim.games.hand.rules import Rules
+from ..options import RulesBase
 from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
 from ..stats.counters import check_totals
 from ..stats.intervals import moments
 from ._counters import Counters, positions_view
 from .best import policy_text
-from .core import PLAYERS_FIELD, _is_int, _strings
+from .core import PLAYERS_FIELD, _is_int, _strings, tournament_game
 
 __all__ = ["ParamRange", "TuneSpec", "TuneResult", "make_tune", "run_tune", "write_tune", "GRID_POINTS",
            "STRATEGIES", "TuneCounters", "TuneUnfinished"]
@@ -189,7 +189,7 @@ class TuneSpec:
     base: PolicySpec
     ranges: tuple[ParamRange, ...]
     against: tuple[PolicySpec, ...]
-    rules: Rules
+    rules: RulesBase
     players: int
     teams: bool
     deals: int
@@ -276,7 +276,8 @@ class TuneSpec:
         from ..study import load_saved_policy_files
 
         load_saved_policy_files(d.get("policy_files"), "saved tuning run")
-        return make_tune(d["base"], [r(x) for x in d["params"]], d["against"], rules=Rules.from_dict(d["rules"]),
+        return make_tune(d["base"], [r(x) for x in d["params"]], d["against"],
+                         rules=tournament_game().rules_from_dict(d["rules"]),
                          players=d["players"], deals=d["deals"], seed=d["seed"], chunk=d["chunk"],
                          strategy=d["strategy"], trials=d["trials"], batch=d["batch"],
                          confirm_deals=d["confirm_deals"], confirm_seed=d["confirm_seed"])
@@ -306,7 +307,7 @@ SAVED_FIELDS = (
 )
 
 
-def make_tune(policy, params: Sequence[str], against: Sequence | str | None = None, rules: Rules | None = None,
+def make_tune(policy, params: Sequence[str], against: Sequence | str | None = None, rules: RulesBase | None = None,
               players: int | str | None = None, deals: int = 20000, seed: int = 0, chunk: int = 2000,
               strategy: str = "auto", trials: int = 64, batch: int = 8, confirm_deals: int | None = None,
               confirm_seed: int | None = None, policy_files: Sequence = ()) -> TuneSpec:
@@ -345,7 +346,7 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
     load_policy_files([policy_files] if isinstance(policy_files, (str, os.PathLike)) else list(policy_files or ()))
 
     base = policy if isinstance(policy, PolicySpec) else parse_policy(str(policy))
-    rules = rules or Rules.preset("classic")
+    rules = rules or tournament_game().preset("classic")
     if isinstance(against, str):
         against = parse_lineup(against)
     against = tuple(a if isinstance(a, PolicySpec) else parse_policy(str(a)) for a in (against or ()))
