@@ -328,7 +328,8 @@ def rules_options(f, every_game: bool = True):
     ``--preset`` offers the presets of every game, else those of classic Hand, the first."""
     f = click.option(
         "--set", "settings", multiple=True, metavar="KEY=VALUE",
-        help="Override one rule option, e.g. --set joker_penalty=30 (repeatable; see 'handsim rules').",
+        help="Override one rule option, e.g. --set joker_penalty=30 (repeatable, each option once; see 'handsim "
+             "rules').",
     )(f)
     f = click.option(
         "--rules", "rules_file", type=click.Path(exists=True, dir_okay=False), metavar="FILE",

@@ -29,12 +29,13 @@ DEFAULT_POLICY = "card-reader"
 POLICY_FILE_OPTION = click.option(
     "--policy-file", "policy_files", multiple=True, type=click.Path(dir_okay=True), metavar="FILE",
     help="A Python file of user-written policies (see docs/policies.md and examples/policies/); its policies can then "
-         "be named wherever a policy is written (repeatable).")
+         "be named wherever a policy is written (repeatable).  Recorded in run.json with its hash: --resume reloads "
+         "it and refuses an edited file.")
 
 #: --force of simulate, tournament and tune (handsim.study.claim_out).
 FORCE_HELP = ("Replace an existing --out folder if it is a handsim output folder (a readable run.json or "
               "checkpoint of a study, tournament or tuning run) holding only files handsim writes: those files "
-              "are deleted, nothing else, and only after every check (policy files compiled, --scheduler answering); any "
+              "are deleted, nothing else (never the folder), and only after every check (policy files compiled, --scheduler answering); any "
               "other folder, the working folder and its parents are refused.")
 
 

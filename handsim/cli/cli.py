@@ -30,8 +30,26 @@ def handsim():
         $ handsim arrange "QH KH AH 5S 5D 5C"
         $ handsim rules --preset qahwa
 
-    Exit codes: 0 ok, 1 a negative answer (check found discrepancies, meld is illegal) or an
-    internal error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (kill; simulate).
+    Words (rule options and values, policy names) may be written with - or _, in any case:
+    --standings last-loses, --set starter=dealer-right and --policy hold_hand all work; handsim
+    prints rule options and values with _ (as 'handsim rules' lists them) and policy names with -
+    (as 'handsim policies' lists them).
+
+    Cards are written rank then suit: ranks A 2 ... 10 J Q K (T also means 10), suits S H D C or
+    ♠ ♥ ♦ ♣ (also in their emoji form, as phones type them), the joker JK: "QH KH AH 5S 5D 5C JK".
+
+    Input files (JSON, JSON lines, TOML, checkpoints) are never trusted: damaged, truncated,
+    deeply nested or wrongly typed content is one line naming the file and the place; a
+    checkpoint's arrays are checked for values no study writes (a float array, a negative count,
+    2^53 or more, totals that disagree).  A UTF-8 byte-order mark is accepted, any other invisible
+    character is named (U+200B ZERO WIDTH SPACE).  Arguments must be UTF-8.
+
+    Exit codes: 0 ok; 1 a negative answer (check found discrepancies, meld is illegal), a failure
+    to write (a full device, a read-only folder, standard output closed; a reader gone from a pipe,
+    as in '| head', ends it quietly) or an internal error (one line naming it; HANDSIM_TRACEBACK=1
+    shows where); 2 bad input, one line naming what was wrong and what is allowed (a path that
+    cannot be used or read too); 130 interrupted (Ctrl-C); 143 terminated (kill; the commands that
+    run studies).
     """
 
 

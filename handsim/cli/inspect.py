@@ -180,8 +180,11 @@ the match was decided) is refused with one line naming the round.
 
 \b
 Examples:
-    $ echo '{"out": 1, "hand_finish": false, "hands": ["KS 7H 9D", ""], "opened": [false, true]}' | handsim score - --json
-    $ printf '{"scores": [-30, 45]}\n{"scores": [12, -60]}\n{"scores": [-30, 20]}\n' | handsim score - --match --set rounds=3
+    $ echo '{"out": 1, "hand_finish": false, "hands": ["KS 7H 9D", ""], "opened": [false, true]}' > round.json
+    $ handsim score round.json
+    $ handsim score - --json < round.json
+    $ printf '{"scores": [-30, 45]}\n{"scores": [12, -60]}\n{"scores": [-30, 20]}\n' > sheet.jsonl
+    $ handsim score sheet.jsonl --match --set rounds=3 --csv sheet.csv
 """
 
 
@@ -521,7 +524,9 @@ SHOW_DEAL_HELP = """Replay one deal of a study with the move log on, and print i
 Deal I of a study with seed S is the same deal in every study (common random numbers), so
 this shows exactly what happened there: draws, melds (with what each joker stands for),
 lay-offs, joker swaps, discards, the hand after every turn and the scores with their reasons.
-Line-up positions rotate over the seats from deal to deal, as in 'handsim simulate'.  For a
+Line-up positions rotate over the seats from deal to deal, as in 'handsim simulate'.  Seats are
+numbered around the table (the header names the starter; summary files number them from the
+starter), and the header gives the rules as a preset plus the options that differ.  For a
 match study (--rounds N or --matches) give the match as --deal and the round as --round (1 = the
 first; the --json move log's "round" is the 0-based index, as in --per-deal files: 2 for --round 3).
 
@@ -541,14 +546,16 @@ Examples:
 @rules_options
 @click.option("--policy", default=None, metavar="POLICY", help="Every seat plays POLICY.  [default: the default study's: card-reader for classic Hand, greedy for Russian Hand]")
 @click.option("--policy-file", "policy_files", multiple=True, type=click.Path(), metavar="FILE",
-              help="A Python file of user-written policies, as in the study (repeatable).")
+              help="A Python file of user-written policies, as in the study (repeatable).  A deal where one of "
+                   "its policies made an illegal move prints the moves up to it, then the one-line error (exit 1).")
 @click.option("--lineup", default=None, metavar="P1,P2,...", help="Policies by line-up position.")
 @click.option("--players", type=GAME_PLAYERS_CHOICE, default=None,
               help="Players: 2, 3, 4 or 2v2 (partnership), as in the study; Russian Hand: 2 to 5.  "
                    "[default: 4, or the line-up's length]")
 @click.option("--round", "match_round", type=IntIn(1, 10**6, "1..10^6"), default=None, metavar="R",
               help="Replay round R (1 = first; tie-break rounds follow the last regular round) of match number "
-                   "--deal of a match study (--rounds N or --matches).")
+                   "--deal of a match study (--rounds N or --matches); a tie-break round the match did not need is "
+                   "refused, naming how many rounds it had.")
 @click.option("--threshold", type=IntIn(), multiple=True, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N): one of a study's --threshold values.")
 @click.option("--joker-penalty", type=IntIn(), multiple=True, metavar="N",
@@ -704,14 +711,16 @@ through the pure-Python rules and list every discrepancy.
 
 FILE - reads the move logs from standard input.  Exit code 1 when a discrepancy is found; 2 when
 FILE is not JSON lines of deal traces (a missing field, a field of the wrong JSON type such as
-"hand_size": "7", NaN or Infinity, empty rules: one line naming the line and the field).
+"hand_size": "7", NaN or Infinity, empty rules, an unknown rules option: one line naming the line
+and the field) or when standard input is closed (<&-).
 
 Russian Hand move logs ('handsim show-deal --preset russian --json', 'simulate --preset russian
 --trace N') are replayed by the Russian Hand checker (RULES.md section 8).
 
 \b
-Example:
-    $ handsim check results/study-20250101-120000/traces.jsonl
+Examples:
+    $ handsim simulate --policy greedy --deals 200 --trace 5 --out t1
+    $ handsim check t1/traces.jsonl
     $ handsim show-deal --deal 3 --json | handsim check -
 """
 

@@ -25,7 +25,7 @@ Examples:
 
 @click.command(cls=Command, name="policies", help=POLICIES_HELP, short_help="List policies and their parameters.")
 @click.option("--policy-file", "policy_files", multiple=True, type=click.Path(), metavar="FILE",
-              help="Also list the policies of this Python file (repeatable).")
+              help="Also list the policies of this Python file, with their parameters (repeatable).")
 @click.option("--preset", type=click.Choice(PRESET_NAMES, case_sensitive=False), default=None,
               help="russian: list Russian Hand's policies (RULES.md section 8); the other presets play classic "
                    "Hand's.  [default: classic]")
@@ -75,9 +75,9 @@ Exit codes: 0 no problem, 1 discrepancies or illegal moves found, 2 a policy fil
 be used (one line naming the problem).
 
 \b
-Example:
+Examples:
     $ handsim check-policy examples/policies/joker_keeper.py joker-keeper
-    $ handsim check-policy my_policies.py mine:aggr=3 --deals 10000 --jobs 2
+    $ handsim check-policy examples/policies/joker_keeper.py joker-keeper:release_turn=6 --deals 10000 --jobs 2
 """
 
 
@@ -85,7 +85,8 @@ Example:
 @click.argument("file", type=click.Path(), metavar="FILE")
 @click.argument("policy", metavar="POLICY")
 @click.option("--deals", type=IntIn(1, 10**7, "1..10^7"), default=3000, show_default=True,
-              help="Deals to play and check, cycled over the rule variants and line-ups.")
+              help="Deals to play and check, cycled over 120 cases: every preset and rule variant x 2, 3, 4 players "
+                   "and 2 v 2 x greedy, hold-hand, random and itself.")
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Seed of the deals.")
 @click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores]")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar on stderr.  [default: in a terminal]")

@@ -35,7 +35,11 @@ Examples:
                    "(first_round=new_melds; one_meld: a single meld; free: as later turns).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="A Russian Hand option, e.g. --set ace_value=1 or --set first_round=one_meld (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the answer as one JSON object: placed (the hand cards put on the table), n_placed, value "
+                   "(their points), changed (melds of the table before that do not appear unchanged after), melds "
+                   "(the table after the play; a first-round play: only the new melds), left (the cards left in "
+                   "hand), first_round.")
 def rearrange(table_text, hand_text, first_round, settings, as_json):
     from handsim.cards import format_cards, parse_cards
     from handsim.games.russian.rearrange import parse_table

@@ -94,7 +94,8 @@ Without any rule or policy option it runs the default study: classic rules, open
 51/71/91 × joker_penalty 15/30, line-ups "card-reader at every seat" and
 "hold-hand,card-reader,...", 20000 deals.  Otherwise what is not given defaults to: preset
 classic, nothing varying, card-reader (the card-counting player, the default for studies) at
-every seat.  Results go to --out (default: a new folder results/study-YYYYmmdd-HHMMSS):
+every seat.  An option both set and varied (--set jokers=4 --vary jokers=2,4), or set to another
+value than --rounds / --standings say, is refused.  Results go to --out (default: a new folder results/study-YYYYmmdd-HHMMSS):
 
 \b
     summary.csv      per configuration × line-up × policy × seat: mean score with 95% CI,
@@ -124,9 +125,13 @@ Examples:
     $ handsim simulate --preset russian --players 3 --policy greedy --policy patient:hold_max=2 --deals 50000
 
 \b
-Ctrl-C or 'kill PID' stops a study within a chunk; every finished chunk is kept in checkpoint.npz
-and --resume DIR continues.  Exit codes: 0 done, 2 bad input, 130 interrupted (Ctrl-C), 143
-terminated (kill).
+The first run compiles the engine (about a minute, announced on stderr).  Ctrl-C or 'kill PID'
+stops a study within a chunk; every finished chunk is kept in checkpoint.npz and --resume DIR
+continues.  A study started with '&' in a non-interactive shell ignores SIGINT (stop it with
+'kill PID'); one killed outright (SIGKILL, a crash) keeps its last checkpoint (one every 10 s).
+Exit codes: 0 done, 1 a user-written policy's illegal move (one line naming policy, deal, seat,
+turn, move, rule and the show-deal command; the finished chunks kept), 2 bad input, 130
+interrupted (Ctrl-C), 143 terminated (kill).
 """
 
 
@@ -139,11 +144,14 @@ terminated (kill).
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help="Any rule option and the values to compare, e.g. --vary discard_pickup=must_open,new_meld_only (repeatable).")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
-              help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 or @best.toml (a policy file "
-                   "of handsim tune) (repeatable; see 'handsim policies').  [default: card-reader at every seat]")
+              help="A line-up where every seat plays POLICY, e.g. hold-hand:bail_turn=8 (parameters: whole numbers in "
+                   "plain digits with an optional sign, each parameter once) or @best.toml (a policy file of handsim "
+                   "tune) (repeatable; see 'handsim policies').  [default: card-reader at every seat]")
 @POLICY_FILE_OPTION
 @click.option("--lineup", "lineups", multiple=True, metavar="P1,P2,...",
-              help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy (repeatable).")
+              help="A line-up seat by seat, e.g. hold-hand,greedy,greedy,greedy; items may be @FILE (repeatable).  "
+                   "The positions rotate over the seats from deal to deal, so that no policy keeps the starter's "
+                   "seat; results are per policy and per seat.")
 @click.option("--players", type=GAME_PLAYERS_CHOICE, default="4",
               help="Players (seats): 2, 3 or 4 single players (Russian Hand: 2 to 5), or 2v2 - partnership, four players, partners "
                    "opposite (line-up positions 1 & 3 against 2 & 4; the same as --set partnership=true).  "
@@ -157,22 +165,33 @@ terminated (kill).
               help="Play matches of N rounds (3, 5, 7 or 9 in the sources): the same as --matches --set rounds=N.")
 @click.option("--standings", type=Words(STANDINGS), default=None,
               help="Match standings (RULES.md section 7): lowest_wins, or last_loses (3-4 single players: one winner, "
-                   "one loser, the rest neutral).  Plays matches: the same as --matches --set standings=...")
+                   "one loser - a tie for last goes to fewer round wins -, the rest neutral).  Plays matches: the same "
+                   "as --matches --set standings=...")
 @click.option("--jobs", type=IntIn(1, 512, "1..512"), default=None, help="Worker processes.  [default: all cores; --resume: the number the study last ran with]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the chunks on a dask.distributed cluster (e.g. tcp://scheduler-host:8786); every worker needs "
-                   "handsim installed with its cluster extra (pip install -e \".[cluster]\" in a checkout).  Results are the same as locally.")
+                   "handsim installed with its cluster extra (pip install -e \".[cluster]\" in a checkout).  The address "
+                   "is checked before anything runs or any folder is made: a dask scheduler must answer there within "
+                   "5 s (something else listening is refused), else one line, exit 2.  Results are the same as locally.")
 @click.option("--chunk", type=IntIn(1, MAX_CHUNK, "1..10^6"), default=DEFAULT_CHUNK, show_default=True,
               help="Deals per work item (results do not depend on it; at most 10^6 work items per study).")
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Output folder (must be new or empty; held by this run while it writes: a second run into it "
-                   "is refused).  [default: results/study-YYYYmmdd-HHMMSS]")
+              help="Output folder (must be new or empty; held by this run while it writes - a lock on "
+                   "DIR/.handsim.lock, dropped by the system however the run ends: a second run into it, or a "
+                   "'handsim report' of it, is refused).  [default: results/study-YYYYmmdd-HHMMSS]")
 @click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
-              help="Continue an interrupted study in DIR (with its saved arguments).")
+              help="Continue an interrupted study in DIR (with its saved arguments).  run.json keeps the command that "
+                   "started it and lists each resume under 'resumed' (the report names them); the speed printed "
+                   "counts only this run's rounds; a hand-edited run.json is refused, naming the field.")
 @click.option("--from", "from_run", type=click.Path(exists=True), default=None, metavar="RUN_JSON",
               help="Run again exactly the study described by a run.json (or a study folder).")
-@click.option("--per-deal", is_flag=True, help="Also write every deal's rows (Parquet, OUT/per_deal/).")
+@click.option("--per-deal", is_flag=True,
+              help="Also write every deal's rows (Parquet, OUT/per_deal/): one row per deal and seat - seat (relative "
+                   "to the starter), position (in the line-up), policy, score and flags; match studies: one row per "
+                   "regular round (deal = match x rounds + round, with match and round) and on each match's last "
+                   "regular round its result (match_win, match_lose, total, tiebreaks, hand_decided; missing on the "
+                   "other rounds); tie-break rounds are not written.")
 @click.option("--trace", type=IntIn(0), default=0, metavar="N",
               help="Write N sampled deals per configuration × line-up to OUT/traces.jsonl (see 'handsim check'; "
                    "not with --matches).")
@@ -322,13 +341,15 @@ and the figures of a study, tournament or tuning folder from its checkpoints.
 Works on a finished study and on an interrupted one (the report then covers the deals finished
 so far), on a tournament folder (handsim tournament; also an interrupted one) and on a finished
 tuning run (handsim tune; read from the checkpoints of its stages, nothing is played again).
+Refused, with one line: an unfinished tuning run (naming the stage, with 'handsim tune --resume
+DIR'), a stage folder (DIR/stages/search: report the tuning run), a run.json and a checkpoint of
+different studies (naming the field that differs), a folder another handsim process is writing.
 
 \b
 Examples:
-    $ handsim report results/study-20250101-120000
-    $ handsim report results/study-20250101-120000 --format html
-    $ handsim report results/tournament-20250101-120000
-    $ handsim report results/tournament-20250101-120000 --open
+    $ handsim simulate --policy greedy --deals 2000 --out s1 && handsim report s1
+    $ handsim report s1 --format html --open
+    $ handsim tournament --policy greedy --policy random --deals 500 --out t1 && handsim report t1
 """
 
 

@@ -44,7 +44,14 @@ def run_options(kind: str):
         click.option("--force", is_flag=True,
                      help=FORCE_HELP),
         click.option("--resume", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
-                     help=f"Continue an interrupted {what} in DIR (with its saved arguments)."),
+                     help=f"Continue an interrupted {what} in DIR (with its saved arguments, and without --jobs the "
+                          f"jobs it last ran with).  run.json keeps the starting command and lists the resumes; the "
+                          f"speed printed counts only the rounds played now"
+                          + {"tournament": " (a run.json whose labels are not those of its entries is refused).",
+                             "tune": ".  Each stage keeps its checkpoint under DIR/stages/ with the tuning run's "
+                                     "settings, and a resume replays the finished stages, so the search takes the "
+                                     "same path; a run.json edited to play something else (confirm_deals, "
+                                     "confirm_seed, strategy, against, ...) is refused, naming the field."}[kind]),
         click.option("--progress/--no-progress", default=None,
                      help="Show a progress bar on stderr.  [default: when stderr is a terminal]"),
         click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors."),
@@ -186,7 +193,7 @@ Examples:
     $ handsim tournament --policy greedy --policy hold-hand --policy random --deals 5000
     $ handsim tournament --policy greedy --policy hold-hand:bail_turn=6 --players 3 --preset saudi --out t1
     $ handsim tournament --policy-file examples/policies/joker_keeper.py --policy joker-keeper --policy greedy
-    $ handsim tournament --policy @best.toml --policy greedy --players 2v2
+    $ handsim tournament --policy @results/hold-hand-bailout/vs-greedy/tune-51/best.toml --policy greedy --players 2v2
     $ handsim tournament --resume t1
 
 \b
@@ -196,7 +203,8 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 
 @click.command(cls=Command, name="tournament", help=TOURNAMENT_HELP, short_help="Rank policies (duplicate format).")
 @click.option("--policy", "policies", multiple=True, metavar="POLICY",
-              help="A policy to rank, e.g. hold-hand:bail_turn=8 or @best.toml (repeat: at least two).")
+              help="A policy to rank, e.g. hold-hand:bail_turn=8 or @best.toml (repeat: at least two).  A policy "
+                   "entered twice is named greedy#2 and comes out level with its copy on every deal.")
 @POLICY_FILE_OPTION
 @classic_rules_options
 @click.option("--threshold", type=IntIn(), default=None, metavar="N",
@@ -204,8 +212,8 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.option("--players", type=PLAYERS_CHOICE, default="4", show_default=True,
               help="Seats per table: 2, 3 or 4 single players, or 2v2 (partnership, partners opposite).")
 @click.option("--tables", type=Words(["pairs", "all"]), default="pairs", show_default=True,
-              help="Table design: pairs (each pair of policies at equal strength) or all (every mix; K^P seatings "
-                   "per deal).")
+              help="Table design: pairs (each pair of policies at equal strength: K(K-1)/2 pairs x 2, 6, 6 or 2 "
+                   "seatings per deal with 2, 3, 4 players or 2v2) or all (every mix; K^P seatings per deal).")
 @click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=10000, show_default=True,
               help="Deals, each played at every seating of every table.")
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True, help="Seed of the deals.")
@@ -338,7 +346,8 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.command(cls=Command, name="tune", help=TUNE_HELP, short_help="Tune a policy's parameters.")
 @click.argument("policy", required=False, metavar="POLICY")
 @click.option("--param", "params", multiple=True, metavar="NAME=LO:HI[:STEP]",
-              help="A parameter to tune and its range, e.g. bail_turn=4:20 (repeatable).")
+              help="A parameter to tune and its range, e.g. bail_turn=4:20 (repeatable).  A grid has at most 2,000 "
+                   "candidates; the defaults are always one (is_default in tune.csv).")
 @click.option("--against", default=None, metavar="P1,P2,...",
               help="The other seats' policies, in line-up order after the tuned one.  [default: greedy at every "
                    "other seat]")
