@@ -213,6 +213,7 @@ def test_a_user_policy_name_is_listed_and_parsed_with_its_parameters():
 
 BAD_POLICIES = '''
 """Policies that break the rules, each in its own way (tests/test_user_policies.py)."""
+import numpy as np
 from numba import njit
 from handsim.policies import Param, Policy, api
 from handsim.games.hand.policies.greedy import choose_draw_greedy, play_greedy
@@ -294,6 +295,22 @@ def play_late(g, seat):  # plays legally until the round's turn LATE, then disca
     return first_legal(g, seat)
 
 
+@njit(cache=True)
+def play_dice(g, seat):  # picks among its legal discards with the global random generator
+    h = api.hand(g, seat)
+    n = 0
+    for t in range(api.N_TYPES):
+        if h[t] > 0 and api.discard_is_legal(g, seat, t):
+            n += 1
+    k = int(np.random.random() * n)
+    for t in range(api.N_TYPES):
+        if h[t] > 0 and api.discard_is_legal(g, seat, t):
+            if k == 0:
+                return t
+            k -= 1
+    return api.NO_DISCARD
+
+
 UNHELD = Policy("unheld", help="Discards a card it does not hold.", choose_draw=draw, play=play_unheld)
 SEVEN = Policy("seven", help="Asks for draw source 7.", choose_draw=draw_seven, play=first_legal)
 EARLY = Policy("early-layoff", help="Lays off before opening.", choose_draw=draw, play=play_layoff)
@@ -305,6 +322,7 @@ LATE_POLICY = Policy("late", help="Breaks a rule late in the round.",
                      params=(Param("late", 40, 1, 1000, unit="turns", help="the turn it cheats from"),),
                      choose_draw=draw, play=play_late)
 LATE = LATE_POLICY.slot("late")
+DICE = Policy("dice", help="Discards at random, from the global generator.", choose_draw=draw, play=play_dice)
 '''
 
 
@@ -469,8 +487,16 @@ def test_check_policy_reports_a_clean_policy_and_an_illegal_one(bad_file):
     assert "Checked by handsim.games.hand.checker: no discrepancy, no illegal move" in result.output
     bad = run("check-policy", bad_file, "unheld", "--deals", 3, "--jobs", 1)
     assert bad.exit_code == 1
-    assert "3 deals with a discrepancy or an illegal move" in bad.output
+    assert "3 deals with a discrepancy, an illegal move or moves that differ when played again" in bad.output
     assert "policy 'unheld' (seat" in bad.output
+    # legal moves, but from the global random generator: the same deal played twice differs
+    dice = run("check-policy", bad_file, "dice", "--deals", 3, "--jobs", 1)
+    assert dice.exit_code == 1, dice.output
+    assert "3 deals with a discrepancy, an illegal move or moves that differ when played again" in dice.output
+    first = next(ln for ln in dice.output.splitlines() if "played twice" in ln)
+    assert first.startswith("  deal 0 (classic / dice,greedy): played twice, its moves differ: move "), first
+    assert ", dice): discard " in first, first
+    assert " the first time, discard " in first and "no global random generator" in first, first
     assert one_error_line(run("check-policy", bad_file, "greedy"), 2).endswith(
         "greedy is a built-in policy: check-policy checks a policy of FILE (the built-ins are checked by "
         "scripts/fuzz.py) (see 'handsim check-policy --help')")

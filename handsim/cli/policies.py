@@ -69,10 +69,13 @@ FILE is the policy file declaring POLICY (a name, with parameters if wanted: min
 policy plays a few thousand deals - every preset and every value of every rule option that
 changes play, with 2, 3 and 4 players and in 2 v 2, against greedy, hold-hand, random and
 itself - and each deal's move log is checked by handsim.games.hand.checker, the independent pure-Python
-rules.  An illegal move is reported with the show-deal command that replays it.
+rules.  An illegal move is reported with the show-deal command that replays it.  Every deal is
+played twice, the second time after other deals (in the reverse order): a policy whose moves
+differ - one that draws from a global random generator or keeps something from one deal to the
+next - is reported with the first move that differs (handsim simulate does not check this).
 
-Exit codes: 0 no problem, 1 discrepancies or illegal moves found, 2 a policy file that cannot
-be used (one line naming the problem).
+Exit codes: 0 no problem, 1 discrepancies, illegal moves or moves that differ found, 2 a policy
+file that cannot be used (one line naming the problem).
 
 \b
 Examples:
@@ -132,8 +135,9 @@ def check_policy(ctx, file, policy, deals, seed, jobs, progress):
         click.echo(f"  {line}")
     if len(report.problems) > 20:
         click.echo(f"  ... and {len(report.problems) - 20} more")
-    verdict = "no discrepancy, no illegal move" if report.ok else \
-        f"{len(report.problems)} deal{'s' if len(report.problems) != 1 else ''} with a discrepancy or an illegal move"
+    verdict = "no discrepancy, no illegal move, every deal played alike twice" if report.ok else \
+        (f"{len(report.problems)} deal{'s' if len(report.problems) != 1 else ''} with a discrepancy, an illegal move "
+         "or moves that differ when played again")
     click.echo(f"Checked by handsim.games.hand.checker: {verdict}")
     if not report.ok:
         ctx.exit(1)

@@ -88,7 +88,8 @@ class CheckReport:
     cases : int
         Rule variant x players x line-up combinations cycled through.
     problems : list of str
-        One line per deal with a discrepancy or an illegal move (the first few are kept whole).
+        One line per deal with a discrepancy, an illegal move, or moves that differ when the deal is
+        played again (the first few are kept whole).
     counts : dict
         ``out`` / ``hand`` / ``void`` rounds, and the policy's seats that went out.
     """
@@ -104,8 +105,31 @@ class CheckReport:
         return not self.problems
 
 
+def _first_difference(a: list, b: list, policies: list) -> str:
+    """Where two move logs of one deal first differ: ``move 12 (turn 5, seat 1, mine): discard 8S
+    the first time, discard KH the second`` (``policies``: the label of each seat)."""
+    turn = seat = None
+    for i, (x, y) in enumerate(itertools.zip_longest(a, b)):
+        if x == y:
+            if x.get("type") == "turn":
+                turn, seat = x.get("turn"), x.get("seat")
+            continue
+        where = f"turn {turn}, seat {seat}, {policies[seat]}" if turn is not None else "before the first turn"
+
+        def said(e):
+            if e is None:
+                return "the round's end"
+            return " ".join(str(v) for k, v in e.items() if k != "seat")
+
+        return f"move {i + 1} ({where}): {said(x)} the first time, {said(y)} the second"
+    return "the round's result"
+
+
 def _batch(args):
-    """Play and check deals ``first .. first+n-1`` (deal ``d`` plays case ``d % len(cases)``)."""
+    """Play and check deals ``first .. first+n-1`` (deal ``d`` plays case ``d % len(cases)``), then
+    play them again in the reverse order: a deal whose moves differ the second time is a problem
+    (the policy is not a function of what it is shown and its parameters: a global random
+    generator, or something kept from one deal to the next)."""
     from handsim.games.hand.checker import check_deal
     from ..errors import RunError
     from handsim.games.hand.rules import Rules
@@ -118,19 +142,26 @@ def _batch(args):
     cases = policy_cases(policy)
     rep = CheckReport()
     rules_of: dict[int, Rules] = {}
-    for d in range(first, first + n):
+    played: dict[int, list] = {}
+
+    def play(d):
         k = d % len(cases)
         preset, ov, players, lu = case = cases[k]
         rules = rules_of.get(k)
         if rules is None:
             rules = rules_of[k] = Rules.preset(preset, **ov)
         try:
-            tr = trace_deal(rules, lu, d, seed, players=players)
+            return case, trace_deal(rules, lu, d, seed, players=players)
         except RunError as e:  # an illegal move (with its show-deal command), or an engine error
-            rep.deals += 1
-            rep.problems.append(f"deal {d} ({describe(case)}): {e}")
-            continue
+            return case, e
+
+    for d in range(first, first + n):
+        case, tr = play(d)
         rep.deals += 1
+        if isinstance(tr, RunError):
+            rep.problems.append(f"deal {d} ({describe(case)}): {tr}")
+            continue
+        played[d] = tr["events"]
         problems = check_deal(tr)
         if problems:
             rep.problems.append(f"deal {d} ({describe(case)}): {problems[0]}"
@@ -144,6 +175,19 @@ def _batch(args):
                 rep.counts["seats"] += 1
                 rep.counts["seats_out"] += res["out"] == s
                 rep.counts["seats_hand"] += res["out"] == s and bool(res["hand"])
+    # the same deals again, in the reverse order (after other deals than the first time)
+    differ = []
+    for d in reversed(range(first, first + n)):
+        if d not in played:
+            continue
+        case, tr = play(d)
+        again = [] if isinstance(tr, RunError) else tr["events"]
+        if again != played[d]:
+            shown = f"{tr}" if isinstance(tr, RunError) else _first_difference(played[d], again, tr["policies"])
+            differ.append(f"deal {d} ({describe(case)}): played twice, its moves differ: {shown}; a policy's "
+                          "decisions may depend only on what the API shows it and its parameters (no global random "
+                          "generator, nothing kept from one deal to the next)")
+    rep.problems += differ[::-1]  # the first deal first
     return rep
 
 
