@@ -311,6 +311,19 @@ def play_dice(g, seat):  # picks among its legal discards with the global random
     return api.NO_DISCARD
 
 
+@njit(cache=True)
+def begin_stuck(g, seat):  # one deal in 8 (from the deal's own stream), play never returns
+    api.memory(g, seat)[0] = 1 if api.rand_below(g, 8) == 0 else 0
+
+
+@njit(cache=True)
+def play_stuck(g, seat):
+    m = api.memory(g, seat)
+    while m[0] == 1:
+        m[1] += 1
+    return first_legal(g, seat)
+
+
 UNHELD = Policy("unheld", help="Discards a card it does not hold.", choose_draw=draw, play=play_unheld)
 SEVEN = Policy("seven", help="Asks for draw source 7.", choose_draw=draw_seven, play=first_legal)
 EARLY = Policy("early-layoff", help="Lays off before opening.", choose_draw=draw, play=play_layoff)
@@ -322,6 +335,8 @@ LATE_POLICY = Policy("late", help="Breaks a rule late in the round.",
                      params=(Param("late", 40, 1, 1000, unit="turns", help="the turn it cheats from"),),
                      choose_draw=draw, play=play_late)
 LATE = LATE_POLICY.slot("late")
+STUCK = Policy("stuck", help="In one deal in 8 its play never returns.", choose_draw=draw, play=play_stuck,
+               begin_round=begin_stuck)
 DICE = Policy("dice", help="Discards at random, from the global generator.", choose_draw=draw, play=play_dice)
 '''
 
@@ -666,3 +681,43 @@ def test_a_saved_study_is_the_spec_it_was_saved_from(kw):
     assert saved.config_dicts() == spec.config_dicts() and saved.varying() == spec.varying()
     assert [[p.label for p in lu] for lu in saved.lineups] == [[p.label for p in lu] for lu in spec.lineups]
     assert saved.game is spec.game
+
+
+@pytest.mark.parametrize("signum, code, word", [
+    pytest.param(2, 130, "Interrupted", id="ctrl-c"),
+    pytest.param(15, 143, "Terminated", id="kill", marks=pytest.mark.slow),  # the same path as Ctrl-C
+])
+def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, signum, code, word):
+    """'stuck' never returns from its play in one deal in 8 (compiled code: no signal reaches it).
+    Ctrl-C or kill stops the study anyway (issue 23, cause 4: only kill -9 did): the worker
+    process gets the grace period, is stopped, the policy is named, the finished chunks are kept.
+    Even with --jobs 1 the chunks of a policy file run in a worker process."""
+    import signal
+    import time
+
+    from handsim.simulate import CHECKPOINT
+    from handsim.study.executors import GRACE_SECONDS
+
+    out = tmp_path / "s"
+    env = {**os.environ, "HANDSIM_CHECKPOINT_EVERY": "0"}  # a checkpoint after every chunk
+    p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", "--policy-file", str(bad_file), "--lineup",
+                          "stuck,greedy", "--deals", "40", "--chunk", "5", "--jobs", "1", "--out", str(out), "-q"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        t0 = time.monotonic()
+        while not (out / CHECKPOINT).exists() and p.poll() is None and time.monotonic() - t0 < HANG_GUARD:
+            time.sleep(0.2)
+        time.sleep(1.0)  # deals 0-9 take milliseconds; the first stuck deal is in chunk 3 (deals 10-14)
+        assert p.poll() is None, p.stderr.read()
+        p.send_signal(signum)
+        _, err = p.communicate(timeout=GRACE_SECONDS + 30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == code, err
+    assert (f"{word}: 1 chunk had not finished {GRACE_SECONDS:g} s after the signal: its worker process was stopped "
+            "(line-up stuck,greedy: policy 'stuck' did not return from a decision).") in err, err
+    assert f"{word}: partial results are checkpointed in {out}" in err, err
+    assert "Traceback" not in err, err
+    done = np.load(out / CHECKPOINT)["__done__"].tolist()
+    assert done == [0, 1], done

@@ -314,6 +314,8 @@ def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
     from handsim.study import CHECKPOINT
 
     what = "Terminated" if isinstance(e, Terminated) else "Interrupted"
+    if getattr(e, "note", None):  # worker processes stopped: which policy did not return
+        click.echo(f"\n{what}: {e.note}.", err=True)
     if (out / "run.json").exists():
         click.echo(f"\n{what} after the study was finished: its results are in {out}.", err=True)
     elif (out / CHECKPOINT).exists():

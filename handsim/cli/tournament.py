@@ -152,6 +152,8 @@ def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterr
     """Ctrl-C (exit 130) or ``kill PID`` (SIGTERM, exit 143: :class:`~handsim.cli._study_options.Terminated`)
     during a run: say what was kept."""
     what = "Terminated" if isinstance(e, Terminated) else "Interrupted"
+    if getattr(e, "note", None):  # worker processes stopped: which policy did not return
+        click.echo(f"\n{what}: {e.note}.", err=True)
     if has_work:
         click.echo(f"\n{what}: finished work is checkpointed in {out}; "
                    f"'handsim {command} --resume {shlex.quote(str(out))}' continues.", err=True)

@@ -179,30 +179,91 @@ def kernel_cache_lock():
         os.close(fd)  # (drops the lock)
 
 
-def run_pool(items, accept, jobs: int) -> None:
+#: Seconds the work items under way get to finish after an interruption (or an error) before
+#: their worker processes are stopped: compiled code cannot be interrupted, and a policy stuck in
+#: a decision would hold the study forever.
+GRACE_SECONDS = 5.0
+
+
+def run_pool(items, accept, jobs: int, grace: float | None = None) -> None:
     """Run the work items in a local pool of ``jobs`` worker processes, a bounded number in flight.
 
     The workers ignore SIGINT and SIGTERM (a Ctrl-C reaches the whole process group; this process
     decides): both are blocked while they are forked, so that none arrives before a worker has set
-    them aside.  On an interruption the items not started are cancelled and those under way are
-    waited for (at most one chunk per worker) and dropped.
+    them aside.  On an interruption (or an error) the items not started are cancelled, those under
+    way get ``grace`` seconds (default :data:`GRACE_SECONDS`) and are dropped; the worker
+    processes of those still under way then are stopped (SIGTERM, then SIGKILL), and the
+    exception raised carries their keys as ``not_finished`` (a list).
     """
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_signals)
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    started = ctx.SimpleQueue()  # (worker pid, key) as each worker starts an item
+    ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start, initargs=(started,))
+    futures: dict = {}  # future -> key of its work item
     try:
-        futures = set()
         with _blocked(signal.SIGINT, signal.SIGTERM):  # the first submit forks the workers
             for item in itertools.islice(items, jobs * 4):
-                futures.add(ex.submit(work, item))
+                futures[ex.submit(_tracked_work, item)] = item[0]
         while futures:
-            finished, futures = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-            for f in finished:
+            finished, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+            for f in sorted(finished, key=futures.get):  # (several at once: in the order of the study)
+                del futures[f]
                 key, res, _ = f.result()
                 accept(key, res)
             for item in itertools.islice(items, len(finished)):
-                futures.add(ex.submit(work, item))
+                futures[ex.submit(_tracked_work, item)] = item[0]
+    except BaseException as e:
+        stuck = _stop_workers(ex, futures, started, GRACE_SECONDS if grace is None else grace)
+        if stuck:
+            e.not_finished = stuck
+        raise
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(ex: cf.ProcessPoolExecutor, futures: dict, started, grace: float) -> list:
+    """Cancel the items not started, give those under way ``grace`` seconds, then stop the worker
+    processes if some are still under way; returns the keys of the items their workers were
+    playing (in key order)."""
+    procs = list((getattr(ex, "_processes", None) or {}).values())  # (the executor offers no public way)
+    ex.shutdown(wait=False, cancel_futures=True)  # (the executor drops what it cancels: no late result)
+    _, late = cf.wait(futures, timeout=grace) if futures else ((), ())
+    if not late:
+        return []
+    playing: dict = {}
+    while not started.empty():
+        pid, key = started.get()
+        playing[pid] = key  # its last: what it is playing now
+    late_keys = {futures[f] for f in late}
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    for p in procs:
+        p.join(1.0)
+        if p.is_alive():
+            with contextlib.suppress(Exception):
+                p.kill()
+            p.join(1.0)
+    return sorted({k for k in playing.values() if k in late_keys}) or sorted(late_keys)
+
+
+_STARTED = None
+
+
+def _worker_start(started) -> None:
+    """Worker process start: ignore SIGINT and SIGTERM (:func:`_worker_signals`), keep the queue
+    on which it says which item it starts."""
+    global _STARTED
+    _STARTED = started
+    _worker_signals()
+
+
+def _tracked_work(item):
+    """:func:`~handsim.study.chunks.work`, after saying on the queue which item this worker starts."""
+    import os
+
+    if _STARTED is not None:
+        _STARTED.put((os.getpid(), item[0]))
+    return work(item)
 
 
 @contextlib.contextmanager

@@ -119,7 +119,11 @@ def run_study(
         finished chunk is merged or the checkpoint is written: then right after, so that the
         checkpoint never holds part of a chunk.  Local worker processes ignore both signals (a Ctrl-C
         reaches the whole process group); work not started is cancelled, work under way is
-        dropped.  An ignored SIGINT (a study started with ``&`` in a script) stays ignored.
+        dropped: it gets :data:`~handsim.study.executors.GRACE_SECONDS` to finish, then its worker
+        processes are stopped and the exception's ``note`` says which line-up's chunks did not
+        finish and which user-written policies of it did not return from a decision.  A study of
+        user-written policies runs its chunks in a worker process even with one job (compiled code
+        in this process could not be stopped).  An ignored SIGINT (a study started with ``&`` in a script) stays ignored.
 
     Notes
     -----
@@ -246,14 +250,15 @@ def run_study(
                 _test_hold(len(done))
             if executor == "dask" or scheduler:
                 run_dask(items(), accept, jobs, scheduler)
-            elif jobs <= 1 or executor == "inline" or len(todo) * ncomb <= 1:
+            elif executor == "inline" or ((jobs <= 1 or len(todo) * ncomb <= 1) and not getattr(engine, "files", ())):
                 for item in items():
                     key, res, _ = work(item)
                     accept(key, res)
-            else:
-                run_pool(items(), accept, jobs)
+            else:  # (user-written policies: in a worker even for one job, so that one stuck in a decision is stopped)
+                run_pool(items(), accept, max(1, min(jobs, len(todo) * ncomb)))
         except KeyboardInterrupt as e:  # SIGINT, or the caller's SIGTERM exception (a subclass)
             stop = e
+            _name_what_did_not_return(e, spec)
         finally:
             if bar is not None:
                 bar.close()
@@ -286,6 +291,27 @@ def run_study(
         run_info.update(history)
     run_info.update(game.run_info(run_info))  # (a game whose deal is not a round: the figures in its unit)
     return StudyResult(spec, acc, run_info, out, rounds_now, elapsed)
+
+
+def _name_what_did_not_return(e: BaseException, spec) -> None:
+    """Set ``e.note``: which work items' worker processes were stopped after the grace period
+    (:func:`~handsim.study.executors.run_pool`'s ``not_finished``) and which user-written policies
+    of their line-ups may be stuck in a decision."""
+    keys = getattr(e, "not_finished", None)
+    if not keys:
+        return
+    from .executors import GRACE_SECONDS
+
+    lineups = sorted({l for _, _, l in keys})
+    suspects = list(dict.fromkeys(s.label for l in lineups for s in spec.lineups[l]
+                                  if not getattr(s.policy, "builtin", True)))
+    shown = "; ".join(",".join(s.label for s in spec.lineups[l]) for l in lineups)
+    why = (f"policy {', '.join(repr(x) for x in suspects)} did not return from a decision" if suspects
+           else "a slow chunk")
+    n = len(keys)
+    e.note = (f"{n} chunk{'s' if n != 1 else ''} had not finished {GRACE_SECONDS:g} s after the signal: "
+              f"{'their worker processes were' if n != 1 else 'its worker process was'} stopped "
+              f"(line-up {shown}: {why})")
 
 
 class _StopSignals:
