@@ -27,9 +27,9 @@ PACKAGE = ROOT / "handsim"
 
 #: Files (or folders, ending in ``/``) -> the most game names they may hold together, and why.
 ALLOWED: list[tuple[tuple[str, ...], int, str]] = [
-    (("handsim/cli/inspect.py",), 7,
-     "show-deal, score and arrange are classic Hand's commands (show-deal of a Russian Hand game calls its "
-     "tracer): they move into each game's own commands, asked of the game"),
+    (("handsim/cli/inspect.py",), 8,
+     "show-deal, score (and its --match sheet) and arrange are classic Hand's commands (show-deal of a Russian "
+     "Hand game calls its tracer): they move into each game's own commands, asked of the game"),
     (("handsim/cli/russian.py",), 3,
      "the rearrange command is Russian Hand's own: it moves with the game's commands into games/russian/"),
     (("handsim/policies/check.py", "handsim/policies/files.py"), 5,
