@@ -69,10 +69,24 @@ def simulate(
     lineups : sequence, optional
         Policy names (every seat plays it) or line-up strings (``"hold-hand,greedy,greedy,greedy"``);
         default: the game's default policy at every seat (``card-reader``; Russian Hand ``greedy``).
-    players, deals, seed, jobs, chunk
-        As for ``handsim simulate``.
+    players : int
+        Players (seats), 2 to 4 (Russian Hand: 2 to 5); the line-ups must have as many positions.
+    deals : int
+        Deals per configuration and line-up (with ``matches``: matches), 1 to 10^12.
+    seed : int
+        Seed of the deals, 0 to 2^63-1: the same seed deals the same cards to every
+        configuration and line-up.
+    jobs : int, optional
+        Worker processes (default: all cores); the results do not depend on it.
+    chunk : int
+        Deals per work item, 1 to 10^6; the results do not depend on it.
     out : path, optional
-        When given, write the full outputs there (see :func:`write_outputs`).
+        When given, write the full outputs there (see ``write_outputs``); a new or empty folder.
+    progress : bool
+        Show a progress bar on stderr.
+    force : bool
+        Replace ``out`` if it is a handsim output folder holding only handsim's files (as
+        ``handsim simulate --force``).
     matches : bool
         Play ``deals`` whole matches of ``rules.rounds`` rounds instead of independent deals.
     policy_files : sequence of path
@@ -82,7 +96,8 @@ def simulate(
     Returns
     -------
     pandas.DataFrame
-        One row per configuration x line-up x policy x seat (see ``README.md``, Outputs).
+        One row per configuration x line-up x policy x seat: the columns of ``summary.csv``
+        (docs/reading-a-report.md).
 
     Raises
     ------

@@ -256,7 +256,7 @@ class TournamentResult:
         return bradley_terry(self.counters.pair_data())
 
     def frames(self) -> dict[str, Any]:
-        """``ratings``, ``crosstable`` and ``tables`` as DataFrames (see README, tournament outputs)."""
+        """``ratings``, ``crosstable`` and ``tables`` as DataFrames (their columns: docs/tournaments.md)."""
         from .ratings import ratings_table
 
         fit = self.ratings_fit()
@@ -368,7 +368,7 @@ def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic
     Returns
     -------
     pandas.DataFrame
-        The ratings (see :func:`handsim.tournament.ratings.ratings_table`).
+        The ratings (see ``handsim.tournament.ratings.ratings_table``).
     """
     from ..study import claim_out
 

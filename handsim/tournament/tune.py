@@ -311,7 +311,7 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
               players: int | str | None = None, deals: int = 20000, seed: int = 0, chunk: int = 2000,
               strategy: str = "auto", trials: int = 64, batch: int = 8, confirm_deals: int | None = None,
               confirm_seed: int | None = None, policy_files: Sequence = ()) -> TuneSpec:
-    """Check and assemble a :class:`TuneSpec`.
+    """Check and assemble a ``TuneSpec``.
 
     Parameters
     ----------

@@ -89,14 +89,14 @@ _Rules = rules_dataclass("Rules", PARAMS, RulesBase)
 class Rules(_Rules):
     """One full set of rule options (RULES.md sections 1-7), immutable.
 
-    Build with :meth:`preset`, :meth:`from_toml` or :meth:`replace`; every value is checked
-    (the derived methods are :class:`handsim.options.RulesBase`'s).
+    Build with ``preset``, ``from_toml`` or ``replace``; every value is checked
+    (the derived methods are ``handsim.options.RulesBase``'s).
 
     Raises
     ------
     RulesError
         On an unknown option, a value outside its allowed range or an unplayable
-        combination (see :meth:`validate`).
+        combination (see ``validate``).
     """
 
     PARAMS = PARAMS

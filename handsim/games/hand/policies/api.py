@@ -8,35 +8,35 @@ these functions - never through ``g``'s fields, which may change from one versio
 Built-in and user-written policies use the same API.
 
 Observations
-    :func:`players`, :func:`turn`, :func:`own_turns`, :func:`hand` (own cards, a count vector
-    ``int8[N_TYPES]``), :func:`hand_count` (any seat), :func:`has_opened`, :func:`laid_before`,
-    :func:`partner_of`, :func:`is_opponent`, :func:`top_discard`, :func:`pile_count`,
-    :func:`pile_card`, :func:`stock_count`, :func:`table_count`, :func:`table_meld`,
-    :func:`meld_owner`, :func:`known_cards`, :func:`seen_cards`, :func:`unseen_cards`,
-    :func:`taken_card`, the rules (:func:`required_opening`, :func:`card_points`, :func:`rule`
-    with the ``R_*`` indices, ...), the policy's parameters (:func:`param`) and memory
-    (:func:`memory`), what the partner publishes (:func:`partner_playing_for_hand`).
+    ``players``, ``turn``, ``own_turns``, ``hand`` (own cards, a count vector
+    ``int8[N_TYPES]``), ``hand_count`` (any seat), ``has_opened``, ``laid_before``,
+    ``partner_of``, ``is_opponent``, ``top_discard``, ``pile_count``,
+    ``pile_card``, ``stock_count``, ``table_count``, ``table_meld``,
+    ``meld_owner``, ``known_cards``, ``seen_cards``, ``unseen_cards``,
+    ``taken_card``, the rules (``required_opening``, ``card_points``, ``rule``
+    with the ``R_*`` indices, ...), the policy's parameters (``param``) and memory
+    (``memory``), what the partner publishes (``partner_playing_for_hand``).
 Legal queries
-    :func:`may_discard` (the taken-card rule itself), :func:`discard_is_legal`,
-    :func:`legal_discard_after`, :func:`legal_discard_after_card`, :func:`may_touch_table`,
-    :func:`layoff_target`, :func:`swap_target`, :func:`layoff_meld`, :func:`swap_meld`,
-    :func:`could_meld`.
-Planners (results in :func:`plan`)
-    :func:`arrange` (best arrangement of any count vector: ``OPEN`` most opening value,
-    ``DEADWOOD`` least deadwood, ``COUNT`` most cards), :func:`plan_melds` (melds to lay now,
-    keeping a legal discard), :func:`plan_hand` (a Hand now, RULES.md section 6),
-    :func:`pretend_take` / :func:`undo_take` (what if I took the top discard?).
+    ``may_discard`` (the taken-card rule itself), ``discard_is_legal``,
+    ``legal_discard_after``, ``legal_discard_after_card``, ``may_touch_table``,
+    ``layoff_target``, ``swap_target``, ``layoff_meld``, ``swap_meld``,
+    ``could_meld``.
+Planners (results in ``plan``)
+    ``arrange`` (best arrangement of any count vector: ``OPEN`` most opening value,
+    ``DEADWOOD`` least deadwood, ``COUNT`` most cards), ``plan_melds`` (melds to lay now,
+    keeping a legal discard), ``plan_hand`` (a Hand now, RULES.md section 6),
+    ``pretend_take`` / ``undo_take`` (what if I took the top discard?).
 Moves
-    :func:`lay_melds`, :func:`lay_off`, :func:`swap_joker`; the draw and the discard are what
+    ``lay_melds``, ``lay_off``, ``swap_joker``; the draw and the discard are what
     ``choose_draw`` and ``play`` return.  An illegal move stops the round with an error that
     names the policy, the move and the rule (RULES.md section).
 Simulation (for players that look ahead)
-    :func:`new_table`, :func:`copy_table`, :func:`deal_unseen`, :func:`rand_below`,
-    :func:`set_param`, then ``finish_round(sim, seat, first, begin_turn, choose_draw, play)``
+    ``new_table``, ``copy_table``, ``deal_unseen``, ``rand_below``,
+    ``set_param``, then ``finish_round(sim, seat, first, begin_turn, choose_draw, play)``
     plays the copy to the end with a fixed policy's decision functions (``play_turn`` one turn;
     ``draw(sim, seat, source)`` and ``end_turn(sim, seat, discard)`` the draw and the end of a
-    turn begun in ``g``, to try a decision on the copy), and :func:`round_status` /
-    :func:`round_score` read the outcome.
+    turn begun in ``g``, to try a decision on the copy), and ``round_status`` /
+    ``round_score`` read the outcome.
 """
 
 import numpy as np
