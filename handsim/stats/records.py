@@ -8,7 +8,8 @@ Parquet columns made from them (:class:`Column`).  From that one declaration:
   and :meth:`Record.outputs` passes them to the driver in its order;
 * :meth:`Record.check` checks a chunk's arrays as they come back from a worker (every field, its
   dtype and its shape), before anything counts them;
-* :func:`per_deal_columns` makes the per-deal table's columns (one row per deal and seat).
+* :func:`per_deal_columns` makes the per-deal table's columns (one row per deal and seat), and
+  :func:`per_deal_parquet` writes them (both games' ``per_deal/part-*.parquet``).
 
 A new statistic in every study of a game is then one field here (if the engine must record
 something new), one counter in the game's accumulator and one column of its tables.
@@ -158,3 +159,40 @@ def per_deal_columns(record: Record, columns: Sequence[Column], arrays, players:
     """The per-deal table's columns declared by ``columns`` (each from a field of ``record``), by
     name, in order: one row per deal and seat, deal-major."""
     return {c.name: c.values(record, arrays, players) for c in columns}
+
+
+#: Per-deal columns whose values run up one deal at a time: delta-encoded in the Parquet files.
+COUNTER_COLUMNS = ("deal", "match")
+
+
+def per_deal_parquet(columns: dict) -> bytes:
+    """One chunk's per-deal table (``per_deal/part-*.parquet``) as Parquet bytes.
+
+    Columns of repeated words (``policy``: the line-up's names) are dictionary-encoded, each name
+    stored once per column chunk and the rows as small indices; the deal and match numbers
+    (:data:`COUNTER_COLUMNS`), which run up one deal at a time and repeat once per seat, are
+    delta-encoded (a few bits a row where plain encoding takes 8 bytes); every column is
+    compressed with zstd.  The values and dtypes are those of ``pandas.DataFrame(columns)``:
+    ``pandas.read_parquet`` gives that frame back (text columns stay text, not categorical).
+
+    Parameters
+    ----------
+    columns : dict of str to array
+        The table's columns by name, in order, one value per deal and seat.
+
+    Returns
+    -------
+    bytes
+    """
+    import io
+
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(pd.DataFrame(columns), preserve_index=False)
+    delta = [c for c in COUNTER_COLUMNS if c in table.column_names and pa.types.is_integer(table.schema.field(c).type)]
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="zstd", use_dictionary=[c for c in table.column_names if c not in delta],
+                   column_encoding={c: "DELTA_BINARY_PACKED" for c in delta} or None)
+    return buf.getvalue()

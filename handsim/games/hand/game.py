@@ -122,7 +122,7 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
     round, the result)."""
     import pandas as pd
 
-    from handsim.stats.records import per_deal_columns
+    from handsim.stats.records import per_deal_columns, per_deal_parquet
 
     from .records import COLUMNS, MATCH_COLUMNS, record
 
@@ -154,10 +154,7 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
             cols[name][~has] = pd.NA
     for k in spec.varying():
         cols[k] = np.repeat(getattr(configs[c], k), n * P)
-    df = pd.DataFrame(cols)
-    buf = io.BytesIO()
-    df.to_parquet(buf, index=False)
-    return buf.getvalue()
+    return per_deal_parquet(cols)
 
 
 

@@ -206,11 +206,7 @@ class RussianGame(Game):
 
     def per_deal_table(self, c: int, l: int, spec, configs, lineup_names, block, res) -> bytes:
         """One Parquet file of every game's rows by seat (``per_deal/part-*.parquet``)."""
-        import io
-
-        import pandas as pd
-
-        from handsim.stats.records import per_deal_columns
+        from handsim.stats.records import per_deal_columns, per_deal_parquet
 
         from .records import COLUMNS, GAME
 
@@ -225,9 +221,7 @@ class RussianGame(Game):
         }
         for k in spec.varying():
             cols[k] = np.repeat(getattr(configs[c], k), n * P)
-        buf = io.BytesIO()
-        pd.DataFrame(cols).to_parquet(buf, index=False)
-        return buf.getvalue()
+        return per_deal_parquet(cols)
 
     def write_outputs(self, result, out, info: dict) -> Path:
         """Write ``summary.csv``/``.parquet``, ``seats.csv``, ``paired.csv``, ``versus.csv``,
