@@ -99,11 +99,17 @@ def test_tiny_study_subprocess(tmp_path):
     out = tmp_path / "tmp"
     for name in ("summary.csv", "summary.parquet", "paired.csv", "report.md", "report.html", "run.json", "checkpoint.npz"):
         assert (out / name).is_file(), name
-    # the one-line announcement, the summary table, the folder and the speed
+    # the one-line announcement, the answer in the report's words (its In brief), the summary table,
+    # the report, the folder and the speed
     lines = p.stdout.splitlines()
     assert lines[0].startswith("Simulating 1 configuration × 1 line-up (greedy×2) × 40 deals = 40 rounds")
+    assert lines[1] == "In brief:", p.stdout
+    assert re.fullmatch(r"  greedy scores -?[\d.]+ points per player-round \(95% CI -?[\d.]+ to -?[\d.]+\)\.", lines[2])
+    assert lines[3] == "  Lower scores are better." and lines[4] == ""
     assert "mean_score" in p.stdout and "95% CI" in p.stdout and "p_unopened" in p.stdout
-    assert "rounds/s" in p.stdout and "tmp" in p.stdout
+    tail = lines[lines.index(next(ln for ln in lines if ln.startswith("Report: "))):]
+    assert tail[0] == "Report: tmp/report.html" and tail[1].startswith("Results: tmp/ (report.md, ")
+    assert tail[2].startswith("Speed: ") and "rounds/s" in tail[2]
 
     summary = pd.read_csv(out / "summary.csv")
     allrow = summary[summary["seat"].astype(str) == "all"].iloc[0]

@@ -506,6 +506,16 @@ def rules_note(rules, base: str = "classic") -> str:
     return base + " + " + ", ".join(f"{k}={fmt_value(getattr(rules, k))}" for k in diff)
 
 
+def nearest_rules_note(rules) -> str:
+    """:func:`rules_note` from the preset of the rules' game they differ least from
+    (``saudi + opening_threshold=71``), the first preset on a tie."""
+    from handsim.games import game_of
+
+    presets = PRESETS[game_of(rules).name]
+    base = min(presets, key=lambda p: (len(rules.differs_from(type(rules).preset(p))), presets.index(p)))
+    return rules_note(rules, base)
+
+
 def fmt_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

@@ -326,11 +326,47 @@ def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
     return 143 if isinstance(e, Terminated) else 130
 
 
+#: Most lines of the report's *In brief* printed in the terminal before the table.
+BRIEF_LINES = 5
+
+
+def in_brief(report_md: Path, most: int = BRIEF_LINES) -> list[str]:
+    """The first ``most`` findings of a report's *In brief* section as plain lines (markdown marks
+    dropped), and its closing note when there is one; [] when the report has no such section."""
+    import re
+
+    try:
+        text = report_md.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    body = re.search(r"^## In brief\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
+    if body is None:
+        return []
+    items, note = [], None
+    for line in body.group(1).splitlines():
+        if line.startswith("- "):
+            items.append(line[2:])
+        elif line.startswith("> ") and note is None:
+            note = line[2:].split(". ")[0].rstrip(".") + "."
+    plain = [re.sub(r"[`*]", "", x) for x in items[:most]]
+    if len(items) > most:
+        plain.append(f"... and {len(items) - most} more in the report")
+    return plain + ([re.sub(r"[`*]", "", note)] if note and plain else [])
+
+
 def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
+    brief = in_brief(Path(out) / "report.md")
+    if brief:  # the answer first, in the report's words
+        click.echo("In brief:")
+        for line in brief:
+            click.echo(f"  {line}")
+        click.echo("")
     click.echo(spec.game.summary_text(result, spec))
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
                          "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
              if (Path(out) / f).exists()]
+    if (Path(out) / "report.html").exists():
+        click.echo(f"Report: {out}/report.html")
     click.echo(f"Results: {out}/ ({', '.join(files)})")
     if traces:
         click.echo(f"Traces: {traces[0]} ({traces[1]} deals; check them with 'handsim check {traces[0]}')")

@@ -14,7 +14,7 @@ import click
 from handsim.errors import InputError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
-                      load_rules, parse_players, speed_text, table)
+                      load_rules, nearest_rules_note, parse_players, speed_text, table)
 from ._study_options import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated,
                              check_only, default_out, given, read_run_json, sigterm_stops)
 
@@ -408,8 +408,8 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
         click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "
-                   f"against {','.join(a.label for a in spec.against)}, {spec.deals:,} deals, seed {spec.seed}, "
-                   f"{n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
+                   f"against {','.join(a.label for a in spec.against)}, rules {nearest_rules_note(spec.rules)}, "
+                   f"{spec.deals:,} deals, seed {spec.seed}, {n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
     log = None if quiet else (lambda text: click.echo(text, err=True))
     try:
         with sigterm_stops():
@@ -428,6 +428,11 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
                        f"[{_f(r['ci95_low'], 2)}, {_f(r['ci95_high'], 2)}]", _f(r["diff_vs_default"], 2),
                        f"[{_f(r['diff_ci95_low'], 2)}, {_f(r['diff_ci95_high'], 2)}]"] for _, r in df.iterrows()]))
     click.echo(tune_units(spec.teams))
+    from handsim.tournament.report import _edge_notes
+
+    best = result.tune[result.tune["is_best"]]
+    for note in (_edge_notes(spec, result.tune, best.iloc[0]) if len(best) else []):
+        click.echo(f"Note: {note.replace('`', '')}")
     c = result.confirm
     if c is None:
         click.echo("The defaults were the best candidate: nothing to confirm.")

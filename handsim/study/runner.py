@@ -181,15 +181,14 @@ def run_study(
                     yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches,
                            engine.ref(), game.name)
 
+    # compile (or load) before the clock starts and before workers fork
+    game.warm_up(spec.matches, engine)
     bar = None
-    if progress:
+    if progress:  # (after the compilation: the rate it shows is of play, as the speed printed at the end)
         from tqdm import tqdm
 
         bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * per_item,
                    unit=game.unit, unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
-
-    # compile (or load) before the clock starts and before workers fork
-    game.warm_up(spec.matches, engine)
     t_start = time.perf_counter()
     last_ck = t_start
     rounds_now = 0
