@@ -14,7 +14,9 @@ def __getattr__(name):
 
         return get_game(DEFAULT_GAME).rules_class()
     if name == "simulate":
-        from . import simulate  # the module is callable: handsim.simulate(...) runs a study
+        import importlib
 
-        return simulate
+        # the module is callable: handsim.simulate(...) runs a study (see handsim.simulate.simulate);
+        # importlib, not "from . import simulate", which would ask this very __getattr__ again
+        return importlib.import_module(".simulate", __name__)
     raise AttributeError(f"module 'handsim' has no attribute {name!r}")

@@ -702,7 +702,10 @@ def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, s
     env = {**os.environ, "HANDSIM_CHECKPOINT_EVERY": "0"}  # a checkpoint after every chunk
     p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", "--policy-file", str(bad_file), "--lineup",
                           "stuck,greedy", "--deals", "40", "--chunk", "5", "--jobs", "1", "--out", str(out), "-q"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         # default SIGINT in the child: a suite started in the background of a shell ignores it,
+                         # and the child would inherit that
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         t0 = time.monotonic()
         while not (out / CHECKPOINT).exists() and p.poll() is None and time.monotonic() - t0 < HANG_GUARD:
