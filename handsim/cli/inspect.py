@@ -183,8 +183,8 @@ Examples:
     $ echo '{"out": 1, "hand_finish": false, "hands": ["KS 7H 9D", ""], "opened": [false, true]}' > round.json
     $ handsim score round.json
     $ handsim score - --json < round.json
-    $ printf '{"scores": [-30, 45]}\n{"scores": [12, -60]}\n{"scores": [-30, 20]}\n' > sheet.jsonl
-    $ handsim score sheet.jsonl --match --set rounds=3 --csv sheet.csv
+    $ printf '{"scores": [-30, 45]}\\n{"scores": [12, -60]}\\n{"scores": [-30, 20]}\\n' > sheet.jsonl
+    $ handsim score sheet.jsonl --match --set rounds=3
 """
 
 
