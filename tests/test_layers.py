@@ -27,7 +27,7 @@ PACKAGE = ROOT / "handsim"
 
 #: Files (or folders, ending in ``/``) -> the most game names they may hold together, and why.
 ALLOWED: list[tuple[tuple[str, ...], int, str]] = [
-    (("handsim/cli/inspect.py",), 8,
+    (("handsim/cli/inspect.py", "handsim/cli/score.py"), 8,
      "show-deal, score (and its --match sheet) and arrange are classic Hand's commands (show-deal of a Russian "
      "Hand game calls its tracer): they move into each game's own commands, asked of the game"),
     (("handsim/cli/russian.py",), 3,

@@ -10,7 +10,7 @@ import click
 
 from handsim._version import __version__
 
-from . import batch, inspect, policies, rules, russian, simulate, tournament
+from . import batch, inspect, policies, rules, russian, score, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -61,7 +61,7 @@ handsim.add_command(batch.batch)
 handsim.add_command(inspect.show_deal)
 handsim.add_command(inspect.meld)
 handsim.add_command(inspect.arrange)
-handsim.add_command(inspect.score)
+handsim.add_command(score.score)
 handsim.add_command(inspect.check)
 handsim.add_command(russian.rearrange)
 handsim.add_command(rules.rules)
