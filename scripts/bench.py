@@ -56,11 +56,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 #: Runs in a fresh interpreter with the tree under test first on sys.path; prints one JSON line.
-#: Uses only names that every version since v0.1.0 has (make_spec, run_study, Rules.preset).
+#: Uses only names that every version since v0.1.0 has (make_spec, run_study, Rules.preset, and
+#: `handsim.rules`, which the one-release shim keeps for the code since the move to games/hand/).
 _PROBE = r"""
 import json, resource, sys, time
 args = json.loads(sys.argv[1])
-from handsim.games.hand.rules import PARAM_BY_NAME, Rules
+from handsim.rules import PARAM_BY_NAME, Rules
 from handsim.simulate import make_spec, run_study
 rules = Rules.preset(args["preset"])
 for k, v in args["set"].items():
@@ -119,7 +120,7 @@ _FIRST = r"""
 import json, sys, time
 t = time.perf_counter()
 args = json.loads(sys.argv[1])
-from handsim.games.hand.rules import Rules
+from handsim.rules import Rules
 from handsim.simulate import make_spec, run_study
 kw = {"policy_files": args["policy_files"]} if args.get("policy_files") else {}
 if args["preset"] == "russian":
