@@ -10,8 +10,8 @@ import pytest
 from matplotlib.colors import to_hex
 
 from handsim.report.plots import policy_colours
-from handsim.tournament.plots import (crosstable_pairs, plot_crosstable, plot_ratings, plot_tune_confirm,
-                                      plot_tune_curve, plot_tune_grid)
+from handsim.tournament.plots import (crosstable_outlier, crosstable_pairs, plot_crosstable, plot_ratings,
+                                      plot_tune_confirm, plot_tune_curve, plot_tune_grid)
 from handsim.tournament.tune import make_tune
 from test_findings_wording import confirm, crosstable, ratings, tune_frame
 
@@ -52,6 +52,36 @@ def test_crosstable_figure_is_each_pairs_paired_difference():
     # the order given (a ranking) decides which policy is A
     d = plot_crosstable(cross, ["random", "hold-hand", "greedy"], colours=colours)
     assert _xy(d.artists["random − hold-hand"])[0] == pytest.approx(19.6)
+
+
+def test_crosstable_figure_gives_a_far_weakest_policy_a_panel_of_its_own():
+    # random loses by about 45 points, the other pairs differ by a few: on one axis their
+    # intervals would be dots; the pairs with random go to a lower panel with its own scale
+    order = ["card-reader", "greedy", "hold-hand", "random"]
+    cross = crosstable([("card-reader", "greedy", -5.6, -5.9, -5.3), ("card-reader", "hold-hand", -6.4, -6.8, -6.0),
+                        ("greedy", "hold-hand", -0.7, -1.0, -0.5), ("card-reader", "random", -47.8, -48.1, -47.5),
+                        ("greedy", "random", -42.5, -42.9, -42.2), ("hold-hand", "random", -42.4, -42.7, -42.0)])
+    pairs = crosstable_pairs(cross, order)
+    assert crosstable_outlier(pairs, order) == "random"  # 42.4 > 4 x (6.4 + 0.4)
+    d = plot_crosstable(cross, order)
+    top, bottom = d.ax.figure.axes
+    assert d.ax is top
+    assert [t.get_text() for t in top.get_yticklabels()] == [
+        "card-reader − greedy", "card-reader − hold-hand", "greedy − hold-hand"]
+    assert [t.get_text() for t in bottom.get_yticklabels()] == [
+        "card-reader − random", "greedy − random", "hold-hand − random"]
+    assert "random" in bottom.get_title(loc="left")
+    assert top.get_xlim()[0] > -10 and bottom.get_xlim()[0] < -47.8  # each panel its own scale
+    assert len(d.artists) == 6
+    # with a close weakest policy (smallest gap 6.0 <= 4 x (5.9 + 0.3)) one axis serves all
+    close = crosstable([("card-reader", "greedy", -5.6, -5.9, -5.3), ("card-reader", "hold-hand", -6.4, -6.8, -6.0),
+                        ("greedy", "hold-hand", -0.7, -1.0, -0.5)])
+    assert crosstable_outlier(crosstable_pairs(close, order[:3]), order[:3]) is None
+    assert len(plot_crosstable(close, order[:3]).ax.figure.axes) == 1
+    # a caller's own axes are never split
+    from handsim.report.plots import new_figure
+    ax = new_figure((6, 4)).add_subplot()
+    assert plot_crosstable(cross, order, ax=ax).ax is ax and len(ax.figure.axes) == 1
 
 
 def test_crosstable_figure_keeps_neighbours_when_there_are_many_pairs():

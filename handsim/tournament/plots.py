@@ -20,10 +20,14 @@ import pandas as pd
 from ..report.plots import Drawn, colour_of, new_figure, policy_colours
 
 __all__ = ["Drawn", "plot_ratings", "plot_crosstable", "plot_tune_curve", "plot_tune_grid", "plot_tune_history",
-           "plot_tune_confirm", "crosstable_pairs", "MAX_PAIRS"]
+           "plot_tune_confirm", "crosstable_pairs", "crosstable_outlier", "MAX_PAIRS", "OUTLIER_RATIO"]
 
 #: Most pairs the crosstable figure draws one by one; beyond, only neighbours in the ranking.
 MAX_PAIRS = 45
+
+#: The last-ranked policy's pairs get a panel of their own when its smallest difference is this
+#: many times the largest reach (difference plus half-width) of the other pairs.
+OUTLIER_RATIO = 4.0
 
 
 def _axes(ax, figsize=(6.4, 4.2)):
@@ -94,6 +98,44 @@ def crosstable_pairs(crosstable: pd.DataFrame, order: Sequence[str], max_pairs: 
     return df.drop(columns=["_a", "_b"]).reset_index(drop=True)
 
 
+def crosstable_outlier(pairs: pd.DataFrame, order: Sequence[str], ratio: float = OUTLIER_RATIO) -> str | None:
+    """The last-ranked policy of ``order`` when its pairs would squeeze every other pair to a dot.
+
+    A ladder with ``random`` at the bottom is the usual case: ``random`` loses by 40 to 80 points
+    per player-round, the other pairs differ by a few, and on one shared axis their intervals
+    cannot be read.
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        :func:`crosstable_pairs` rows (``policy``, ``opponent``, ``mean_diff``, ``ci95_low``,
+        ``ci95_high``; points).
+    order : list of str
+        The policies, best first.
+    ratio : float
+        How many times the other pairs' largest reach (``|mean_diff|`` plus the half-width) the
+        last policy's smallest ``|mean_diff|`` must be.
+
+    Returns
+    -------
+    str or None
+        That policy's name, or None when one axis serves every pair (or fewer than three
+        policies play, or every pair involves the last one).
+    """
+    if len(order) < 3 or not len(pairs):
+        return None
+    last = order[-1]
+    with_last = (pairs["policy"] == last) | (pairs["opponent"] == last)
+    far, near = pairs[with_last], pairs[~with_last]
+    if not len(far) or not len(near):
+        return None
+    reach = (near["mean_diff"].abs() + (near["ci95_high"] - near["ci95_low"]).abs() / 2).max()
+    smallest = far["mean_diff"].abs().min()
+    if not (np.isfinite(reach) and np.isfinite(smallest)) or smallest <= ratio * max(reach, 1e-9):
+        return None
+    return str(last)
+
+
 def plot_crosstable(crosstable: pd.DataFrame, order: Sequence[str], ax=None, *,
                     colours: Mapping[str, str] | None = None, unit: str = "points per player-round") -> Drawn:
     """Head to head: the paired per-deal score difference of each pair with its 95% CI.
@@ -101,6 +143,9 @@ def plot_crosstable(crosstable: pd.DataFrame, order: Sequence[str], ax=None, *,
     One row per pair, ``A − B`` with A the earlier policy in ``order`` (the ranking), in the colour
     of A; filled when the interval excludes 0, hollow when it does not.  Below 0, A scores less
     (lower is better).  With more than :data:`MAX_PAIRS` pairs only neighbours in ``order`` are drawn.
+    When the last-ranked policy's pairs dwarf the others (:func:`crosstable_outlier`) and no
+    ``ax`` is given, they get a second panel below with its own scale, so the close pairs stay
+    readable; ``Drawn.ax`` is then the upper panel.
 
     Parameters
     ----------
@@ -118,21 +163,33 @@ def plot_crosstable(crosstable: pd.DataFrame, order: Sequence[str], ax=None, *,
     """
     df = crosstable_pairs(crosstable, order)
     colours = colours or policy_colours(list(order))
-    ax = _axes(ax, figsize=(6.8, 1.4 + 0.38 * max(1, len(df))))
+    outlier = crosstable_outlier(df, order) if ax is None else None
+    if outlier is None:
+        panels = [(_axes(ax, figsize=(6.8, 1.4 + 0.38 * max(1, len(df)))), df, None)]
+    else:
+        far = (df["policy"] == outlier) | (df["opponent"] == outlier)
+        near_df, far_df = df[~far], df[far]
+        fig = new_figure((6.8, 2.4 + 0.38 * len(df)))
+        top, bottom = fig.subplots(2, 1, height_ratios=[max(1, len(near_df)) + 1.2, max(1, len(far_df)) + 1.2])
+        panels = [(top, near_df, None), (bottom, far_df, f"pairs with {outlier}, on their own scale")]
     art = {}
-    labels = []
-    for i, r in enumerate(df.to_dict("records")):
-        label = f"{r['policy']} − {r['opponent']}"
-        art[label] = _point(ax, r["mean_diff"], -i, xerr=_err([r["mean_diff"]], [r["ci95_low"]], [r["ci95_high"]]),
-                            colour=colour_of(colours, r["policy"]),
-                            filled=_significant(r["ci95_low"], r["ci95_high"]))
-        labels.append(label)
-    ax.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
-    ax.set_yticks([-i for i in range(len(labels))], labels)
-    ax.set_ylim(-max(1, len(labels)) + 0.5, 0.5)
-    ax.set_xlabel(f"score difference A − B, {unit}\n(same deals and seats; 95% CI; < 0: A scores less)")
-    ax.grid(True, axis="x", alpha=0.3)
-    return Drawn(ax, art)
+    for axis, rows, title in panels:
+        labels = []
+        for i, r in enumerate(rows.to_dict("records")):
+            label = f"{r['policy']} − {r['opponent']}"
+            art[label] = _point(axis, r["mean_diff"], -i,
+                                xerr=_err([r["mean_diff"]], [r["ci95_low"]], [r["ci95_high"]]),
+                                colour=colour_of(colours, r["policy"]),
+                                filled=_significant(r["ci95_low"], r["ci95_high"]))
+            labels.append(label)
+        axis.axvline(0.0, color="0.35", linewidth=0.9, linestyle="--", zorder=1)
+        axis.set_yticks([-i for i in range(len(labels))], labels)
+        axis.set_ylim(-max(1, len(labels)) + 0.5, 0.5)
+        axis.set_xlabel(f"score difference A − B, {unit}\n(same deals and seats; 95% CI; < 0: A scores less)")
+        axis.grid(True, axis="x", alpha=0.3)
+        if title:
+            axis.set_title(title, fontsize=9, loc="left")
+    return Drawn(panels[0][0], art)
 
 
 def _tick(v: Any) -> str:

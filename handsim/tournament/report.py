@@ -326,7 +326,7 @@ def _t_ratings(spec, ratings, colours, dpi) -> Section:
 
 
 def _t_head_to_head(spec, cross, order, colours, dpi) -> Section:
-    from .plots import MAX_PAIRS, crosstable_pairs, plot_crosstable
+    from .plots import MAX_PAIRS, crosstable_outlier, crosstable_pairs, plot_crosstable
 
     unit = score_unit(spec.teams)
     sec = Section("Head to head", id="head-to-head")
@@ -351,7 +351,9 @@ def _t_head_to_head(spec, cross, order, colours, dpi) -> Section:
                     "colour of A; filled: the 95% interval excludes 0, hollow: it does not (no difference shown)"
                     + (f"; the widest interval is ±{fmt_number(half, 2)}" if not math.isnan(half) else "")
                     + (f". {len(shown)} of {len(pairs)} pairs: neighbours in the ranking (more than {MAX_PAIRS})"
-                       if len(shown) < len(pairs) else "") + ".", dpi))
+                       if len(shown) < len(pairs) else "")
+                    + (f". The pairs with `{outlier}` are in the lower panel, on a scale of their own"
+                       if (outlier := crosstable_outlier(shown, order)) else "") + ".", dpi))
     rows = []
     for r in pairs.to_dict("records"):
         e = _diff(r["mean_diff"], r["ci95_low"], r["ci95_high"], unit,
