@@ -384,6 +384,29 @@ class RulesBase:
         """Names of the options whose values differ."""
         return [p.name for p in self.PARAMS if getattr(self, p.name) != getattr(other, p.name)]
 
+    def note(self, base: str | None = None) -> str:
+        """The rules in words, as every command and report spells them: a preset plus the options
+        that differ from it, ``saudi`` or ``classic + joker_penalty=30, jokers=4``.
+
+        Parameters
+        ----------
+        base : str, optional
+            The preset to start from; None (or a name that is not one of this game's presets):
+            the preset the rules differ least from, the first preset on a tie.
+
+        Returns
+        -------
+        str
+        """
+        names = list(self.PRESETS)
+        if base not in self.PRESETS:
+            base = min(names, key=lambda p: (len(self.differs_from(type(self).preset(p))), names.index(p)))
+        diff = self.differs_from(type(self).preset(base))
+
+        def text(v):
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return base if not diff else base + " + " + ", ".join(f"{k}={text(getattr(self, k))}" for k in diff)
+
     @classmethod
     def shortcuts(cls) -> dict[str, str]:
         """Option name -> the command-line shortcut it offers (:attr:`Param.flag`), e.g.

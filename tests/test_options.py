@@ -93,3 +93,19 @@ def test_every_game_answers_what_the_command_line_asks():
         assert set(schema["fields"]) <= set(schema["types"]) and PRESETS[name]
     assert (hand.trace_schema()["unit"], russian.trace_schema()["unit"]) == ("deal", "game")
     assert hand.check_deal({"deal": 4}) != [] and russian.check_deal({"deal": 4}) != []
+
+
+def test_rules_are_spelled_from_the_nearest_preset_everywhere():
+    from handsim.cli._common import nearest_rules_note, rules_note
+    from handsim.tournament.report import rules_text
+
+    saudi71 = Rules.preset("saudi", opening_threshold=71)
+    # one option from saudi, two from classic (in the option table's order)
+    assert saudi71.note() == "saudi + opening_threshold=71"
+    assert saudi71.note("classic") == "classic + opening_threshold=71, opening_rule=ascending"
+    assert rules_text(saudi71) == nearest_rules_note(saudi71) == "saudi + opening_threshold=71"
+    assert rules_note(saudi71) == "classic + opening_threshold=71, opening_rule=ascending"
+    assert Rules.preset("qahwa").note() == "qahwa" and Rules.preset().note() == "classic"
+    assert Rules.preset("classic", joker_swap=False).note() == "classic + joker_swap=false"
+    # a base of another game is the rules' own first preset
+    assert rules_note(RussianRules.preset(), "classic") == RussianRules.preset().note() == "russian"

@@ -496,24 +496,13 @@ def rules_game(preset: str | None, rules_file: str | None = None):
 def rules_note(rules, base: str = "classic") -> str:
     """``classic`` or ``classic + joker_penalty=30, jokers=4`` (``russian + ...`` for Russian Hand
     rules: a ``base`` that is not a preset of the rules' game is the game's first preset)."""
-    from handsim.games import game_of
-
-    if base not in PRESETS[game_of(rules).name]:
-        base = PRESETS[game_of(rules).name][0]
-    diff = rules.differs_from(type(rules).preset(base))
-    if not diff:
-        return base
-    return base + " + " + ", ".join(f"{k}={fmt_value(getattr(rules, k))}" for k in diff)
+    return rules.note(base if base in type(rules).PRESETS else next(iter(type(rules).PRESETS)))
 
 
 def nearest_rules_note(rules) -> str:
     """:func:`rules_note` from the preset of the rules' game they differ least from
     (``saudi + opening_threshold=71``), the first preset on a tie."""
-    from handsim.games import game_of
-
-    presets = PRESETS[game_of(rules).name]
-    base = min(presets, key=lambda p: (len(rules.differs_from(type(rules).preset(p))), presets.index(p)))
-    return rules_note(rules, base)
+    return rules.note()
 
 
 def fmt_value(v: Any) -> str:

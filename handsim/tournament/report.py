@@ -56,14 +56,9 @@ def _num(x: Any) -> float:
 
 
 def rules_text(rules) -> str:
-    """``classic`` or ``classic + joker_penalty=30, opening_threshold=71``."""
-    from ..games import DEFAULT_GAME, get_game
-
-    diff = rules.differs_from(get_game(DEFAULT_GAME).preset("classic"))
-
-    def text(v):
-        return ("true" if v else "false") if isinstance(v, bool) else str(v)
-    return "classic" + ("" if not diff else " + " + ", ".join(f"{k}={text(getattr(rules, k))}" for k in diff))
+    """The rules as the rest of the tool spells them, from the nearest preset: ``saudi``,
+    ``classic + joker_penalty=30, opening_threshold=71`` (:meth:`handsim.options.RulesBase.note`)."""
+    return rules.note()
 
 
 def score_unit(teams: bool) -> str:
