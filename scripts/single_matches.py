@@ -23,7 +23,9 @@ round):
                     probability 50% (95% CI from the interval of the mean difference);
 * ``skill_curve.csv`` the curves behind it; ``seats.png``, ``skill.png``.
 
-Usage: ``python scripts/single_matches.py DIR`` (DIR as given to handsim batch results/single-matches/study.toml --out DIR).
+Usage: ``python scripts/single_matches.py DIR`` (DIR as given to handsim batch results/single-matches/study.toml --out DIR);
+``python scripts/single_matches.py --figures-only DIR`` redraws the two figures from the CSVs in DIR
+(e.g. ``results/single-matches``), without the per-deal rows.
 """
 from __future__ import annotations
 
@@ -178,8 +180,13 @@ def skill(g: pd.DataFrame, P: int, R: int, rng) -> tuple[dict, pd.DataFrame]:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "--figures-only":
+        out = Path(argv[1])
+        figures(out, pd.read_csv(out / "seats.csv"), pd.read_csv(out / "skill_curve.csv"),
+                pd.read_csv(out / "skill.csv"))
+        return 0
     if len(argv) != 1:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        print("usage: python scripts/single_matches.py [--figures-only] DIR", file=sys.stderr)
         return 2
     out = Path(argv[0])
     rng = np.random.default_rng(20261201)
@@ -218,7 +225,7 @@ def main(argv: list[str]) -> int:
     for name, t in (("seats", seats), ("length", lengths), ("skill", skills), ("skill_curve", curves),
                     ("policies", policies)):
         t.to_csv(out / f"{name}.csv", index=False, float_format="%.6g")
-    figures(out, seats, curves)
+    figures(out, seats, curves, skills)
     pd.set_option("display.width", 250)
     pd.set_option("display.max_columns", 40)
     for name, t in (("policies", policies), ("seats", seats), ("length", lengths), ("skill", skills)):
@@ -226,7 +233,10 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def figures(out: Path, seats: pd.DataFrame, curves: pd.DataFrame) -> None:
+def figures(out: Path, seats: pd.DataFrame, curves: pd.DataFrame, skills: pd.DataFrame) -> None:
+    """``seats.png`` (win rate by first-round seat, seats numbered as in ``seats.csv``: 0 is the
+    starter) and ``skill.png`` (the curves of ``skill_curve.csv``, each threshold's line naming the
+    stronger player of ``skill.csv``)."""
     colours = {51: "#1b9e77", 71: "#d95f02", 91: "#7570b3"}
     field = seats[seats["lineup"] == seats.groupby("players")["lineup"].transform("first")]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
@@ -239,11 +249,15 @@ def figures(out: Path, seats: pd.DataFrame, curves: pd.DataFrame) -> None:
             ax.errorbar(x, y, yerr=[y - 100 * h["win_ci95_low"], 100 * h["win_ci95_high"] - y], fmt="o",
                         mfc="none", color=colours[t], capsize=3, label=f"threshold {t}", zorder=3)
         ax.axhline(100 / P, color="grey", lw=0.8, ls="--", zorder=1)
+        # a fixed window of the fair share +- 3 points of percentage, the same on both panels, so
+        # that differences of a few tenths are not drawn as if they were large
+        ax.set_ylim(100 / P - 3, 100 / P + 3)
         starts = f.groupby("first_seat")["starts"].first()
-        ax.set_xticks(range(P), [f"seat {s + 1}\n({int(starts[s])} starts)" for s in range(P)])
+        ax.set_xticks(range(P), [f"seat {s}{' (starter)' if s == 0 else ''}\n({int(starts[s])} starts)"
+                                 for s in range(P)])
         ax.set_title(f"{P} players, every seat the same policy")
-        ax.set_xlabel("seat in the first round (rounds it starts of 9)")
-    axes[0].set_ylabel("match win rate, % of matches (95% CI)")
+        ax.set_xlabel("seat in the first round, as in seats.csv (rounds it starts of 9)")
+    axes[0].set_ylabel("match win rate, % of matches (95% CI;\ndashed: the fair share; window ±3 pp)")
     axes[0].legend(frameon=False)
     fig.tight_layout()
     fig.savefig(out / "seats.png", dpi=110)
@@ -255,7 +269,13 @@ def figures(out: Path, seats: pd.DataFrame, curves: pd.DataFrame) -> None:
             c = curves[(curves["players"] == P) & (curves["opening_threshold"] == t)]
             nrm = c[c["source"] == "normal"].sort_values("rounds")
             dat = c[c["source"] == "data"]
-            ax.plot(nrm["rounds"], 100 * nrm["p_stronger_ahead"], color=colours[t], lw=1, label=f"threshold {t}")
+            k = skills[(skills["players"] == P) & (skills["opening_threshold"] == t)]
+            who = "?"
+            if len(k):
+                lu = str(k["lineup"].iloc[0]).split(",")
+                who = lu[0] if k["stronger"].iloc[0] == "challenger" else lu[1]
+            ax.plot(nrm["rounds"], 100 * nrm["p_stronger_ahead"], color=colours[t], lw=1,
+                    label=f"threshold {t}: {who} is the stronger")
             ax.fill_between(nrm["rounds"], 100 * nrm["ahead_ci95_low"], 100 * nrm["ahead_ci95_high"],
                             color=colours[t], alpha=0.2, lw=0)
             y = 100 * dat["p_stronger_ahead"].to_numpy()
@@ -265,10 +285,11 @@ def figures(out: Path, seats: pd.DataFrame, curves: pd.DataFrame) -> None:
         ax.plot([], [], "o", mfc="none", color="grey", ms=3, label="exact from the matches (1-9 rounds)")
         ax.plot([], [], "-", color="grey", lw=1, label="normal approximation (band: 95% CI)")
         ax.set_xscale("log")
-        ax.set_title(f"{P} players: the stronger of challenger / one field player")
+        lu = str(skills.loc[skills["players"] == P, "lineup"].iloc[0]).split(",") if len(skills) else ["?", "?"]
+        ax.set_title(f"{P} players: {lu[0]} (challenger) vs one {lu[1]}", fontsize=10)
         ax.set_xlabel("rounds played (log scale; dotted: a 9-round match)")
+        ax.legend(frameon=False, fontsize=7, loc="upper left")  # each panel: who is stronger differs
     axes[0].set_ylabel("P(the stronger finishes ahead), % (95% CI)")
-    axes[0].legend(frameon=False, fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "skill.png", dpi=110)
     plt.close(fig)
