@@ -24,13 +24,20 @@ from handsim.stats.intervals import hist_quantiles
 
 from .layout import QUANTILES
 
-__all__ = ["MAX_ROWS", "PR", "TR", "PM", "is_nan", "lineup_policies", "config_text", "estimate",
-           "share_estimate", "has_joker_left", "paired_rates", "change_verb", "capped", "is_team",
+__all__ = ["MAX_ROWS", "MAX_PANELS", "LINEUP_NO", "PR", "TR", "PM", "is_nan", "lineup_policies", "config_text",
+           "estimate", "share_estimate", "has_joker_left", "paired_rates", "change_verb", "capped", "is_team",
            "has_matches", "option_columns", "versus_from_summary", "quantiles_from_histograms",
-           "flip_lineup_pairs", "StudyView", "widest", "bars_note"]
+           "flip_lineup_pairs", "StudyView", "widest", "bars_note", "extremes"]
 
 #: Rows of a table in the report (the CSV files hold every row).
 MAX_ROWS = 40
+#: Line-ups a figure gives one panel each.  A study with more line-ups gets one panel that shows
+#: every line-up (by its number in *What was simulated*) instead, and, for a distribution (round
+#: length, final totals), the panels and the findings of this many line-ups: the first, the last
+#: and evenly spaced ones between.  So the report's size and time stop growing with the line-ups.
+MAX_PANELS = 6
+#: The column of a line-up's number (1-based, as in *What was simulated*) in the figures of many line-ups.
+LINEUP_NO = "line-up"
 #: The units findings name: a player's score per round, a team's (both partners summed), a team
 PR = "points per player-round"
 TR = "points per team-round"
@@ -106,6 +113,19 @@ def capped(rows: list, what: str, csv: str, max_rows: int) -> tuple[list, str]:
     if len(rows) <= max_rows:
         return rows, ""
     return rows[:max_rows], f"The first {max_rows:,} of {len(rows):,} {what}; all of them are in `{csv}`."
+
+
+def extremes(records: list[dict], key: str, max_rows: int) -> tuple[list[dict], int]:
+    """At most ``max_rows`` of ``records``: all of them when they fit, else the half with the lowest
+    ``key`` and the half with the highest (lowest first; NaN last, so never chosen); and how many
+    there were."""
+    if len(records) <= max_rows:
+        return records, len(records)
+    order = sorted(records, key=lambda r: (is_nan(r[key]), r[key] if not is_nan(r[key]) else 0.0))
+    finite = [r for r in order if not is_nan(r[key])]
+    low = max_rows // 2
+    high = max(0, min(max_rows - low, len(finite) - low))
+    return finite[:low] + (finite[-high:] if high else []), len(records)
 
 
 def is_team(seat: pd.Series) -> pd.Series:
@@ -240,6 +260,12 @@ class StudyView:
         for r in self.allrows.to_dict("records"):
             self._index[(tuple(value_text(r[o]) for o in self.options), r["lineup"], r["policy"])] = r
         self.figures: list[Figure] = []
+        #: More line-ups than :data:`MAX_PANELS`: figures and findings summarise.
+        self.many = len(self.lineups) > MAX_PANELS
+        #: line-up -> its number in *What was simulated* (1-based)
+        self.number = {lu: i + 1 for i, lu in enumerate(self.lineups)}
+        #: the line-ups that get a panel of a distribution and their findings listed
+        self.shown = figures.spread_pick(self.lineups, MAX_PANELS)
 
     def row(self, values: Mapping[str, Any], lineup: str, policy: str):
         return self._index.get((tuple(value_text(values[o]) for o in self.options), lineup, policy))
@@ -250,7 +276,7 @@ class StudyView:
     def where(self, r, skip=(), lineup=True) -> str:
         parts = []
         if lineup and "lineup" in r and len(self.lineups) > 1:
-            parts.append(f"line-up {lineup_text(r['lineup'])}")
+            parts.append(self.lineup_name(r["lineup"]))
         opts = [o for o in self.options if o not in skip]
         if opts:
             parts.append(config_text(r, opts))
@@ -262,6 +288,49 @@ class StudyView:
         f = Figure(name=name, title=title, caption=caption, png=figures.png_bytes(fig, self.dpi), alt=title)
         self.figures.append(f)
         return f
+
+    def numbered(self, df: pd.DataFrame, col: str = "lineup", at: int = 0) -> pd.DataFrame:
+        """``df`` with the column :data:`LINEUP_NO` (each row's line-up number) inserted at position
+        ``at``: where the varying options are read (before ``lineup``), so that figures take it as
+        the x axis."""
+        out = df.copy()
+        out.insert(at, LINEUP_NO, [self.number.get(x, 0) for x in df[col]] if len(df) else [])
+        return out
+
+    def at_first(self, df: pd.DataFrame, skip: Sequence[str] = ()) -> pd.DataFrame:
+        """The rows of ``df`` at the first value of every varying option but those in ``skip``."""
+        keep = np.ones(len(df), dtype=bool)
+        for o, vals in self.values.items():
+            if o not in skip and o in df.columns and len(df):
+                keep &= (df[o].map(value_text) == value_text(vals[0])).to_numpy()
+        return df[keep]
+
+    def first_text(self, skip: Sequence[str] = ()) -> str:
+        """``"opening threshold 51, joker penalty 15"``: the first configuration (``""`` when no option varies)."""
+        return config_text(self.first_config(), [o for o in self.options if o not in skip])
+
+    def lineup_name(self, lineup: str) -> str:
+        """``line-up a, b, c``; with many line-ups ``line-up 7: a, b, c`` (its number in *What was simulated*)."""
+        number = f" {self.number[lineup]}:" if self.many and lineup in self.number else ""
+        return f"line-up{number} {lineup_text(lineup)}"
+
+    def panel_title(self, lineup: str) -> str:
+        """A panel's title: the line-up, with its number when the study has many."""
+        return f"{self.number[lineup]}. {lineup_text(lineup)}" if self.many and lineup in self.number \
+            else lineup_text(lineup)
+
+    def shown_note(self, shown: Sequence[str], of: int, csv: str, what: str = "Panels") -> str:
+        """`` Panels for 8 of the 60 line-ups ...``: which line-ups a figure (or a list) shows."""
+        return (f" {what} for {len(shown)} of the {of} line-ups (the first, the last and evenly spaced ones between, "
+                f"numbered as in *What was simulated*); `{csv}` has every line-up.")
+
+    def overview_note(self, csv: str = "summary.csv", skip: Sequence[str] = ()) -> str:
+        """What a figure of every line-up in one panel shows (many line-ups): at the first value of
+        each option but those in ``skip``."""
+        first = self.first_text(skip)
+        return (f" All {len(self.lineups)} line-ups in one panel, at their number in *What was simulated* (more "
+                f"than {MAX_PANELS} line-ups: no panel per line-up), a colour per policy"
+                + (f", at {first}; `{csv}` has every configuration." if first else "."))
 
     def first_config(self) -> dict:
         return {o: v[0] for o, v in self.values.items()}

@@ -28,6 +28,7 @@ __all__ = [
     "plot_effect",
     "plot_versus",
     "plot_lineup_pairs",
+    "plot_lineup_pairs_ranked",
     "plot_match_win",
     "plot_team_score",
     "plot_round_length",
@@ -263,10 +264,8 @@ def plot_paired(paired: pd.DataFrame, ax=None, *, metric: str = "score", lineup:
         return Drawn(ax, drawn)
     options = varying(paired)
     with_lineup = nunique(df, "lineup") > 1
-    labels = []
-    for i, row in enumerate(df.to_dict("records")):
-        v, lo, hi = (float(row[c]) * scale for c in (ycol, locol, hicol))
-        sig = not (math.isnan(lo) or math.isnan(hi) or lo <= 0.0 <= hi)
+    rows = []
+    for row in df.to_dict("records"):
         others = [o for o in options if o != row["parameter"]]
         label = (f"{row['policy']}: {human(row['parameter'])} {value_text(row['from_value'])}"
                  f" → {value_text(row['to_value'])}")
@@ -274,18 +273,27 @@ def plot_paired(paired: pd.DataFrame, ax=None, *, metric: str = "score", lineup:
             label += " (" + ", ".join(f"{human(o)} {value_text(row[o])}" for o in others) + ")"
         if with_lineup:
             label += f" [{lineup_text(row['lineup'])}]"
-        colour = colour_of(colours, str(row["policy"]))
+        rows.append((label, *(float(row[c]) * scale for c in (ycol, locol, hicol)),
+                     colour_of(colours, str(row["policy"]))))
+    return _forest(ax, rows, xlabel + (f" — first {len(df)} of {total}" if total > len(df) else ""))
+
+
+def _forest(ax, rows, xlabel: str) -> Drawn:
+    """A forest plot: one row per ``(label, value, low, high, colour)``, top down, the 95% interval
+    over its marker, filled where the interval excludes 0 (hollow: not significant); a dashed line at 0."""
+    drawn: dict[str, Any] = {}
+    for i, (label, v, lo, hi, colour) in enumerate(rows):
+        sig = not (math.isnan(lo) or math.isnan(hi) or lo <= 0.0 <= hi)
         cont = ax.errorbar([v], [-i], xerr=yerr([v], [lo], [hi]), fmt="o", capsize=3, color=colour,
                            markerfacecolor=colour if sig else "white")
         cont.lines[0].set_zorder(2.0)
         for art in list(cont.lines[1]) + list(cont.lines[2]):
             art.set_zorder(3.0)
         drawn[label] = cont
-        labels.append(label)
     ax.axvline(0.0, color="0.3", linewidth=1, linestyle="--")
-    ax.set_yticks([-i for i in range(len(labels))], labels, fontsize="small")
-    ax.set_ylim(-len(labels) + 0.5, 0.5)
-    ax.set_xlabel(xlabel + (f" — first {len(df)} of {total}" if total > len(df) else ""))
+    ax.set_yticks([-i for i in range(len(rows))], [r[0] for r in rows], fontsize="small")
+    ax.set_ylim(-len(rows) + 0.5, 0.5)
+    ax.set_xlabel(xlabel)
     ax.grid(True, axis="x", alpha=0.3)
     return Drawn(ax, drawn)
 
@@ -343,6 +351,48 @@ def plot_lineup_pairs(lineups: pd.DataFrame, ax=None, *, metric: str = "score", 
     return points_by_option(df, ax, ycol=ycol, locol=locol, hicol=hicol, options=varying(lineups, "lineup_a"), x=x,
                             colour_col="policy_a", label_col="change", colours=colours, scale=scale, zero_line=True,
                             ylabel=ylabel)
+
+
+def plot_lineup_pairs_ranked(rows: pd.DataFrame, ax=None, *, metric: str = "score",
+                             numbers: dict[str, int] | None = None, colours=None) -> Drawn:
+    """Chosen switches of one line-up position as a forest, one row each, ordered by the paired
+    difference of ``metric`` (the lowest at the top), with 95% CIs (filled where the interval excludes
+    0): for studies with too many switches to draw each as a series of :func:`plot_lineup_pairs`.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        Rows of :meth:`StudyAccumulator.lineup_pairs <handsim.games.hand.stats.StudyAccumulator.lineup_pairs>`
+        (e.g. those with the lowest and the highest difference).
+    metric : str
+        As :func:`plot_lineup_pairs`.
+    numbers : dict, optional
+        Line-up -> its number in the report; a row is labelled with the number of ``lineup_a``.
+
+    Returns
+    -------
+    Drawn
+        ``artists`` maps each row's label to its ``ErrorbarContainer``.
+    """
+    if metric not in _LINEUP_METRICS:
+        raise ValueError(f"unknown metric {metric!r}: allowed {', '.join(_LINEUP_METRICS)}")
+    ycol, locol, hicol, scale, xlabel = _LINEUP_METRICS[metric]
+    df = rows[rows[ycol].notna()].sort_values(ycol, kind="stable") if len(rows) else rows
+    if ax is None:
+        ax = new_figure((8.0, max(2.5, 0.28 * len(df) + 1.2))).add_subplot()
+    if not len(df):
+        no_data(ax, "no line-ups differ in one position")
+        return Drawn(ax, {})
+    options = [o for o in varying(rows, "lineup_a") if nunique(rows, o) > 1]
+    out = []
+    for r in df.to_dict("records"):
+        lu = r["lineup_a"]
+        where = f"line-up {numbers[lu]}" if numbers and lu in numbers else lineup_text(lu)
+        label = (f"{r['policy_a']} instead of {r['policy_b']} at position {int(r['position'])} ({where}"
+                 + "".join(f", {human(o)} {value_text(r[o])}" for o in options) + ")")
+        out.append((label, *(float(r[c]) * scale for c in (ycol, locol, hicol)),
+                    colour_of(colours, str(r["policy_a"]))))
+    return _forest(ax, out, xlabel.replace("\n", " "))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ the shared renderers (:func:`handsim.report.files.write_document`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -275,8 +276,11 @@ def _tables_section(st: StudyView) -> Section | None:
         sec.add(spread)
     seats = sorted({x for x in s["seat"].tolist() if x != "all"}, key=int)
     body = []
-    for _, g in s[s["seat"] != "all"].groupby(st.options + ["lineup", "policy"], sort=False, dropna=False):
-        recs = {r["seat"]: r for r in g.to_dict("records")}
+    groups: dict[tuple, dict] = {}  # (options, line-up, policy) -> seat -> row, in order of appearance
+    for r in s[s["seat"] != "all"].to_dict("records"):  # (one pass: a groupby's frame per group took seconds)
+        key = tuple(value_text(r[o]) for o in st.options) + (r["lineup"], r["policy"])
+        groups.setdefault(key, {})[r["seat"]] = r
+    for recs in groups.values():
         first = next(iter(recs.values()))
         line = tuple(value_text(first[o]) for o in st.options) + (lineup_text(first["lineup"]), first["policy"])
         for x in seats:
@@ -417,7 +421,7 @@ def _summary_section(st: StudyView) -> Section:
     # 3. switching one seat (teams: the team's score and its chance to win)
     lp = st.lineup_pairs
     if lp is not None and len(lp):
-        for (la, lb, pos), g in list(lp.groupby(["lineup_a", "lineup_b", "position"], sort=False))[:2]:
+        for (la, lb, pos), g in itertools.islice(lp.groupby(["lineup_a", "lineup_b", "position"], sort=False), 2):
             x = st.options[0] if st.options else None
             for o in st.options[1:]:
                 g = g[g[o].map(value_text) == value_text(first[o])]

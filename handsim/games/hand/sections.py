@@ -11,19 +11,62 @@ label per comparison, so that studies with many configurations stay readable.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from handsim.report import plots as figures
 from handsim.report.document import BulletList, Column, Finding, Paragraph, Section, Table, fmt_number, fmt_pct
 from handsim.report.plots import human, lineup_text, spread_pick, value_text
 
 from . import plots
-from .findings import (PM, PR, StudyView, TR, bars_note, capped, config_text, estimate, has_joker_left, has_matches,
-                       is_team, lineup_policies, option_columns, paired_rates, share_estimate, widest)
+from .findings import (LINEUP_NO, MAX_PANELS, PM, PR, StudyView, TR, bars_note, capped, config_text, estimate,
+                       extremes, has_joker_left, has_matches, is_team, lineup_policies, option_columns, paired_rates,
+                       share_estimate, widest)
 
 from .tables import team_margin_table
 
 __all__ = ["effect_section", "levels_section", "versus_section", "lineups_section", "matches_section",
-           "partnership_section", "round_section"]
+           "partnership_section", "round_section", "lineup_figure", "MAX_CHANGES", "RANKED"]
+
+#: Switches of one line-up position that the figure of *Switching one seat* draws as a series each;
+#: beyond, it draws the :data:`RANKED` with the lowest and the highest difference.
+MAX_CHANGES = 12
+#: Rows of each end of a ranked figure or table (the lowest and the highest).
+RANKED = 10
+
+
+def lineup_figure(st: StudyView, lineups, draw, name: str, title: str, caption: str, *, w: float = 6.0,
+                  h: float = 3.8, every=None, every_caption: str = "", every_skip=(), csv: str = "summary.csv",
+                  legend: bool = True, title_loc: str | None = None):
+    """A figure with one panel per line-up (``draw(ax, lineup)`` draws one), or, for more than
+    :data:`~handsim.games.hand.findings.MAX_PANELS` line-ups, one that summarises.
+
+    Many line-ups: ``every(ax)`` draws all of them in one panel, x the line-up's number in *What was
+    simulated*, at the first value of every option but those in ``every_skip`` (:meth:`StudyView.at_first`),
+    captioned ``every_caption``; a figure without ``every`` (a distribution) draws the
+    panels of ``MAX_PANELS`` line-ups (the first, the last, evenly spaced ones between) and its
+    caption says so, naming ``csv`` for the rest.  Returns the report's
+    :class:`~handsim.report.document.Figure`.
+    """
+    lineups = list(lineups)
+    if len(lineups) > MAX_PANELS and every is not None:
+        from matplotlib.ticker import MaxNLocator
+
+        fig = figures.new_figure((2 * w, h + 1.2))
+        ax = fig.add_subplot()
+        every(ax)
+        ax.set_xlabel("line-up (its number in What was simulated)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        figures.figure_legend(fig, [ax])
+        return st.figure(fig, name, title, every_caption + st.overview_note(csv, every_skip), legend=False)
+    if len(lineups) > MAX_PANELS:
+        shown = figures.spread_pick(lineups, MAX_PANELS)
+        caption += st.shown_note(shown, len(lineups), csv)
+        lineups = shown
+    fig, axes = figures.grid(len(lineups), 2 if len(lineups) > 1 else 1, w, h)
+    for ax, lu in zip(axes, lineups):
+        draw(ax, lu)
+        ax.set_title(st.panel_title(lu), fontsize="medium", **({"loc": title_loc} if title_loc else {}))
+    return st.figure(fig, name, title, caption, legend=legend)
 
 
 def effect_section(st: StudyView, option: str) -> Section:
@@ -40,6 +83,8 @@ def effect_section(st: StudyView, option: str) -> Section:
     items: list[Finding] = []
     firsts = {o: st.values[o][0] for o in others}
     for (lu, pol), g in brows.groupby(["lineup", "policy"], sort=False):
+        if lu not in st.shown:  # many line-ups: the findings of some (the table and paired.csv have all)
+            continue
         g0 = g
         for o, v in firsts.items():
             g0 = g0[g0[o].map(value_text) == value_text(v)]
@@ -76,16 +121,29 @@ def effect_section(st: StudyView, option: str) -> Section:
         items.append(Finding(text, e_last, ctx))
     if items:
         sec.add(BulletList(tuple(items)))
+        if st.many:
+            sec.add(Paragraph(st.shown_note(st.shown, len(st.lineups), "paired.csv", "Findings").strip(), note=True))
     if len(brows) and brows["mean_diff"].notna().any():
-        nl = len(st.lineups)
-        fig, axes = figures.grid(nl, 2 if nl > 1 else 1, 6.2, 3.9)
-        for ax, lu in zip(axes, st.lineups):
-            plots.plot_effect(st.paired, option, ax, lineup=lu, colours=st.colours, baseline=base)
-            ax.set_title(lineup_text(lu), fontsize="medium")
-        sec.add(st.figure(fig, f"effect_{option}.png", f"Effect of the {human(option)} on the mean score",
-                          f"Paired difference of each policy's mean score per round (points) against {human(option)} "
-                          f"{value_text(base)}, on the same deals; one panel per line-up, one colour per policy."
-                          + bars_note(widest(brows, "ci95_low", "ci95_high"), "points")))
+        bars = bars_note(widest(brows, "ci95_low", "ci95_high"), "points")
+
+        def every(ax):  # every line-up in one panel: x its number, a marker per value compared
+            df = st.numbered(st.at_first(brows, skip=(option,)).assign(**{option: brows["to_value"].map(value_text)}))
+            figures.points_by_option(df, ax, ycol="mean_diff", locol="ci95_low", hicol="ci95_high",
+                                     options=[LINEUP_NO, option], x=LINEUP_NO, colour_col="policy",
+                                     colours=st.colours, zero_line=True,
+                                     ylabel=f"Δ mean score per round (points; 95% CI)\nvs {human(option)} "
+                                            f"{value_text(base)}")
+
+        sec.add(lineup_figure(
+            st, st.lineups, lambda ax, lu: plots.plot_effect(st.paired, option, ax, lineup=lu, colours=st.colours,
+                                                             baseline=base),
+            f"effect_{option}.png", f"Effect of the {human(option)} on the mean score",
+            f"Paired difference of each policy's mean score per round (points) against {human(option)} "
+            f"{value_text(base)}, on the same deals; one panel per line-up, one colour per policy." + bars,
+            w=6.2, h=3.9, every=every, every_skip=(option,), csv="paired.csv",
+            every_caption=f"Paired difference of each policy's mean score per round (points) against "
+                          f"{human(option)} {value_text(base)}, on the same deals, a marker per value compared."
+                          + bars))
     # the table: baseline comparisons, then steps between neighbouring values
     steps = {(value_text(a), value_text(b)) for a, b in zip(values, values[1:])}
     is_base = np.array([value_text(v) == value_text(base) for v in p["from_value"]], dtype=bool)
@@ -122,7 +180,6 @@ def effect_section(st: StudyView, option: str) -> Section:
 def levels_section(st: StudyView) -> Section:
     sec = Section("Scores and shares by configuration", level=2, id="levels")
     x = st.options[0] if st.options else None
-    nl = len(st.lineups)
     s = st.summary
     sec.add(Paragraph("The levels behind the differences above: each policy's mean score per round and the shares of "
                       "player-rounds that end unopened or with a Hand, per configuration (points, not lines: the "
@@ -136,18 +193,19 @@ def levels_section(st: StudyView) -> Section:
             ("p_hand", "p_hand.png", "P(Hand)",
              "Share of player-rounds (%) that end with the player going out in one turn (a Hand). The axis "
              "starts at 0.")):
-        fig, axes = figures.grid(nl, 2 if nl > 1 else 1, 6.0, 3.8)
-        for ax, lu in zip(axes, st.lineups):
+        def draw(ax, lu, col=col, df=s, x=x):
             if col == "mean_score":
-                plots.plot_mean_score(s, ax, lineup=lu, x=x, colours=st.colours)
+                plots.plot_mean_score(df, ax, lineup=lu, x=x, colours=st.colours)
             else:
-                plots.plot_rate(s, col, ax, lineup=lu, x=x, colours=st.colours)
-            ax.set_title(lineup_text(lu), fontsize="medium")
+                plots.plot_rate(df, col, ax, lineup=lu, x=x, colours=st.colours)
+
         scale = 1.0 if col == "mean_score" else 100.0
         lo, hi = ("ci95_low", "ci95_high") if col == "mean_score" else (f"{col}_ci95_low", f"{col}_ci95_high")
         unit = "points" if col == "mean_score" else "percentage points"
-        sec.add(st.figure(fig, name, title, caption + " One panel per line-up."
-                          + bars_note(widest(st.allrows, lo, hi, scale), unit)))
+        bars = bars_note(widest(st.allrows, lo, hi, scale), unit)
+        sec.add(lineup_figure(st, st.lineups, draw, name, title, caption + " One panel per line-up." + bars,
+                              every=lambda ax, draw=draw: draw(ax, None, df=st.numbered(st.at_first(s)), x=LINEUP_NO),
+                              every_caption=caption + bars))
     return sec
 
 
@@ -190,14 +248,15 @@ def versus_section(st: StudyView) -> Section | None:
         sec.add(BulletList(tuple(items)))
     mixed = [lu for lu in st.mixed_lineups() if lu in set(vs["lineup"])]
     if mixed:
-        fig, axes = figures.grid(len(mixed), 2 if len(mixed) > 1 else 1, 6.2, 3.9)
-        for ax, lu in zip(axes, mixed):
-            plots.plot_versus(vs, ax, lineup=lu, x=st.options[0] if st.options else None, colours=st.colours)
-            ax.set_title(lineup_text(lu), fontsize="medium")
-        sec.add(st.figure(fig, "versus.png", "Policy against policy",
-                          "Per-deal difference A − B of two policies' mean scores per round at the same table "
-                          "(points; colour of policy A); below the dashed 0 line A scores less (better)."
-                          + bars_note(widest(vs, "ci95_low", "ci95_high"), "points")))
+        caption = ("Per-deal difference A − B of two policies' mean scores per round at the same table "
+                   "(points; colour of policy A); below the dashed 0 line A scores less (better)."
+                   + bars_note(widest(vs, "ci95_low", "ci95_high"), "points"))
+        sec.add(lineup_figure(
+            st, mixed, lambda ax, lu: plots.plot_versus(vs, ax, lineup=lu, x=st.options[0] if st.options else None,
+                                                        colours=st.colours),
+            "versus.png", "Policy against policy", caption, w=6.2, h=3.9, csv="versus.csv",
+            every=lambda ax: plots.plot_versus(st.numbered(st.at_first(vs)), ax, x=LINEUP_NO, colours=st.colours),
+            every_caption=caption))
     rows = []
     for r in vs.to_dict("records"):
         e = estimate(r, "mean_diff", "ci95_low", "ci95_high")
@@ -243,18 +302,34 @@ def lineups_section(st: StudyView) -> Section | None:
     if len(items) <= 12:
         sec.add(BulletList(tuple(items)))
     metrics = ["score"] + (["team"] if has_team else []) + (["win"] if has_match else [])
-    fig, axes = figures.grid(len(metrics), 2 if len(metrics) > 1 else 1, 6.0 if len(metrics) > 1 else 6.4, 3.9)
     titles = {"score": "that player's score", "team": "its team's score", "win": "chance of winning the match"}
-    for ax, m in zip(axes, metrics):
-        plots.plot_lineup_pairs(lp, ax, metric=m, x=st.options[0] if st.options else None, colours=st.colours)
-        ax.set_title(titles[m], fontsize="medium")
-    sec.add(st.figure(fig, "lineups.png", "Switching one seat",
-                      "Paired difference when one line-up position plays the first policy instead of the second, "
-                      "same deals; one panel per question" + (", a team's score summing both partners" if has_team
-                                                              else "") + "." +
-                      bars_note(widest(lp, "ci95_low", "ci95_high"), "points")))
+    changes = len(lp.drop_duplicates(["position", "policy_a", "policy_b"]))
+    bars = bars_note(widest(lp, "ci95_low", "ci95_high"), "points")
+    if changes <= MAX_CHANGES:  # one series per switch
+        fig, axes = figures.grid(len(metrics), 2 if len(metrics) > 1 else 1, 6.0 if len(metrics) > 1 else 6.4, 3.9)
+        for ax, m in zip(axes, metrics):
+            plots.plot_lineup_pairs(lp, ax, metric=m, x=st.options[0] if st.options else None, colours=st.colours)
+            ax.set_title(titles[m], fontsize="medium")
+        caption = ("Paired difference when one line-up position plays the first policy instead of the second, "
+                   "same deals; one panel per question" + (", a team's score summing both partners" if has_team
+                                                           else "") + "." + bars)
+    else:  # too many switches for a series each: the lowest and the highest of each question
+        ycols = {"score": "mean_diff", "team": "team_diff", "win": "match_win_diff"}
+        chosen = {m: extremes(lp[lp[ycols[m]].notna()].to_dict("records"), ycols[m], 2 * RANKED)[0] for m in metrics}
+        fig, axes = figures.grid(len(metrics), 1, 9.0, 0.28 * max(len(r) for r in chosen.values()) + 1.4)
+        for ax, m in zip(axes, metrics):
+            plots.plot_lineup_pairs_ranked(pd.DataFrame(chosen[m], columns=lp.columns), ax, metric=m,
+                                           numbers=st.number, colours=st.colours)
+            ax.set_title(titles[m], fontsize="medium")
+        caption = (f"Paired difference when one line-up position plays the first policy instead of the second, "
+                   f"same deals: of the {len(lp):,} comparisons ({changes:,} different switches, more than "
+                   f"{MAX_CHANGES} to draw each), the {RANKED} with the lowest difference and the {RANKED} with the "
+                   "highest, per question" + (" (a team's score sums both partners)" if has_team else "")
+                   + "; line-ups by their number in *What was simulated*; `lineups.csv` has every comparison." + bars)
+    sec.add(st.figure(fig, "lineups.png", "Switching one seat", caption))
+    recs, total = extremes(lp.to_dict("records"), "mean_diff", st.max_rows)
     rows = []
-    for r in lp.to_dict("records"):
+    for r in recs:
         line = tuple(value_text(r[o]) for o in st.options) + (
             lineup_text(r["lineup_a"]), f"position {int(r['position'])}: `{r['policy_a']}` instead of `{r['policy_b']}`",
             f"{int(r['deals']):,}", estimate(r, "mean_diff", "ci95_low", "ci95_high").cell)
@@ -279,7 +354,10 @@ def lineups_section(st: StudyView) -> Section | None:
         if has_team:
             cols += (Column("Δ final team total", "points, 95% CI", True),)
         cols += (Column("Δ P(won match)", "pp, 95% CI", True),)
-    rows, note = capped(rows, "rows", "lineups.csv", st.max_rows)
+    low = st.max_rows // 2
+    note = "" if total == len(recs) else (f"The {low:,} comparisons with the lowest Δ in that player's score and the "
+                                          f"{len(recs) - low:,} with the highest, of {total:,}; all of them are in "
+                                          "`lineups.csv`.")
     sec.add(Table(cols, tuple(rows), note=note))
     return sec
 
@@ -299,20 +377,21 @@ def matches_section(st: StudyView) -> Section | None:
     if st.teams:
         t = st.full[is_team(st.full["seat"])]
         items = []
-        for lu in st.mixed_lineups() or st.lineups[:1]:
+        for lu in [lu for lu in st.mixed_lineups() if lu in st.shown] or st.lineups[:1]:
             for r in t[(t["lineup"] == lu) & (t["seat"] == "team A")].to_dict("records"):
                 e = share_estimate(r, "match_win_rate")
                 items.append(Finding(f"Team A ({r['policy']}) wins {e.number()} of its matches (95% CI {e.ci_text}; "
                                      "a fair share is 50%).", None, st.where(r)))
         sec.add(BulletList(tuple(items[: st.max_rows])))
-        fig, axes = figures.grid(len(st.lineups), 2 if len(st.lineups) > 1 else 1, 6.0, 3.8)
-        for ax, lu in zip(axes, st.lineups):
-            plots.plot_match_win(st.full, ax, lineup=lu, x=x, teams=True, colours=st.colours)
-            ax.set_title(lineup_text(lu), fontsize="medium")
-        sec.add(st.figure(fig, "match_win.png", "Matches won by each team",
-                          "Share of matches won (%) by team A (positions 1 & 3) and team B (2 & 4); the dotted line is "
-                          "the fair share, 50%." + bars_note(widest(t, "match_win_rate_ci95_low",
-                                                                      "match_win_rate_ci95_high", 100), "percentage points")))
+        caption = ("Share of matches won (%) by team A (positions 1 & 3) and team B (2 & 4); the dotted line is "
+                   "the fair share, 50%." + bars_note(widest(t, "match_win_rate_ci95_low",
+                                                               "match_win_rate_ci95_high", 100), "percentage points"))
+        sec.add(lineup_figure(
+            st, st.lineups, lambda ax, lu: plots.plot_match_win(st.full, ax, lineup=lu, x=x, teams=True,
+                                                                colours=st.colours),
+            "match_win.png", "Matches won by each team", caption, every_caption=caption,
+            every=lambda ax: plots.plot_match_win(st.numbered(st.at_first(st.full)), ax, x=LINEUP_NO, teams=True,
+                                                  colours=st.colours)))
     else:
         rows = s[(s["seat"] == "all") & (s["matches"] > 0)]
         items = []
@@ -325,15 +404,13 @@ def matches_section(st: StudyView) -> Section | None:
             items.append(Finding(text + f" (a fair share is 1 in {st.players}).", None, st.where(r)))
         if len(items) <= 12:
             sec.add(BulletList(tuple(items)))
-        fig, axes = figures.grid(len(st.lineups), 2 if len(st.lineups) > 1 else 1, 6.0, 3.8)
-        for ax, lu in zip(axes, st.lineups):
-            plots.plot_match_win(s, ax, lineup=lu, x=x, colours=st.colours)
-            ax.set_title(lineup_text(lu), fontsize="medium")
-        sec.add(st.figure(fig, "match_win.png", "Matches won by each policy",
-                          f"Share of a policy's player-matches that it won (%), over all its seats; the dotted line is "
-                          f"the fair share, 1 in {st.players}." + bars_note(
-                              widest(rows, "match_win_rate_ci95_low", "match_win_rate_ci95_high", 100),
-                              "percentage points")))
+        caption = (f"Share of a policy's player-matches that it won (%), over all its seats; the dotted line is "
+                   f"the fair share, 1 in {st.players}." + bars_note(
+                       widest(rows, "match_win_rate_ci95_low", "match_win_rate_ci95_high", 100), "percentage points"))
+        sec.add(lineup_figure(
+            st, st.lineups, lambda ax, lu: plots.plot_match_win(s, ax, lineup=lu, x=x, colours=st.colours),
+            "match_win.png", "Matches won by each policy", caption, every_caption=caption,
+            every=lambda ax: plots.plot_match_win(st.numbered(st.at_first(s)), ax, x=LINEUP_NO, colours=st.colours)))
         body = []
         for r in rows.to_dict("records"):
             line = tuple(value_text(r[o]) for o in st.options) + (lineup_text(r["lineup"]), r["policy"],
@@ -371,15 +448,13 @@ def matches_section(st: StudyView) -> Section | None:
         if hist is None or not len(hist):
             continue
         width = figures.nice_width(int(hist["total"].max()) - int(hist["total"].min()))
-        fig, axes = figures.grid(len(st.lineups), 2 if len(st.lineups) > 1 else 1, 6.0, 3.9)
-        for ax, lu in zip(axes, st.lineups):
-            plots.plot_final_totals(th, ax, lineup=lu, team_total=tt if teams else None, width=width,
-                                    colours=st.colours)
-            ax.set_title(lineup_text(lu), fontsize="medium")
-        sec.add(st.figure(fig, name, title, legend=False, caption=
-                          f"Share of matches per bin of {width} points of final {'team ' if teams else ''}total "
-                          "(tie-break rounds included; lower is better); a colour per "
-                          + ("team" if teams else "policy (all its seats)") + ", a line style per configuration."))
+        sec.add(lineup_figure(
+            st, st.lineups, lambda ax, lu, teams=teams, width=width: plots.plot_final_totals(
+                th, ax, lineup=lu, team_total=tt if teams else None, width=width, colours=st.colours),
+            name, title, f"Share of matches per bin of {width} points of final {'team ' if teams else ''}total "
+            "(tie-break rounds included; lower is better); a colour per "
+            + ("team" if teams else "policy (all its seats)") + ", a line style per configuration.",
+            h=3.9, csv="totals.csv", legend=False))
     if st.totals is not None and len(st.totals):
         body = []
         for r in st.totals.to_dict("records"):
@@ -408,13 +483,15 @@ def partnership_section(st: StudyView) -> Section | None:
         "is better). The unit is the deal (the match for match results): *P(team went out)* is the share of "
         "deals in which either partner went out, *P(team Hand)* in which one of them went out with a Hand, "
         "*P(unopened)* the share of the team's player-rounds without an opening."))
-    fig, axes = figures.grid(len(st.lineups), 2 if len(st.lineups) > 1 else 1, 6.0, 3.8)
-    for ax, lu in zip(axes, st.lineups):
-        plots.plot_team_score(st.full, ax, lineup=lu, x=st.options[0] if st.options else None, colours=st.colours)
-        ax.set_title(lineup_text(lu), fontsize="medium")
-    sec.add(st.figure(fig, "team_score.png", "Team score per round",
-                      "Each team's summed score per round (points, both partners; lower is better); a colour per team."
-                      + bars_note(widest(t, "ci95_low", "ci95_high"), "points")))
+    caption = ("Each team's summed score per round (points, both partners; lower is better); a colour per team."
+               + bars_note(widest(t, "ci95_low", "ci95_high"), "points"))
+    sec.add(lineup_figure(
+        st, st.lineups, lambda ax, lu: plots.plot_team_score(st.full, ax, lineup=lu,
+                                                             x=st.options[0] if st.options else None,
+                                                             colours=st.colours),
+        "team_score.png", "Team score per round", caption, every_caption=caption,
+        every=lambda ax: plots.plot_team_score(st.numbered(st.at_first(st.full)), ax, x=LINEUP_NO,
+                                               colours=st.colours)))
     has_match = has_matches(t)
     body = []
     for r in t.to_dict("records"):
@@ -455,8 +532,13 @@ def team_margin_part(st: StudyView, sec: Section) -> None:
         "The **team margin** of a match is team A's final match total minus team B's (points per match, tie-break "
         "rounds included; one observation per match). Below 0 team A finished lower, which is better; its mean "
         "has a Student-t 95% CI, the shares of matches below, at and above 0 Wilson 95% CIs."))
+    lineups = list(dict.fromkeys(table["lineup"].tolist()))
+    many = len(lineups) > MAX_PANELS
+    shown = figures.spread_pick(lineups, MAX_PANELS)
     items = []
     for r in table.to_dict("records"):
+        if r["lineup"] not in shown:
+            continue
         est = estimate(r, "mean_margin", "margin_ci95_low", "margin_ci95_high", unit=PM)
         items.append(Finding(
             f"Team A ({r['team_a']}) against team B ({r['team_b']}): mean margin {est.text(inner=False)}; team A's "
@@ -464,16 +546,19 @@ def team_margin_part(st: StudyView, sec: Section) -> None:
             f"{share_estimate(r, 'p_positive').text()}, equal in {share_estimate(r, 'p_zero').text()}.", est,
             st.where(r) if (st.options or len(st.lineups) > 1) else ""))
     sec.add(BulletList(tuple(items)))
-    lineups = list(dict.fromkeys(table["lineup"].tolist()))
+    if many:
+        sec.add(Paragraph(st.shown_note(shown, len(lineups), "team_margin.csv", "Findings").strip(), note=True))
     width = figures.nice_width(int(hist["margin"].max()) - int(hist["margin"].min()))
-    fig, axes = figures.grid(len(lineups) + 2, 2, 6.0, 3.9)
-    for ax, lu in zip(axes, lineups):
+    fig, axes = figures.grid(len(shown) + 2, 2, 6.0, 3.9)
+    for ax, lu in zip(axes, shown):
         plots.plot_team_margin(hist, ax, lineup=lu, width=width, colours=st.colours)
-        ax.set_title(lineup_text(lu), fontsize="medium")
-    x = st.options[0] if st.options else None
-    plots.plot_team_margin_summary(table, axes[len(lineups)], metric="mean", x=x, colours=st.colours)
-    axes[len(lineups)].set_title("mean team margin", fontsize="medium")
-    neg = plots.plot_team_margin_summary(table, axes[len(lineups) + 1], metric="negative", x=x, colours=st.colours)
+        ax.set_title(st.panel_title(lu), fontsize="medium")
+    # the summary panels: x the first varying option, or, with many line-ups, the line-up's number
+    x = LINEUP_NO if many else st.options[0] if st.options else None
+    drawn = st.numbered(table) if many else table
+    plots.plot_team_margin_summary(drawn, axes[len(shown)], metric="mean", x=x, colours=st.colours)
+    axes[len(shown)].set_title("mean team margin", fontsize="medium")
+    neg = plots.plot_team_margin_summary(drawn, axes[len(shown) + 1], metric="negative", x=x, colours=st.colours)
     neg.ax.set_title("team A's total lower (colours as in the mean panel)", fontsize="medium")
     if neg.ax.get_legend() is not None:  # the mean panel names the line-ups; here the legend would hide points
         neg.ax.get_legend().remove()
@@ -482,7 +567,9 @@ def team_margin_part(st: StudyView, sec: Section) -> None:
                       "total minus team B's; left of the dashed line team A finished lower, which is better), a "
                       "line style per configuration. Bottom panels: the mean margin (points per match) and the "
                       "share of matches with a margin below 0 (%), each with its 95% CI, a colour per line-up."
-                      + bars_note(widest(table, "margin_ci95_low", "margin_ci95_high"), PM)))
+                      + bars_note(widest(table, "margin_ci95_low", "margin_ci95_high"), PM)
+                      + (st.shown_note(shown, len(lineups), "team_margin.csv").replace("Panels", "Top panels", 1)
+                         + " The bottom panels show every line-up, at its number." if many else "")))
     body = [tuple(value_text(r[o]) for o in st.options) + (
         lineup_text(r["lineup"]), f"{int(r['matches']):,}",
         estimate(r, "mean_margin", "margin_ci95_low", "margin_ci95_high").cell, fmt_number(r["sd_margin"]),
@@ -508,6 +595,8 @@ def round_section(st: StudyView) -> Section | None:
                       "`max_reshuffles` allows (RULES.md §3): everyone scores 0 for it."))
     items = []
     for lineup, g in allrows.groupby("lineup", sort=False):
+        if lineup not in st.shown:
+            continue
         recs = g.to_dict("records")
         lo = min(recs, key=lambda r: r["mean_turns"])
         hi = max(recs, key=lambda r: r["mean_turns"])
@@ -519,19 +608,18 @@ def round_section(st: StudyView) -> Section | None:
         else:
             text = (f"A round lasts from {fmt_number(lo['mean_turns'])} turns on average ({config_text(lo, st.options)}) "
                     f"to {fmt_number(hi['mean_turns'])} ({config_text(hi, st.options)}); {void}.")
-        items.append(Finding(text, None, f"line-up {lineup_text(lineup)}" if len(st.lineups) > 1 else ""))
+        items.append(Finding(text, None, st.lineup_name(lineup) if len(st.lineups) > 1 else ""))
     sec.add(BulletList(tuple(items)))
+    if st.many:
+        sec.add(Paragraph(st.shown_note(st.shown, len(st.lineups), "summary.csv", "Findings").strip(), note=True))
     turns = st.histograms.get("turns")
     if turns is not None and len(turns):
-        tl = list(dict.fromkeys(turns["lineup"].tolist()))
-        fig, axes = figures.grid(len(tl), 2 if len(tl) > 1 else 1, 6.4, 4.0)
-        for ax, lu in zip(axes, tl):
-            plots.plot_round_length(turns, ax, lineup=lu)
-            ax.set_title(lineup_text(lu), fontsize="medium", loc="left")
-        sec.add(st.figure(fig, "round_length.png", "Round length", legend=False, caption=
-                          "Share of rounds by length (turns of all players together), one line per configuration "
-                          "(configurations with the same distribution drawn once; at most six); crosses: void "
-                          "rounds, apart from the others, with their share of all rounds in the legend."))
+        sec.add(lineup_figure(
+            st, dict.fromkeys(turns["lineup"].tolist()), lambda ax, lu: plots.plot_round_length(turns, ax, lineup=lu),
+            "round_length.png", "Round length", "Share of rounds by length (turns of all players together), one line "
+            "per configuration (configurations with the same distribution drawn once; at most six); crosses: void "
+            "rounds, apart from the others, with their share of all rounds in the legend.", w=6.4, h=4.0,
+            legend=False, title_loc="left"))
     return sec
 
 

@@ -1,0 +1,160 @@
+"""Reports that scale with the line-ups (issue 23, cause 6): a study of 100 line-ups gets a report of
+the same figures as a study of two, each of a bounded size, tables of at most MAX_ROWS rows and a
+report.html under 2.5 MB.  Structure and sizes only: speed is scripts/bench.py's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import struct
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from handsim.games.hand.findings import MAX_PANELS, MAX_ROWS, extremes
+from handsim.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccumulator
+
+POLICIES = ("greedy", "hold-hand", "card-reader", "random")
+
+
+def many_lineups(n_lineups: int, thresholds=(51, 71), penalties=(15,), n: int = 24, seed: int = 5) -> StudyAccumulator:
+    """A synthetic 4-player study: the first ``n_lineups`` line-ups of POLICIES^4 (in
+    itertools.product order) x ``thresholds`` x ``penalties`` (the joker penalty varies when more
+    than one is given), ``n`` deals, random scores (no kernels)."""
+    lineups = list(itertools.islice(itertools.product(POLICIES, repeat=4), n_lineups))
+    varying = ["opening_threshold"] + (["joker_penalty"] if len(penalties) > 1 else [])
+    configs = [dict(zip(varying, (t, j))) for t in thresholds for j in penalties]
+    acc = StudyAccumulator(configs, lineups, 4, varying)
+    rng = np.random.default_rng(seed)
+    deals = np.arange(n, dtype=np.int64)
+    perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
+    blocks = {}
+    for c in range(len(configs)):
+        for l in range(n_lineups):
+            score = rng.integers(0, 120, size=(n, 4)).astype(np.int32)
+            flags = np.where(rng.random((n, 4)) < 0.8, FLAG_OPENED, 0).astype(np.uint8)
+            out = rng.integers(0, 4, size=n)
+            flags[np.arange(n), out] = FLAG_OPENED | FLAG_OUT | (FLAG_HAND * (rng.random(n) < 0.1))
+            blocks[(c, l)] = DealBlock(deals, perm, score, flags, rng.integers(10, 60, size=n).astype(np.int16),
+                                       (rng.random(n) < 0.05).astype(np.uint8))
+    acc.add_chunk(blocks)
+    return acc
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) in pixels from a PNG's IHDR chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+#: The figures of a study of one varying option and mixed line-ups, however many line-ups it has.
+FIGURES = ["effect_opening_threshold.png", "lineups.png", "mean_score.png", "p_hand.png", "p_unopened.png",
+           "round_length.png", "versus.png"]
+
+
+@pytest.fixture(scope="module")
+def hundred(tmp_path_factory):
+    acc = many_lineups(100)
+    out = tmp_path_factory.mktemp("hundred")
+    path = acc.write_report(out, {"players": 4, "seed": 5})
+    return acc, out, path.read_text(encoding="utf-8"), (out / "report.html").read_text(encoding="utf-8")
+
+
+def section(text: str, title: str) -> str:
+    part = text.split(f"\n## {title}\n", 1)[1]
+    return part.split("\n## ", 1)[0]
+
+
+def test_a_hundred_lineups_keep_the_figures_of_two(hundred, tmp_path):
+    acc, out, md, page = hundred
+    assert len(acc.lineups) == 100 and len(acc.lineup_diffs) == 450
+    assert sorted(p.name for p in out.glob("*.png")) == FIGURES
+    assert page.count("<img ") == len(FIGURES)
+    two = many_lineups(2)
+    two.write_report(tmp_path, {"players": 4})
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == FIGURES
+    # one panel of every line-up: a figure as wide as two panels, one panel high (with its legend below)
+    for name in ("mean_score.png", "p_hand.png", "p_unopened.png", "effect_opening_threshold.png", "versus.png"):
+        w, h = png_size((out / name).read_bytes())
+        assert w <= 1300 and h <= 1100, (name, w, h)
+    # the distributions: MAX_PANELS panels, two a row
+    w, h = png_size((out / "round_length.png").read_bytes())
+    assert MAX_PANELS == 6 and w <= 1300 and h <= 3 * 420, (w, h)
+    # the switches: the 10 lowest and the 10 highest, one row each
+    w, h = png_size((out / "lineups.png").read_bytes())
+    assert h <= 900, h
+    for png in out.glob("*.png"):
+        assert png.stat().st_size < 400_000, png.name
+    assert (out / "report.html").stat().st_size < 2_500_000
+    assert len(md) < 120_000
+
+
+def test_the_report_says_what_it_summarises(hundred):
+    _, _, md, _ = hundred
+    overview = ("All 100 line-ups in one panel, at their number in *What was simulated* (more than 6 line-ups: no "
+                "panel per line-up), a colour per policy")
+    assert md.count(overview + ", at opening threshold 51; `summary.csv` has every configuration.") == 3  # levels
+    assert md.count(overview + ", at opening threshold 51; `versus.csv` has every configuration.") == 1
+    assert md.count(overview + ".") == 1  # the effect of the only option varied
+    assert ("Panels for 6 of the 100 line-ups (the first, the last and evenly spaced ones between, numbered as in "
+            "*What was simulated*); `summary.csv` has every line-up.") in section(md, "Round length")
+    assert "> Findings for 6 of the 100 line-ups" in section(md, "Effect of the opening threshold")
+    lp = section(md, "Switching one seat")
+    assert "of the 900 comparisons (" in lp and "the 10 with the lowest difference and the 10 with the highest" in lp
+    assert "*The 20 comparisons with the lowest Δ in that player's score and the 20 with the highest, of 900; all " \
+           "of them are in `lineups.csv`.*" in lp
+
+
+def test_findings_and_tables_stay_bounded(hundred):
+    _, _, md, _ = hundred
+    effect = section(md, "Effect of the opening threshold")
+    found = [x for x in effect.splitlines() if x.startswith("- `")]
+    # one finding per policy of each of the 6 line-ups shown: 1, 21, 41, 60, 80 and 100, of 1, 2, 2, 3, 3, 4 policies
+    assert len(found) == 15
+    rounds = [x for x in section(md, "Round length").splitlines() if x.startswith("- ")]
+    assert len(rounds) == 6 and rounds[1].endswith("[line-up 21: greedy, hold-hand, hold-hand, greedy]")
+    assert rounds[5].endswith("[line-up 100: hold-hand, card-reader, greedy, random]")
+    for title in ("Effect of the opening threshold", "Policy against policy", "Switching one seat", "Tables"):
+        rows = [x for x in section(md, title).splitlines() if x.startswith("| ") and not x.startswith("| line-up |")
+                and "---" not in x]
+        assert 0 < len(rows) <= 3 * (MAX_ROWS + 1), title  # at most MAX_ROWS rows (and a header) per table
+
+
+def test_the_switches_table_holds_the_lowest_and_the_highest(hundred):
+    _, out, md, _ = hundred
+    lp = pd.read_csv(out / "lineups.csv")
+    assert len(lp) == 900
+    table = [x for x in section(md, "Switching one seat").splitlines() if x.startswith("| ") and "position" in x]
+    assert len(table) == MAX_ROWS
+    # report.md shows the later line-up minus the earlier one: lineups.csv's differences negated
+    got = [float(re.search(r"\| ([-+]?[\d.]+) \(", row.split("` |", 1)[1]).group(1)) for row in table]
+    want = np.sort(-lp["mean_diff"].to_numpy())
+    assert got[0] == -25.3 and got[-1] == +31.1  # the lowest and the highest of the 900
+    np.testing.assert_allclose(got, np.concatenate([want[:20], want[-20:]]), atol=0.05)
+
+
+def test_the_ranked_switches_are_drawn_lowest_first(hundred):
+    from handsim.games.hand.plots import plot_lineup_pairs_ranked
+
+    acc = hundred[0]
+    lp = acc.lineup_pairs().iloc[:5]  # opening threshold 51: line-up 1 against line-ups 2, 3, 4, 5 and 9
+    assert lp["lineup_b"].tolist() == [",".join(acc.lineups[i]) for i in (1, 2, 3, 4, 8)]
+    numbers = {",".join(lu): i + 1 for i, lu in enumerate(acc.lineups)}
+    d = plot_lineup_pairs_ranked(lp, numbers=numbers)
+    assert [c.lines[0].get_xdata()[0] for c in d.artists.values()] == sorted(lp["mean_diff"])
+    want = {f"greedy instead of {p} at position {pos} (line-up 1)" for p, pos in
+            (("hold-hand", 4), ("card-reader", 4), ("random", 4), ("hold-hand", 3), ("card-reader", 3))}
+    assert set(d.artists) == want  # the one option is the same in every row: not named
+    assert d.ax.get_xlabel() == "Δ score of that player (points per round; 95% CI)"
+
+
+def test_extremes_keep_the_ends():
+    recs = [{"d": v} for v in (3.0, -1.0, float("nan"), 7.0, 0.5, -4.0, 2.0)]
+    got, total = extremes(recs, "d", 4)
+    assert total == 7 and [r["d"] for r in got] == [-4.0, -1.0, 3.0, 7.0]
+    got, total = extremes(recs, "d", 7)
+    assert got is recs and total == 7  # everything fits: as given
+    got, _ = extremes(recs, "d", 5)
+    assert [r["d"] for r in got] == [-4.0, -1.0, 2.0, 3.0, 7.0]
