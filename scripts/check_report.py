@@ -4,8 +4,10 @@ reader's browser shows it.
 
 Fails (exit 1) when the page logs a console error or a script error, asks for anything outside
 the file (every request other than the page itself and ``data:`` URIs is blocked and counted),
-has an image that did not load or decode, or is wider than a phone screen (wide tables must
-scroll inside their own box).  Takes a screenshot at phone width and one at desktop width, and
+has an image that did not load or decode, or is wider than the screen, at phone and at desktop
+width, as loaded and with every folded table opened (wide tables must scroll inside their own
+box).  The layout it reports per screen includes the page's height and, tables opened, the most
+lines a text cell takes.  Takes a screenshot at phone width and one at desktop width, and
 prints a JSON summary.
 
 Needs Debian's (or any) Chromium and the ``playwright`` Python package (in the ``test`` extra;
@@ -54,8 +56,20 @@ _DECODE_JS = """async () => { const out = [];
     for (const img of document.images) { try { await img.decode(); out.push(true); } catch (e) { out.push(false); } }
     return out; }"""
 _LAYOUT_JS = """() => ({scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+    height: document.documentElement.scrollHeight,
     sections: document.querySelectorAll('section').length, tables: document.querySelectorAll('table').length,
+    folded: document.querySelectorAll('details:not([open])').length,
     toc: document.querySelectorAll('nav.toc a').length, title: document.title})"""
+# with every folded table opened: the page's width, and the most lines a text cell (not a number) takes
+_OPENED_JS = """() => { document.querySelectorAll('details').forEach(d => { d.open = true; });
+    let lines = 0, text = "";
+    for (const td of document.querySelectorAll('td:not(.num)')) {
+        const range = document.createRange();  // the text's own height (a row is as tall as its tallest cell)
+        range.selectNodeContents(td);
+        const n = Math.round(range.getBoundingClientRect().height / parseFloat(getComputedStyle(td).lineHeight));
+        if (n > lines) { lines = n; text = td.textContent.slice(0, 80); } }
+    return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+            height: document.documentElement.scrollHeight, cell_lines: lines, cell_text: text}; }"""
 
 
 def check_report(html: str | os.PathLike, screenshots: str | os.PathLike | None = None,
@@ -131,6 +145,10 @@ def check_report(html: str | os.PathLike, screenshots: str | os.PathLike | None 
                     shot = shots_dir / f"report-{name}.png"
                     page.screenshot(path=str(shot), full_page=False)
                     shots.append(str(shot))
+                lay["opened"] = opened = page.evaluate(_OPENED_JS)
+                if opened["scroll"] > opened["inner"] + 1:
+                    problems.append(f"{name}: with its tables opened the page is {opened['scroll']} px wide on a "
+                                    f"{opened['inner']} px screen")
                 page.close()
         finally:
             ctx.close()

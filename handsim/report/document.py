@@ -236,11 +236,18 @@ class BulletList:
 
 @dataclass(frozen=True)
 class Column:
-    """A table column: its name and the unit of its values (shown in the header)."""
+    """A table column: its name and the unit of its values (shown in the header).
+
+    ``short`` gives short labels for long cell texts, ``((full text, short label), ...)`` (a
+    line-up's policies -> ``L1``): ``report.html`` writes the short label, the full text as its
+    tooltip, and a legend under the table, so that a wide table fits a screen; ``report.md`` keeps
+    the full text.
+    """
 
     name: str
     unit: str = ""
     numeric: bool = False
+    short: tuple[tuple[str, str], ...] = ()
 
     @property
     def header(self) -> str:
@@ -273,12 +280,18 @@ Block = Union[Paragraph, BulletList, Table, Figure, "Section"]
 
 @dataclass
 class Section:
-    """A titled part of the report; ``level`` 2 is a top-level section (``##``)."""
+    """A titled part of the report; ``level`` 2 is a top-level section (``##``).
+
+    ``fold``, when given, is the line a reader clicks to open the section in ``report.html``,
+    where its body starts folded (reference text such as *How to read this report*, so that the
+    page stays short); ``report.md`` shows it open.
+    """
 
     title: str
     blocks: list = field(default_factory=list)
     level: int = 2
     id: str = ""
+    fold: str = ""
 
     def __post_init__(self):
         if not self.id:

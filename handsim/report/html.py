@@ -2,8 +2,11 @@
 
 Everything is inside the file: styles inline, figures as ``data:`` URIs, no script, no fonts or
 other files fetched (a Content-Security-Policy forbids any), so the page can be mailed or opened
-offline.  The layout is a single readable column that fits a phone: wide tables scroll sideways
-inside their own box, figures shrink to the screen width.
+offline.  The layout is a single readable column that fits a desktop and a phone: long cell texts
+that a column gives short labels (:class:`~handsim.report.document.Column` ``short``: line-ups as
+``L1`` ...) are written short with a legend under the table, a value's interval may wrap under it,
+tables of more than :data:`FOLD_ROWS` rows are folded (``<details>``), a table still too wide
+scrolls sideways inside its own box, and figures shrink to the screen width.
 """
 
 from __future__ import annotations
@@ -43,7 +46,14 @@ table { border-collapse: collapse; font-size: 0.85rem; min-width: 100%; }
 .table-caption { font-size: 0.9rem; margin: 0.75rem 0 0.25rem; max-width: 48rem; }
 th, td { padding: 0.3rem 0.5rem; border-bottom: 1px solid #eaeef2; vertical-align: top; text-align: left; }
 th { background: #f6f8fa; position: sticky; top: 0; font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num .v, td.num .ci, .nw { white-space: nowrap; }
+td.long { min-width: 12rem; }
+td.num .ci { color: #57606a; }
+abbr[title] { text-decoration: underline dotted #8c959f; cursor: help; white-space: nowrap; }
+.table-legend { color: #3d444d; font-size: 0.85rem; margin: -0.5rem 0 1rem; max-width: 60rem; }
+details.fold { margin: 0.5rem 0 1rem; }
+details.fold > summary { cursor: pointer; color: #0969da; font-size: 0.9rem; margin-bottom: 0.25rem; }
 tr:nth-child(even) td { background: #fbfcfd; }
 .table-note { color: #57606a; font-size: 0.85rem; margin: -0.5rem 0 1rem; }
 figure { margin: 1rem 0 1.5rem; }
@@ -90,17 +100,60 @@ def inline(text: str) -> str:
     return "".join(out)
 
 
+#: Tables with more rows than this are folded in report.html (a ``<details>`` the reader opens), so
+#: that the page stays short; report.md shows every table.
+FOLD_ROWS = 12
+
+#: Text cells (and headers) up to this many characters stay on one line in report.html.
+SHORT_TEXT = 24
+
+_CI_CELL = re.compile(r"^(\S+) (\(.+\))$")
+
+
+def _number(x: str) -> str:
+    """A numeric cell: ``+5.1 (+4.6 to +5.6)`` may break before its interval (each part stays whole),
+    so that a table of intervals fits a desktop screen without scrolling."""
+    m = _CI_CELL.match(str(x))
+    if m is None:
+        return f'<span class="v">{inline(x)}</span>'
+    return f'<span class="v">{inline(m.group(1))}</span> <span class="ci">{inline(m.group(2))}</span>'
+
+
 def _table(t: Table) -> str:
     cls = ['num' if c.numeric else '' for c in t.columns]
+    shorts = [dict(c.short) for c in t.columns]
+    used: list[dict[str, str]] = [{} for _ in t.columns]  # per column: short label -> full text
 
     def attr(c):
         return f' class="{c}"' if c else ""
-    head = "".join(f"<th scope=\"col\"{attr(k)}>{inline(c.header)}</th>" for c, k in zip(t.columns, cls))
-    body = "".join("<tr>" + "".join(f"<td{attr(k)}>{inline(x)}</td>" for x, k in zip(r, cls)) + "</tr>"
-                   for r in t.rows)
+
+    def word(text, k):
+        """A short text (a policy name, ``joker penalty 15``, ``line-up``) stays on one line, a long one
+        (a switch of policies) keeps a readable width: a table too wide for the screen scrolls in its box."""
+        return k or ("nw" if len(str(text)) <= SHORT_TEXT else "long")
+
+    def cell(x, i):
+        if cls[i]:
+            return f"<td{attr(cls[i])}>{_number(x)}</td>"
+        short = shorts[i].get(str(x))
+        if short is None:
+            return f"<td{attr(word(x, ''))}>{inline(x)}</td>"
+        used[i][short] = str(x)
+        return f'<td{attr(word(short, ""))}><abbr title="{html.escape(str(x))}">{html.escape(short)}</abbr></td>'
+    head = "".join(f"<th scope=\"col\"{attr(word(c.header, k))}>{inline(c.header)}</th>"
+                   for c, k in zip(t.columns, cls))
+    body = "".join("<tr>" + "".join(cell(x, i) for i, x in enumerate(r)) + "</tr>" for r in t.rows)
     # the caption outside the scrolling box, so that a phone shows all of it
     cap = f'<p class="table-caption">{inline(t.caption)}</p>' if t.caption else ""
-    out = f'{cap}<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    box = f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    for c, labels in zip(t.columns, used):  # the legend of the short labels, in the column's order
+        if labels:
+            order = [s for _, s in c.short if s in labels]
+            box += (f'<p class="table-legend">{inline(c.name)}: '
+                    + "; ".join(f"<strong>{html.escape(s)}</strong> {inline(labels[s])}" for s in order) + "</p>")
+    if len(t.rows) > FOLD_ROWS:
+        box = f'<details class="fold"><summary>Show the table ({len(t.rows):,} rows)</summary>{box}</details>'
+    out = cap + box
     if t.note:
         out += f'<p class="table-note">{inline(t.note)}</p>'
     return out
@@ -143,8 +196,11 @@ def _blocks(blocks) -> list[str]:
 
 def _section(s: Section) -> str:
     lvl = min(max(s.level, 2), 6)
-    return (f'<section id="{html.escape(s.id)}"><h{lvl}>{inline(s.title)}</h{lvl}>'
-            + "\n".join(_blocks(s.blocks)) + "</section>")
+    body = "\n".join(_blocks(s.blocks))
+    if s.fold:
+        body = f'<details class="fold"><summary>{inline(s.fold)}</summary>{body}</details>'
+    return f'<section id="{html.escape(s.id)}"><h{lvl}>{inline(s.title)}</h{lvl}>{body}</section>'
+
 
 
 def _toc(doc: Document) -> str:

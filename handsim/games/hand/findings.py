@@ -266,6 +266,8 @@ class StudyView:
         self.number = {lu: i + 1 for i, lu in enumerate(self.lineups)}
         #: the line-ups that get a panel of a distribution and their findings listed
         self.shown = figures.spread_pick(self.lineups, MAX_PANELS)
+        #: the short label of each line-up in report.html's tables (``L1`` ...; a legend says which)
+        self.lineup_short = tuple((lineup_text(lu), f"L{i + 1}") for i, lu in enumerate(self.lineups))
 
     def row(self, values: Mapping[str, Any], lineup: str, policy: str):
         return self._index.get((tuple(value_text(values[o]) for o in self.options), lineup, policy))
@@ -308,6 +310,10 @@ class StudyView:
     def first_text(self, skip: Sequence[str] = ()) -> str:
         """``"opening threshold 51, joker penalty 15"``: the first configuration (``""`` when no option varies)."""
         return config_text(self.first_config(), [o for o in self.options if o not in skip])
+
+    def lineup_column(self, name: str = "line-up") -> Column:
+        """A table column of line-ups: report.html shows each by its short label, with a legend."""
+        return Column(name, short=self.lineup_short)
 
     def lineup_name(self, lineup: str) -> str:
         """``line-up a, b, c``; with many line-ups ``line-up 7: a, b, c`` (its number in *What was simulated*)."""

@@ -243,7 +243,9 @@ def _how_to_read(st: StudyView) -> Section:
         "Figures: one colour per policy (and per team) throughout; the values of a rule option are drawn as points, "
         "not joined by lines; error bars are 95% CIs drawn over hollow markers.",
     ]
-    return Section("How to read this report", level=2, id="how-to-read").add(BulletList(tuple(items)))
+    return Section("How to read this report", level=2, id="how-to-read",
+                   fold="Show the five notes: score, 95% CI, differences, the shares, figures").add(
+        BulletList(tuple(items)))
 
 
 def _tables_section(st: StudyView) -> Section | None:
@@ -265,7 +267,7 @@ def _tables_section(st: StudyView) -> Section | None:
     rows, note = capped(rows, "rows", "summary.csv", st.max_rows)
     sub = Section("Mean score and outcomes, all seats of each policy", level=3, id="table-main")
     sub.add(Table(tuple(option_columns(st.options)) + (
-        Column("line-up"), Column("policy"), Column("deals", numeric=True),
+        st.lineup_column(), Column("policy"), Column("deals", numeric=True),
         Column("mean score", "points per round, 95% CI", True), Column("P(went out)", "%, 95% CI", True),
         Column("P(Hand)", "%, 95% CI", True), Column("P(unopened)", "%, 95% CI", True))
         + ((Column("P(joker left)", "%, 95% CI", True),) if jokers else ())
@@ -294,7 +296,7 @@ def _tables_section(st: StudyView) -> Section | None:
     sub = Section("Mean score by seat", level=3, id="table-seats")
     sub.add(Paragraph("Points per round ± half-width of the 95% CI. Seat 0 is the starter (dealt one extra card, "
                       "plays first)."),
-            Table(tuple(option_columns(st.options)) + (Column("line-up"), Column("policy"))
+            Table(tuple(option_columns(st.options)) + (st.lineup_column(), Column("policy"))
                   + tuple(Column(f"seat {x}", "points", True) for x in seats), tuple(body), note=note))
     sec.add(sub)
     return sec
@@ -315,7 +317,7 @@ def _spread_table(st: StudyView, df: pd.DataFrame) -> Section | None:
                       "last column is the share of player-rounds that cost more than 100 points (an unopened player "
                       "pays 100 on top of the cards left). They describe the rounds played and carry no interval."),
             Table(tuple(option_columns(st.options)) + (
-                Column("line-up"), Column("policy"), Column("p10", "points", True), Column("median", "points", True),
+                st.lineup_column(), Column("policy"), Column("p10", "points", True), Column("median", "points", True),
                 Column("p90", "points", True), Column("over 100", "% of player-rounds", True)), tuple(rows), note=note))
     return sub
 

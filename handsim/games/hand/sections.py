@@ -167,7 +167,7 @@ def effect_section(st: StudyView, option: str) -> Section:
         note = (note + " " if note else "") + (f"Shown: comparisons with the baseline and between neighbouring "
                                                f"values ({len(keep):,} of {len(p):,}; `paired.csv` has every pair).")
     if rows:
-        sec.add(Table((Column("line-up"), Column("policy"), Column(f"{human(option)}"), Column("other options"),
+        sec.add(Table((st.lineup_column(), Column("policy"), Column(f"{human(option)}"), Column("other options"),
                        Column("deals", numeric=True), Column("Δ mean score", "points, 95% CI", True),
                        Column("Δ P(unopened)", "pp, 95% CI", True), Column("Δ P(Hand)", "pp, 95% CI", True))
                       + ((Column("Δ P(joker left)", "pp, 95% CI", True),) if jokers else ())
@@ -265,7 +265,7 @@ def versus_section(st: StudyView) -> Section | None:
             fmt_number(r["mean_b"]), e.cell, e.significance))
     rows, note = capped(rows, "rows", "versus.csv", st.max_rows)
     sec.add(Table(tuple(option_columns(st.options)) + (
-        Column("line-up"), Column("A"), Column("B"), Column("deals", numeric=True),
+        st.lineup_column(), Column("A"), Column("B"), Column("deals", numeric=True),
         Column("mean A", "points", True), Column("mean B", "points", True),
         Column("A − B", "points, 95% CI", True), Column("difference?")), tuple(rows), note=note))
     return sec
@@ -344,7 +344,7 @@ def lineups_section(st: StudyView) -> Section | None:
                          if r["team"] else "–",)
             line += (estimate(r, "match_win_diff", "match_win_diff_ci95_low", "match_win_diff_ci95_high", "pp").cell,)
         rows.append(line)
-    cols = tuple(option_columns(st.options)) + (Column("line-up (with the first policy)"), Column("change"),
+    cols = tuple(option_columns(st.options)) + (st.lineup_column("line-up (with the first policy)"), Column("change"),
                                            Column("deals", numeric=True),
                                            Column("Δ that player's score", "points per round, 95% CI", True))
     if has_team:
@@ -420,7 +420,7 @@ def matches_section(st: StudyView) -> Section | None:
                 line += (share_estimate(r, "match_lose_rate").cell, share_estimate(r, "match_neutral_rate").cell)
             line += (estimate(r, "mean_final_total", "final_total_ci95_low", "final_total_ci95_high", diff=False).cell,)
             body.append(line)
-        cols = tuple(option_columns(st.options)) + (Column("line-up"), Column("policy"),
+        cols = tuple(option_columns(st.options)) + (st.lineup_column(), Column("policy"),
                                                Column("player-matches", numeric=True),
                                                Column("P(won match)", "%, 95% CI", True))
         if st.losses:
@@ -435,7 +435,7 @@ def matches_section(st: StudyView) -> Section | None:
         share_estimate(r, "hand_decided_rate").cell) for r in g.to_dict("records")]
     body, note = capped(body, "rows", "summary.csv", st.max_rows)
     sec.add(Table(tuple(option_columns(st.options)) + (
-        Column("line-up"), Column("tie-break rounds per match", "rounds", True),
+        st.lineup_column(), Column("tie-break rounds per match", "rounds", True),
         Column("matches with a tie-break", "%, 95% CI", True), Column("decided by a Hand", "%, 95% CI", True)),
         tuple(body), caption="Tie-breaks and Hands. *Decided by a Hand*: some round was won with a Hand and, "
         "without that round, a different player (team) would have won or the lowest total would have been tied.",
@@ -464,7 +464,7 @@ def matches_section(st: StudyView) -> Section | None:
                 + tuple(fmt_number(r[c], 0) for c in ("min", "p10", "p25", "p50", "p75", "p90", "max")))
         body, note = capped(body, "rows", "totals.csv", st.max_rows)
         sec.add(Table(tuple(option_columns(st.options)) + (
-            Column("line-up"), Column("policy or team"), Column("matches", numeric=True),
+            st.lineup_column(), Column("policy or team"), Column("matches", numeric=True),
             Column("mean", "points", True)) + tuple(Column(c, "points", True) for c in
                                                     ("min", "p10", "p25", "median", "p75", "p90", "max")),
             tuple(body), caption="Final totals: 10% of matches ended at or below p10, half at or below the median, "
@@ -505,7 +505,7 @@ def partnership_section(st: StudyView) -> Section | None:
                      if r["matches"] > 0 else "–")
         body.append(line)
     cols = tuple(option_columns(st.options)) + (
-        Column("line-up"), Column("team"), Column("policies"), Column("deals", numeric=True),
+        st.lineup_column(), Column("team"), Column("policies"), Column("deals", numeric=True),
         Column("team score per round", "points, 95% CI", True), Column("P(team went out)", "%, 95% CI", True),
         Column("P(team Hand)", "%, 95% CI", True), Column("P(unopened)", "%, 95% CI", True))
     if has_match:
@@ -577,7 +577,7 @@ def team_margin_part(st: StudyView, sec: Section) -> None:
         fmt_number(r["p10"], 0), fmt_number(r["p50"], 0), fmt_number(r["p90"], 0)) for r in table.to_dict("records")]
     body, note = capped(body, "rows", "team_margin.csv", st.max_rows)
     sec.add(Table(tuple(option_columns(st.options)) + (
-        Column("line-up"), Column("matches", numeric=True), Column("mean margin A − B", "points per match, 95% CI", True),
+        st.lineup_column(), Column("matches", numeric=True), Column("mean margin A − B", "points per match, 95% CI", True),
         Column("sd", "points", True), Column("margin < 0", "%, 95% CI", True), Column("margin = 0", "%, 95% CI", True),
         Column("margin > 0", "%, 95% CI", True), Column("p10", "points", True), Column("median", "points", True),
         Column("p90", "points", True)), tuple(body),
