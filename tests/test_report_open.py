@@ -54,3 +54,24 @@ def test_open_needs_the_html_report(study, monkeypatch):
     monkeypatch.setattr(webbrowser, "get", lambda *a: pytest.fail("no browser may be started"))
     r = CliRunner().invoke(cli, ["report", str(study), "--open", "--format", "md"])
     assert r.exit_code == 2 and "--open opens report.html, which --format md does not write" in r.stderr, r.output
+
+
+def test_a_slow_report_on_a_terminal_says_how_it_comes_along(study, monkeypatch):
+    """On a terminal, a report that takes longer than REPORT_QUIET_SECONDS says so on stderr (here
+    the limit is 0 s: every report is slow); elsewhere, and with -q, stderr stays empty."""
+    import re
+
+    import handsim.cli._common as common
+    import handsim.cli.simulate as simulate
+
+    monkeypatch.setattr(common, "REPORT_QUIET_SECONDS", 0.0)
+    r = CliRunner().invoke(cli, ["report", str(study), "--format", "html"])
+    assert r.exit_code == 0 and r.stderr == "", r.output  # not a terminal
+    monkeypatch.setattr(simulate, "stderr_is_terminal", lambda: True)
+    r = CliRunner().invoke(cli, ["report", str(study), "--format", "html"])
+    assert r.exit_code == 0, r.output
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith("Writing the report") and re.fullmatch(r"Report written in \d+ s\.", lines[-1])
+    assert r.stdout == f"Report: {study / 'report.html'} (6 rounds)\n"
+    r = CliRunner().invoke(cli, ["report", str(study), "--format", "html", "-q"])
+    assert r.exit_code == 0 and r.output == ""

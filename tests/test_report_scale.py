@@ -1,6 +1,7 @@
 """Reports that scale with the line-ups (issue 23, cause 6): a study of 100 line-ups gets a report of
 the same figures as a study of two, each of a bounded size, tables of at most MAX_ROWS rows and a
-report.html under 2.5 MB.  Structure and sizes only: speed is scripts/bench.py's.
+report.html under 2.5 MB, and a slow report says how it comes along on stderr.  Structure and
+sizes only: speed is scripts/bench.py's.
 """
 
 from __future__ import annotations
@@ -158,3 +159,43 @@ def test_extremes_keep_the_ends():
     assert got is recs and total == 7  # everything fits: as given
     got, _ = extremes(recs, "d", 5)
     assert [r["d"] for r in got] == [-4.0, -1.0, 2.0, 3.0, 7.0]
+
+
+# ----------------------------------------------------------------------------------------------
+# progress on stderr
+
+
+def _draw_figures(k: int) -> None:
+    from handsim.report.plots import new_figure, png_bytes
+
+    for _ in range(k):
+        fig = new_figure((2.0, 1.5))
+        fig.add_subplot().plot([0, 1], [0, 1])
+        png_bytes(fig, dpi=20)
+
+
+def test_a_slow_report_says_how_it_comes_along(capsys):
+    from handsim.cli._common import report_progress
+
+    with report_progress(True, after=0.0):  # as if it had taken long already
+        _draw_figures(2)
+    err = capsys.readouterr()
+    lines = err.err.splitlines()
+    assert err.out == "" and 2 <= len(lines) <= 3
+    assert all(x.startswith("Writing the report") for x in lines[:-1])
+    assert re.fullmatch(r"Report written in \d+ s\.", lines[-1])
+    # a report quicker than the limit, or one not shown (quiet, or not on a terminal), says nothing
+    for show, after in ((True, 600.0), (False, 0.0)):
+        with report_progress(show, after=after):
+            _draw_figures(1)
+        assert capsys.readouterr().err == ""
+
+
+def test_figure_progress_counts_the_figures():
+    from handsim.report.plots import figure_progress
+
+    seen = []
+    with figure_progress(seen.append):
+        _draw_figures(3)
+    _draw_figures(1)  # outside the block: not counted
+    assert seen == [1, 2, 3]

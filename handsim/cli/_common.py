@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Iterable, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator, Sequence
 
 import click
 
@@ -563,6 +564,53 @@ def announce_engine_compile(engine, what: str, how_long: str, driver: str) -> No
         return
     engine.module  # imports it (compiles nothing), so that kernels_cached finds it by name
     announce_compile(what, how_long, engine.module_name, driver)
+
+
+#: Seconds a report may take before its progress is shown on stderr.
+REPORT_QUIET_SECONDS = 3.0
+
+
+@contextmanager
+def report_progress(show: bool, after: float | None = None) -> Iterator[None]:
+    """Within the block, say on stderr how the report being written comes along once it has taken
+    ``after`` seconds (default :data:`REPORT_QUIET_SECONDS`): a line then, one per figure drawn after
+    it (at most one every 2 s), and the time it took at the end.  A report that takes less says
+    nothing, and so does one with ``show`` false (the commands show it where they show a progress
+    bar: on a terminal, not quiet)."""
+    if not show:
+        yield
+        return
+    after = REPORT_QUIET_SECONDS if after is None else after
+    import threading
+    import time
+
+    from handsim.report.plots import figure_progress
+
+    t0 = time.monotonic()
+    said: list[float] = []
+    lock = threading.Lock()
+
+    def say(text: str) -> None:
+        with lock:
+            said.append(time.monotonic() - t0)
+            click.echo(text, err=True)
+
+    def step(n: int) -> None:
+        t = time.monotonic() - t0
+        if t >= after and (not said or t - said[-1] >= 2.0):
+            say(f"Writing the report: {n} figure{'s' if n != 1 else ''} drawn, {t:.0f} s...")
+
+    timer = threading.Timer(after, lambda: said or say("Writing the report (tables and figures)..."))
+    timer.daemon = True
+    timer.start()
+    try:
+        with figure_progress(step):
+            yield
+    finally:
+        timer.cancel()
+        timer.join()  # its line, if it is being said, comes before the last
+    if said:
+        say(f"Report written in {time.monotonic() - t0:.0f} s.")
 
 
 # ------------------------------------------------------------------------------ output helpers

@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_engine_compile, command_line,
-                      dump_json, fmt_value, parse_players, preset_name, rules_note, rules_options, speed_text)
+                      dump_json, fmt_value, parse_players, preset_name, report_progress, rules_note, rules_options,
+                      speed_text)
 from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
                              POLICY_FILE_OPTION, STUDY_FLAGS, STUDY_OPTIONS, Terminated, check_only, default_out, given,
                              read_run_json, short_lineup, sigterm_stops)
@@ -287,7 +288,8 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 announce_engine_compile(engine, what, "about a minute", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                                scheduler=scheduler, command=command_line(ctx))
-            write_outputs(result, out, command=command_line(ctx))
+            with report_progress(progress):  # where the progress bar was shown
+                write_outputs(result, out, command=command_line(ctx))
             traces = None
             if trace:
                 if not quiet:
@@ -382,6 +384,7 @@ tuning run (handsim tune; read from the checkpoints of its stages, nothing is pl
 Refused, with one line: an unfinished tuning run (naming the stage, with 'handsim tune --resume
 DIR'), a stage folder (DIR/stages/search: report the tuning run), a run.json and a checkpoint of
 different studies (naming the field that differs), a folder another handsim process is writing.
+On a terminal, a report that takes more than 3 s says on stderr how it comes along.
 
 \b
 Examples:
@@ -470,11 +473,16 @@ def _report(folder, fmt, quiet):
         # no run.json: the run stopped before writing its outputs - after its last chunk, or before
         if len(ck.done) < len(chunk_ranges(ck.spec)):
             info["title"] = ck.spec.game.partial_title(ck.spec) + " (interrupted: partial results)"
-    with FolderLock(out).acquire("handsim report"):
+    with FolderLock(out).acquire("handsim report"), report_progress(not quiet and stderr_is_terminal()):
         ck.accumulator.write_report(out, info, formats=formats)
     if not quiet:
         paths = ", ".join(str(out / f"report.{f}") for f in formats)
         click.echo(f"Report: {paths}" + (f" ({ck.rounds:,} {ck.spec.game.unit}s)" if ck.rounds else ""))
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (where ``handsim report`` shows how a slow report comes along)."""
+    return sys.stderr.isatty()
 
 
 def _spec_difference(a, b) -> str:

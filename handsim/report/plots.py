@@ -23,7 +23,9 @@ import io
 import math
 import warnings
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -37,6 +39,7 @@ __all__ = [
     "new_figure",
     "grid",
     "png_bytes",
+    "figure_progress",
     "figure_legend",
     "axes_or_new",
     "varying",
@@ -118,13 +121,33 @@ def grid(n: int, ncols: int = 2, w: float = 6.0, h: float = 3.8, sharey: bool = 
     return fig, axes
 
 
+#: ``[callback, figures drawn]`` inside :func:`figure_progress`, else None
+_PROGRESS: ContextVar[list | None] = ContextVar("handsim_report_progress", default=None)
+
+
+@contextmanager
+def figure_progress(callback: Callable[[int], None]) -> Iterator[None]:
+    """Within the block, call ``callback(n)`` after each figure drawn (:func:`png_bytes`), ``n`` the
+    figures drawn so far: the progress of a report of any kind (a study, a tournament, a tuning run),
+    which the command line shows on stderr."""
+    token = _PROGRESS.set([callback, 0])
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
 def png_bytes(fig, dpi: int = 100) -> bytes:
-    """The figure as PNG bytes."""
+    """The figure as PNG bytes (one step of :func:`figure_progress`)."""
     buf = io.BytesIO()
     with warnings.catch_warnings():
         # small studies can leave a panel too narrow for constrained layout; the figure is still drawn
         warnings.filterwarnings("ignore", message="constrained_layout not applied")
         fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    progress = _PROGRESS.get()
+    if progress is not None:
+        progress[1] += 1
+        progress[0](progress[1])
     return buf.getvalue()
 
 
