@@ -197,7 +197,7 @@ def _run_section(st: StudyView) -> Section:
             vals = [value_text(v) for v in st.values.get(o, [])]
             shown = ", ".join(vals) if len(vals) <= 12 else ", ".join(vals[:5]) + f", … , {vals[-1]} ({len(vals)} values)"
             lines.append(f"`{o}`: {shown}")
-        sec.add(Paragraph(f"**Rule options that vary** (names as in RULES.md), {n_cfg:,} configuration(s) in all; "
+        sec.add(Paragraph(f"**Rule options that vary** (names as in RULES.md), {n_cfg:,} configuration{'' if n_cfg == 1 else 's'} in all; "
                           "the first value of each is the baseline of the comparisons:"), BulletList(tuple(lines)))
     else:
         sec.add(Paragraph("No rule option varies: one configuration."))
@@ -498,7 +498,7 @@ def build(summary: pd.DataFrame, paired: pd.DataFrame, histograms: Mapping[str, 
     n_rounds = run_info.get("rounds_played")
     lead = []
     if st.lineups:
-        lead.append(f"{len(st.lineups)} line-up(s)")
+        lead.append(f"{len(st.lineups)} line-up{'' if len(st.lineups) == 1 else 's'}")
     if st.options and st.values:
         lead.append(", ".join(f"{human(o)} {' / '.join(value_text(v) for v in st.values[o])}" if len(st.values[o]) <= 6
                               else f"{human(o)} ({len(st.values[o])} values)" for o in st.options))
