@@ -736,3 +736,16 @@ def test_report_gives_the_joker_left_share_where_it_was_counted(tmp_path, record
         assert "P(joker left)" in section(text, "Tables")
     else:
         assert "joker left" not in effect and "P(joker left)" not in section(text, "Tables")
+
+
+def test_a_share_whose_interval_is_narrower_than_its_format_gets_the_decimals_to_show_it():
+    from handsim.report.document import Estimate
+
+    # a policy at every seat of a last_loses match: it loses 25.026% of its player-matches
+    # (95% CI 25.018% to 25.034%); one decimal would print "25.0% (25.0% to 25.0%)"
+    e = Estimate(0.2502625, 0.25018315068173963, 0.25034184931826037, unit="%", diff=False)
+    assert e.cell == "25.03% (25.02% to 25.03%)"
+    assert Estimate(0.005, 0.00499, 0.00501, unit="%", diff=False).cell == "0.500% (0.499% to 0.501%)"
+    # the usual format where it shows the interval, and a share the design fixes
+    assert Estimate(0.25, 0.24, 0.26, unit="%", diff=False).cell == "25.0% (24.0% to 26.0%)"
+    assert Estimate(0.25, 0.25, 0.25, unit="%", diff=False, identical=True).cell == "25.0% (fixed by the design)"

@@ -154,6 +154,14 @@ class Estimate:
         """One number of this estimate in its unit's format (no unit name)."""
         x = self.value if x is None else x
         if self.unit == "%":
+            lo, hi = self.low, self.high
+            if (self.has_interval and lo != hi and not self.identical and fmt_pct(lo) == fmt_pct(hi)
+                    and _finite(x) and 0.0 < x < 1.0):
+                # an interval narrower than the usual format would print as "25.0% (25.0% to 25.0%)":
+                # enough decimals that its bounds differ
+                base = 2 if abs(100 * self.value) < 1 else 1
+                nd = _decimals_for(100 * self.value, 100 * lo, 100 * hi, base, False)
+                return f"{100 * float(x):.{nd}f}%"
             return fmt_pct(x)
         nd = _decimals_for(self.value * self._scale() if _finite(self.value) else math.nan,
                            self.low * self._scale() if _finite(self.low) else math.nan,
