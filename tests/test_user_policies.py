@@ -324,6 +324,27 @@ def play_stuck(g, seat):
     return first_legal(g, seat)
 
 
+@njit(cache=True)
+def play_overrun(g, seat):  # from the round's turn LATE_OVERRUN on, an index past what it may use
+    m = api.memory(g, seat)
+    m[-1] = 7  # the last slot, counted from the end as in Python: allowed
+    how = api.param(g, seat, HOW)
+    if api.turn(g) >= api.param(g, seat, LATE_OVERRUN):
+        if how == 0:
+            m[api.MEMORY_SLOTS + 2] = 1  # writes past its memory (onto the next seat's)
+        elif how == 1:
+            if m[api.MEMORY_SLOTS] == 12345:  # reads past its memory
+                return api.NO_DISCARD
+        elif how == 2:
+            m[-api.MEMORY_SLOTS - 1] = 1  # a negative index before its memory
+        elif how == 3:
+            if api.param(g, seat, 8) > 0.5:  # a parameter slot that does not exist (slots 0..7)
+                return api.NO_DISCARD
+        else:
+            m[0] = 1 // (api.turn(g) - api.turn(g))  # a division by zero
+    return first_legal(g, seat)
+
+
 UNHELD = Policy("unheld", help="Discards a card it does not hold.", choose_draw=draw, play=play_unheld)
 SEVEN = Policy("seven", help="Asks for draw source 7.", choose_draw=draw_seven, play=first_legal)
 EARLY = Policy("early-layoff", help="Lays off before opening.", choose_draw=draw, play=play_layoff)
@@ -338,6 +359,13 @@ LATE = LATE_POLICY.slot("late")
 STUCK = Policy("stuck", help="In one deal in 8 its play never returns.", choose_draw=draw, play=play_stuck,
                begin_round=begin_stuck)
 DICE = Policy("dice", help="Discards at random, from the global generator.", choose_draw=draw, play=play_dice)
+OVERRUN = Policy("overrun", help="From turn late on, indexes past its memory or parameters (or divides by zero).",
+                 params=(Param("how", 0, 0, 4, unit="kind", help="0 writes past api.memory, 1 reads past it, 2 a "
+                               "negative index before it, 3 parameter slot 8, 4 divides by zero"),
+                         Param("late", 1, 1, 1000, unit="turns", help="the round's turn it starts from")),
+                 choose_draw=draw, play=play_overrun)
+HOW = OVERRUN.slot("how")
+LATE_OVERRUN = OVERRUN.slot("late")
 '''
 
 
@@ -410,6 +438,70 @@ def test_simulate_stops_at_an_illegal_move_exit_1_and_keeps_the_finished_work(ba
     deal = int(line.split("show-deal --seed 3 --deal ")[1].split()[0])
     assert deal >= 5 * len(np.load(out / CHECKPOINT)["__done__"])
     assert run("report", out, "-q").exit_code == 0  # the finished work reports
+
+
+#: What the line says of an index out of range (or another exception in a policy's compiled code).
+RAISED = ("it raised an exception in play - an index outside api.memory(g, seat) (16 slots: 0..15), api.param "
+          "(8 slots: 0..7) or another array (a policy file compiles with bounds checks), a division by zero, or a "
+          "raise in its code")
+
+
+@pytest.mark.parametrize("how", [0, 1, 2, 3, 4], ids=["write-past-memory", "read-past-memory", "negative-index",
+                                                      "parameter-slot-8", "divide-by-zero"])
+def test_an_index_out_of_range_stops_the_round_naming_policy_deal_seat_and_turn(bad_file, how):
+    """Issue 23, cause 3: writing past api.memory killed the process (SIGSEGV) or changed another
+    seat's memory. Policy files compile with bounds checks; the exception stops the round with the
+    one line of an illegal move. In deal 0 the line-up's first position starts, so the overrun
+    comes in turn 1, in the starter's play (no draw in the first turn)."""
+    label = "overrun" if how == 0 else f"overrun:how={how}"
+    with pytest.raises(PolicyMoveError) as info:
+        trace_deal(Rules.preset("classic"), f"{label},greedy", 0, 5, policy_files=[bad_file])
+    msg = str(info.value)
+    head = f"policy '{label}' (seat "
+    assert msg.startswith(head) and "\n" not in msg, msg
+    seat = int(msg[len(head)])
+    assert msg[len(head) + 1:].startswith(f") stopped with an error in deal 0 (seed 5), turn 1: {RAISED}; replay it: "
+                                          f"handsim show-deal --seed 5 --deal 0 "), msg
+    result = run(*msg.split("; replay it: ", 1)[1].split()[1:])  # the replay stops at the same line, exit 1
+    assert one_error_line(result, 1) == f"Error: {msg}"
+    assert f"Turn 1 · seat {seat}" in result.stdout, result.stdout  # the seat named is the one that played turn 1
+
+
+def test_simulate_stops_at_an_index_out_of_range_exit_1_and_keeps_the_finished_work(bad_file, tmp_path):
+    """overrun:late=50 plays as late:late=50 until the round's turn 50 (draws from the stock, discards
+    its first legal card), so its first failing deal is the same, after finished chunks."""
+    from handsim.simulate import CHECKPOINT
+
+    out = tmp_path / "study"
+    result = run("simulate", "--policy-file", bad_file, "--lineup", "overrun:late=50,greedy", "--deals", 60,
+                 "--chunk", 5, "--jobs", 1, "--seed", 3, "--out", out, "-q")
+    line = one_error_line(result, 1)
+    assert line.startswith("Error: policy 'overrun:late=50' (seat "), line
+    assert " stopped with an error in deal " in line and RAISED in line, line
+    assert (f" (configuration 1 of 1, line-up overrun:late=50,greedy); the finished work is kept in {out} "
+            f"('handsim report {out}' reports it); replay it: handsim show-deal --seed 3 --deal ") in line, line
+    done = np.load(out / CHECKPOINT)["__done__"].tolist()
+    assert len(done) >= 1
+    deal = int(line.split("show-deal --seed 3 --deal ")[1].split()[0])
+    assert deal >= 5 * len(done)  # the chunks before the failing deal
+    late = run("simulate", "--policy-file", bad_file, "--lineup", "late:late=50,greedy", "--deals", 60, "--chunk", 5,
+               "--jobs", 1, "--seed", 3, "--out", tmp_path / "late", "-q")
+    assert f"show-deal --seed 3 --deal {deal} " in one_error_line(late, 1)  # the same deal as the illegal discard
+    assert run("report", out, "-q").exit_code == 0  # the finished work reports
+
+
+def test_check_policy_and_a_tournament_refuse_an_index_out_of_range(bad_file, tmp_path):
+    bad = run("check-policy", bad_file, "overrun:how=2", "--deals", 3, "--jobs", 1)
+    assert bad.exit_code == 1, bad.output
+    assert "3 deals with a discrepancy, an illegal move or moves that differ when played again" in bad.output
+    assert "  deal 0 (classic / overrun:how=2,greedy): policy 'overrun:how=2' (seat " in bad.output, bad.output
+    assert f"stopped with an error in deal 0 (seed 0), turn 1: {RAISED}" in bad.output, bad.output
+    assert "Traceback" not in bad.output
+    t = run("tournament", "--policy-file", bad_file, "--policy", "overrun:how=3", "--policy", "greedy", "--players", 2,
+            "--deals", 10, "--jobs", 1, "--out", tmp_path / "t", "-q")
+    line = one_error_line(t, 1)
+    assert line.startswith("Error: policy 'overrun:how=3' (seat "), line
+    assert f" stopped with an error in deal 0 (seed 0), turn 1: {RAISED}" in line, line
 
 
 def test_the_move_cap_stops_a_turn_that_never_ends():

@@ -114,6 +114,7 @@ def load_file(path, expect_sha256: str | None = None) -> PolicyFile:
     if known is not None:
         raise PolicyFileError(f"policy file {path} changed while handsim was running: restart to use the new version")
     module = _import(resolved, text, sha)
+    _check_bounds(module)
     found = [v for v in vars(module).values() if isinstance(v, Policy)]
     unique: list[Policy] = []
     for p in found:
@@ -200,6 +201,29 @@ def _import(path: Path, text: str, sha: str):
                                   "policy file may only declare policies") from None
         raise PolicyFileError(f"policy file {path}{where}: {type(e).__name__}: {msg}") from None
     return module
+
+
+def _check_bounds(module) -> None:
+    """Compile the jitted functions of a policy file with numba's bounds checks: an index outside
+    ``api.memory(g, seat)`` (``MEMORY_SLOTS`` slots), a parameter slot outside ``api.param``'s, or
+    past any other array then raises ``IndexError`` instead of writing over the table (a crash,
+    or silently other results); the engine's dispatch turns it into the round's error (naming
+    the policy, deal, seat and turn).  Every numba function the file's namespace holds is checked,
+    except handsim's own (the built-in policies' pieces it reuses, the API: they do not slow down);
+    the API's accessors are inlined, so their indexing is checked as the file's own.  The kernel
+    cache folder is named after handsim's sources, so no unchecked build of the file is loaded
+    from it."""
+    from numba.core.dispatcher import Dispatcher
+
+    for value in list(vars(module).values()):
+        if not isinstance(value, Dispatcher):
+            continue
+        home = getattr(value.py_func, "__module__", "") or ""
+        if home == "handsim" or home.startswith(("handsim.", "numba.", "numpy.")):
+            continue
+        value.targetoptions["boundscheck"] = True
+        if value.overloads:  # called while the file loaded: compiled already, without the checks
+            value.recompile()
 
 
 def check_compiles(pf: PolicyFile) -> None:

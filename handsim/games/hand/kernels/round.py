@@ -128,6 +128,7 @@ E_BAD_LAYOFF = 11
 E_BAD_SWAP = 12
 E_TOO_MANY_MOVES = 13
 E_STATE_CHANGED = 14
+E_POLICY_RAISED = 15  # a user-written policy's decision raised (an index out of range, ...): ER_A the decision
 
 # the error record err[...]: what went wrong, where, and the move (a, b, c and a meld's fields)
 ER_CODE = 0

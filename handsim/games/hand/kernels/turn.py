@@ -25,6 +25,7 @@ from handsim.games.hand.kernels.state import (
     E_BAD_DRAW,
     E_EMPTY_NO_DISCARD,
     E_NEW_MELD_ONLY,
+    E_POLICY_RAISED,
     E_STATE_CHANGED,
     E_TOO_LONG,
     E_TOOK_WITHOUT_OPENING,
@@ -66,11 +67,14 @@ from handsim.games.hand.kernels.state import (
     top_discard,
 )
 
-# the decision a conservation failure followed (ER_A of E_STATE_CHANGED)
+# the decision a conservation failure followed (ER_A of E_STATE_CHANGED), or that raised (of E_POLICY_RAISED)
 AFTER_BEGIN_TURN = 1
 AFTER_CHOOSE_DRAW = 2
 AFTER_PLAY = 3
 AFTER_BEGIN_ROUND = 4
+#: The decision functions by name, with the ``AFTER_*`` code of each (a generated dispatch names them).
+DECISIONS = {"begin_round": AFTER_BEGIN_ROUND, "begin_turn": AFTER_BEGIN_TURN, "choose_draw": AFTER_CHOOSE_DRAW,
+             "play": AFTER_PLAY}
 
 
 @njit(cache=True)
@@ -92,12 +96,24 @@ def cards_conserved(g):
     return total == g.sc[S_N_DECK]
 
 
+@njit(cache=True)
+def policy_raised(g, after):
+    """Stop the round with ``E_POLICY_RAISED``: decision ``after`` (``AFTER_*``) of a user-written
+    policy raised an exception (an index out of range - policy files compile with bounds checks -,
+    a division by zero, a ``raise``), which the generated dispatch caught.  Returns -1, which the
+    turn does not use (the round has stopped)."""
+    fail_move(g, E_POLICY_RAISED, after, 0, 0)
+    return -1
+
+
 @njit(cache=True, inline="always")
 def _checked(g, seat, after):
     """For a user-written policy: False (and ``E_STATE_CHANGED``) when a decision left the cards
-    inconsistent."""
-    if g.pol[seat] < FIRST_USER_POLICY or g.sc[S_STATUS] != STATUS_PLAYING:
+    inconsistent, and False when it stopped the round (an illegal move, an exception it raised)."""
+    if g.pol[seat] < FIRST_USER_POLICY:
         return True
+    if g.sc[S_STATUS] != STATUS_PLAYING:
+        return False
     if cards_conserved(g):
         return True
     fail_move(g, E_STATE_CHANGED, after, 0, 0)

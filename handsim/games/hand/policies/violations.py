@@ -93,6 +93,13 @@ def describe_move(err) -> tuple[str, str]:
         return (f"changed the cards outside the API's moves in {after}",
                 "a policy changes the table only through api.lay_melds / lay_off / swap_joker, and undoes "
                 "api.pretend_take before choose_draw returns")
+    if code == S.E_POLICY_RAISED:
+        after = {AFTER_BEGIN_ROUND: "begin_round", AFTER_BEGIN_TURN: "begin_turn", AFTER_CHOOSE_DRAW: "choose_draw",
+                 AFTER_PLAY: "play"}.get(a, "a decision")
+        return (f"raised an exception in {after}",
+                f"an index outside api.memory(g, seat) ({S.MEMORY_SLOTS} slots: 0..{S.MEMORY_SLOTS - 1}), "
+                f"api.param ({S.N_POLICY_PARAMS} slots: 0..{S.N_POLICY_PARAMS - 1}) or another array (a policy "
+                "file compiles with bounds checks), a division by zero, or a raise in its code")
     if code == S.E_TOO_LONG:
         return (f"played {a} turns without the round ending",
                 f"the turn cap ({S.MAX_TURNS:,} turns): no seat went out and the stock never ran out")
@@ -152,7 +159,8 @@ def engine_failure(err, *, policies_by_seat: Sequence[str], user: Sequence[bool]
             return PolicyMoveError(f"the round of {where} never ended: it {move} - {rule}; a policy at the table "
                                    f"({names}) keeps it going (e.g. takes the discard every turn without going out){repro}")
     elif 0 <= seat < len(user) and user[seat]:
-        return PolicyMoveError(f"policy {policies_by_seat[seat]!r} (seat {seat}) made an illegal move in {where}, turn "
+        what = "stopped with an error" if code == S.E_POLICY_RAISED else "made an illegal move"
+        return PolicyMoveError(f"policy {policies_by_seat[seat]!r} (seat {seat}) {what} in {where}, turn "
                                f"{turn}: it {move} - {rule}{repro}")
     msg = f"engine error {code} in {where}"
     if code:
