@@ -319,9 +319,16 @@ class RulesBase:
         except InputFileError as e:
             raise RulesError(str(e)) from None
         if "rules" in data and isinstance(data["rules"], dict):
-            extra = {k: v for k, v in data.items() if k not in ("rules", "preset")}
+            extra = [k for k in data if k not in ("rules", "preset")]
             if extra:
-                raise RulesError(f"unknown key(s) {', '.join(extra)} in {path}: put rule options under [rules]")
+                stray = extra[0]
+                layout = ("a rules file holds its rule options either all at top level or all in its [rules] table "
+                          "(preset = \"name\" may stand at top level, before the table)")
+                if option_key(stray) in cls.PARAM_BY_NAME:
+                    raise RulesError(f"{path}: rule option '{stray}' is at top level, outside the [rules] table that "
+                                     f"holds the others: {layout}")
+                raise RulesError(f"{path}: unknown top-level key '{stray}' beside the [rules] table: {layout}; "
+                                 f"rule options: {', '.join(cls.PARAM_BY_NAME)}")
             body = dict(data["rules"])
             if "preset" in data:
                 body.setdefault("preset", data["preset"])

@@ -648,8 +648,14 @@ def test_resume_from_a_checkpoint_with_a_wrongly_typed_spec(runner, copy):
     ("jokers = [4]", "must be a TOML integer"),
     ("preset = 5", "invalid preset"),
     ("rules = 5", "unknown rule 'rules'"),
+    # a key above the [rules] table: it was 'unknown key(s) jokers ... put rule options under [rules]' (jokers is one)
+    ("jokers = 4\n[rules]\njoker_penalty = 30", "r.toml: rule option 'jokers' is at top level, outside the [rules] "
+     "table that holds the others: a rules file holds its rule options either all at top level or all in its [rules] "
+     "table (preset = \"name\" may stand at top level, before the table)"),
+    ("colour = 4\npreset = \"saudi\"\n[rules]\njokers = 4", "r.toml: unknown top-level key 'colour' beside the [rules] "
+     "table: a rules file holds its rule options either all at top level or all in its [rules] table"),
 ], ids=["deep-array", "deep-table", "mid", "dotted-100", "long-number", "zwsp", "nbsp", "lrm", "twice", "array",
-        "preset-int", "rules-int"])
+        "preset-int", "rules-int", "option-beside-the-table", "key-beside-the-table"])
 def test_rules_files(runner, tmp_path, text, frag):
     path = tmp_path / "r.toml"
     path.write_text(text + "\n", encoding="utf-8")
@@ -1083,10 +1089,35 @@ def test_policy_parameters_still_accept_plain_numbers(runner):
     (["--set", "joker_penalty=30", "--joker-penalty", "15", "--joker-penalty", "30"], "varied (--joker-penalty)"),
     (["--set", "jokers=4", "--vary", "jokers=2,4"], "jokers is both fixed"),
     (["--players", "2v2", "--set", "partnership=false"], "partnership=false"),
+    # a repeated value or line-up was dropped silently (the study had fewer configurations than asked)
+    (["--vary", "jokers=2,2"], "jokers is varied over 2 twice: give each value once"),
+    (["--vary", "jokers=2,4,02"], "jokers is varied over the same value twice (2 and 02): give each value once"),
+    (["--threshold", "51", "--threshold", "71", "--threshold", "51"], "opening_threshold is varied over 51 twice"),
+    (["--vary", "joker_swap=true,false,True"], "joker_swap is varied over the same value twice (true and True)"),
+    (["--lineup", "greedy,random", "--lineup", "greedy,random"],
+     "line-up 'greedy,random' is given twice: give each line-up once"),
+    (["--seed", "1", "--seed", "2"], "--seed is given twice (--seed 1 and --seed 2): give it once"),
 ])
 def test_contradicting_options_are_refused(runner, tmp_path, args, frag):
     one_line(run(runner, "simulate", *args, "--out", tmp_path / "never", *STUDY), 2, frag)
     assert not (tmp_path / "never").exists()
+
+
+def test_an_option_of_one_value_given_twice_is_refused_unless_it_is_the_same(runner, tmp_path, spec_seen):
+    """--resume A --resume B resumed B (click keeps the last value of an option that takes one);
+    every command refuses it, before anything is read; the same value twice says one thing."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    one_line(run(runner, "simulate", "--resume", a, "--resume", b), 2,
+             f"--resume is given twice (--resume {a} and --resume {b}): give it once (see 'handsim simulate --help')")
+    one_line(run(runner, "tournament", "--resume", a, "--resume=" + str(b)), 2, f"--resume is given twice (--resume {a} "
+             f"and --resume {b}): give it once")
+    one_line(run(runner, "report", a, "--format", "md", "--format", "html"), 2,
+             "--format is given twice (--format md and --format html)")
+    # a value that looks like the option is a value, not the option again
+    one_line(run(runner, "simulate", "--lineup", "greedy,greedy", "--out", "--out", "--out", tmp_path / "x", *STUDY), 2,
+             f"--out is given twice (--out --out and --out {tmp_path / 'x'})")
+    run(runner, "simulate", "--seed", "3", "--seed", "3", "--out", tmp_path / "same", *STUDY)
+    assert spec_seen["spec"].seed == 3
 
 
 @pytest.mark.parametrize("cmd", [["meld", "5H 6H 7H"], ["arrange", "5H 6H 7H"], ["score", "-"], ["show-deal"]])

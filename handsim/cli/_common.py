@@ -107,7 +107,13 @@ def one_line(text: str) -> str:
 
 
 class Command(click.Command):
-    """A click command that turns the library's input errors into one-line usage errors (exit 2)."""
+    """A click command that turns the library's input errors into one-line usage errors (exit 2),
+    and refuses an option of one value given twice with different values (click would keep the
+    last one silently: ``--resume A --resume B`` continued B)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refuse_repeated_options(self, args, ctx)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -116,6 +122,47 @@ class Command(click.Command):
             if isinstance(e, user_error_types()):
                 raise click.UsageError(one_line(str(e)), ctx=ctx) from None
             raise
+
+
+def refuse_repeated_options(command: click.Command, args: Sequence[str], ctx: click.Context | None = None) -> None:
+    """Refuse (:class:`click.UsageError`) an option of ``command`` that takes one value, is not
+    repeatable, and appears twice in ``args`` with different values; the same value twice is
+    harmless and passes.  Values of other options are skipped, never read as options; ``--``
+    ends the options."""
+    takes: dict[str, click.Option] = {}
+    for p in command.params:
+        if isinstance(p, click.Option) and not p.is_flag and not p.count:
+            for name in p.opts + p.secondary_opts:
+                takes[name] = p
+    seen: dict[str, tuple[str, str]] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            break
+        if a.startswith("--") and "=" in a:
+            typed, value = a.split("=", 1)
+        elif a in takes:
+            typed = a
+            value = " ".join(args[i:i + takes[a].nargs])
+            i += takes[a].nargs
+        elif a.startswith("-") and not a.startswith("--") and a[:2] in takes:  # -oVALUE
+            typed, value = a[:2], a[2:]
+        else:
+            continue
+        p = takes.get(typed)
+        if p is None or p.multiple:
+            continue
+        if p.name in seen and seen[p.name][1] != value:
+            first, before = seen[p.name]
+            raise click.UsageError(f"{typed} is given twice ({first} {_cut(before)} and {typed} {_cut(value)}): "
+                                   "give it once", ctx=ctx)
+        seen.setdefault(p.name, (typed, value))
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class Group(click.Group):

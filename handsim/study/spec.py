@@ -428,11 +428,16 @@ def make_spec(
         if k not in param_by_name:
             what = f"{game.qualifier} rule" if game.qualifier else "rule"
             raise RulesError(f"unknown {what} {k!r}: allowed {', '.join(param_by_name)}")
-        vals = []
+        vals, typed = [], []
         for v in values:
             cv = param_by_name[k].coerce(v)
-            if cv not in vals:
-                vals.append(cv)
+            if cv in vals:  # the configurations would repeat: refused, not silently dropped
+                first = typed[vals.index(cv)]
+                again = f"{_text(v)} twice" if _text(first) == _text(v) else \
+                    f"the same value twice ({_text(first)} and {_text(v)})"
+                raise StudyError(f"{k} is varied over {again}: give each value once")
+            vals.append(cv)
+            typed.append(v)
         if len(vals) > 1:
             vary_items.append((k, tuple(vals)))
         elif vals:
@@ -453,8 +458,9 @@ def make_spec(
             raise StudyError(f"{bad.label} is not a {game.title} policy")
         if len(specs) != players:
             raise StudyError(f"line-up {lineup_label(specs)!r} has {len(specs)} policies: {players} players need {players}")
-        if tuple(specs) not in lu:
-            lu.append(tuple(specs))
+        if tuple(specs) in lu:  # its results would repeat: refused, not silently dropped
+            raise StudyError(f"line-up {lineup_label(specs)!r} is given twice: give each line-up once")
+        lu.append(tuple(specs))
     if not lu:
         raise StudyError("no line-up given: use --policy or --lineup")
     if matches and any(k == "rounds" for k, _ in vary_items):
@@ -505,3 +511,9 @@ def chunk_ranges(spec: StudySpec) -> Sequence[tuple[int, int]]:
 def canonical_spec(spec: StudySpec) -> str:
     """The spec as canonical JSON text: two runs are of the same study when theirs are equal."""
     return json.dumps(spec.to_json(), sort_keys=True)
+
+
+def _text(value: Any) -> str:
+    """A varied value as the user wrote it (booleans in TOML's words), cut for a message."""
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return text if len(text) <= 30 else text[:27] + "..."
