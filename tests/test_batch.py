@@ -71,7 +71,7 @@ def finished(tmp_path_factory):
     return base, file, base / "out"
 
 
-def test_each_part_is_what_its_command_gives_alone(finished, tmp_path):
+def test_each_part_is_what_its_command_gives_alone(finished, tmp_path, monkeypatch):
     base, file, out = finished
     assert sorted(p.name for p in out.iterdir()) == ["batch.json", "index.html", "index.md", "thresholds", "tune",
                                                      "tuned"]
@@ -96,6 +96,13 @@ def test_each_part_is_what_its_command_gives_alone(finished, tmp_path):
     assert f"`handsim tune hold-hand --deals 200 --chunk 100 --seed 3 --players 3 --param bail_turn=1:9:4 " \
            f"--confirm-deals 100 --out {out}/tune`" in md
     assert '<a href="tune/report.html">report.html</a>' in (out / "index.html").read_text()
+    # the command the index gives to finish the batch works from any folder (it named the file alone, without --out)
+    resume = f"handsim batch {file.resolve()} --out {out.resolve()} --resume"
+    assert f"(`{resume}` finishes what is left)" in md
+    monkeypatch.chdir(tmp_path)
+    r = run(*resume.split()[1:], *FAST)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[0] == f"Part 1 of 3, thresholds: done already ({out.resolve()}/thresholds)"
     record = json.loads((out / "batch.json").read_text())
     assert [p["name"] for p in record["parts"]] == ["thresholds", "tune", "tuned"]
     # run again: refused (the folder holds a batch); --resume of a finished batch plays nothing
@@ -112,7 +119,7 @@ def _files(folder: Path, names) -> dict:
 
 
 def test_interrupted_batch_resumes_to_the_same_results(finished, tmp_path):
-    base, _, ref = finished
+    base, ref_file, ref = finished
     file = write(tmp_path, FILE)
     out = tmp_path / "out"
     env = dict(os.environ, **{TEST_HOLD_ENV: "2"})  # the first part has 1 chunk: the tuning run holds
@@ -149,8 +156,8 @@ def test_interrupted_batch_resumes_to_the_same_results(finished, tmp_path):
         for k in a.files:
             if k not in ("__seconds__", "__run__"):  # (the time the chunks took; the command, naming the folder)
                 assert np.array_equal(a[k], b[k]), k
-    assert (out / "index.md").read_text().replace(str(out), "OUT") == \
-        (ref / "index.md").read_text().replace(str(ref), "OUT")
+    assert (out / "index.md").read_text().replace(str(file.resolve()), "FILE").replace(str(out), "OUT") == \
+        (ref / "index.md").read_text().replace(str(ref_file.resolve()), "FILE").replace(str(ref), "OUT")
 
 
 GOOD = '[run.a]\nthreshold = [51]\n[run.t]\nkind = "tune"\npolicy = "hold-hand"\nparam = {bail_turn = "1:9:4"}\n'

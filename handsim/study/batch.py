@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -275,9 +276,12 @@ def write_index(plan: Plan, status: dict[str, str], commands: dict[str, str]) ->
         links = " · ".join(f"[{f}]({rel}/{f})" for f in ("report.html", "report.md") if (p.out / f).is_file())
         rows.append((f"`{p.name}`", f"handsim {p.kind}", status.get(p.name, "not finished"), links or "–"))
     done = sum(status.get(p.name) == "done" for p in plan.parts)
+    # absolute paths: the index is read later, from anywhere (the file's bare name worked only in its folder,
+    # and without --out only when the batch wrote beside its file)
+    resume = shlex.join(["handsim", "batch", str(Path(plan.file).resolve()), "--out", str(Path(plan.out).resolve()),
+                         "--resume"])
     doc = Document(plan.title, lead=f"{done} of {len(plan.parts)} parts done, run from the study file "
-                                    f"`{plan.file.name}` (`handsim batch {plan.file.name} --resume` finishes what "
-                                    "is left).")
+                                    f"`{plan.file.name}` (`{resume}` finishes what is left).")
     doc.add(Section("Parts").add(Table((Column("part"), Column("command"), Column("status"), Column("report")),
                                        tuple(rows))))
     doc.add(Section("Each part alone").add(
