@@ -1068,7 +1068,8 @@ def test_report_regenerates(runner, study, tmp_path):
     assert (copy / "report.md").read_bytes() == (out / "report.md").read_bytes()
     details = (copy / "report.md").read_text().split("**Other run details:**", 1)[1].split("\n\n#", 1)[0]
     assert [line.split(":")[0] for line in details.split("\n") if line.startswith("- ")] == [
-        "- jobs", "- machine", "- numba", "- python"]
+        "- jobs", "- machine", "- numba", "- python", "- trace"]  # (trace: --trace 2, kept for a resume)
+    assert "\n- trace: 2" in details, details
     assert_usage_error(run(runner, "report", copy, "--format", "pdf"), "--format")
     pd.testing.assert_frame_equal(pd.read_csv(copy / "summary.csv"), pd.read_csv(out / "summary.csv"))
     # a damaged checkpoint is a one-line error

@@ -266,3 +266,82 @@ def test_interrupted_run_on_a_dask_cluster_resumes_to_identical_summary(tmp_path
     r = _run(["--resume", str(out)])
     assert r.returncode == 0, r.stderr
     assert (out / "summary.csv").read_bytes() == reference, r.stderr
+
+
+def test_the_traces_of_an_interrupted_study_are_written_by_its_resume(tmp_path):
+    """--trace N was not kept: a study started with --trace, interrupted and resumed had no traces.jsonl
+    (issue 23, a breaker's item). The run history keeps N; the resume, without --trace, writes the
+    same file as a run that was not interrupted, and the interruption says it will."""
+    args = ["--policy", "greedy", "--players", "2", "--deals", "40", "--chunk", "10", "--seed", "2", "--trace", "3",
+            "--jobs", "1", "--no-progress", "-q"]
+    ref = tmp_path / "ref"
+    r = _run([*args, "--out", str(ref)])
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "study"
+    p, lines = _start_held([*args, "--out", str(out)], 2)
+    os.killpg(p.pid, signal.SIGINT)
+    err = _finish(p, lines)
+    assert p.returncode == 130, err
+    assert (f"\nInterrupted: partial results are checkpointed in {out}; 'handsim simulate --resume {out}' continues "
+            "(and writes the --trace 3 deals).\n") in err, err
+    assert not (out / "traces.jsonl").exists()
+    r = _run(["--resume", str(out), "-q"])
+    assert r.returncode == 0, r.stderr
+    assert (out / "traces.jsonl").read_bytes() == (ref / "traces.jsonl").read_bytes()
+    assert len((out / "traces.jsonl").read_text().splitlines()) == 3  # 3 deals x 1 configuration x 1 line-up
+    assert json.loads((out / "run.json").read_text())["trace"] == 3
+
+
+def test_ctrl_c_while_a_kernel_compiles_is_not_swallowed():
+    """Ctrl-C during the first compilation was sometimes lost (issue 23, a breaker's item): numba's
+    compiler runs finalizers (llvmlite's __del__), and a KeyboardInterrupt raised inside one is
+    printed as 'Exception ignored' and dropped. The warm-up now compiles in a helper thread while the
+    main thread waits, so the handler's exception is raised in the waiting thread. Here the work
+    swallows every KeyboardInterrupt that reaches it, as a finalizer does."""
+    import time
+
+    from handsim.study.executors import interruptible
+
+    finished = []
+
+    def swallowing_work():
+        for _ in range(600):  # 60 s at most: a guard, not a measure
+            try:
+                time.sleep(0.1)
+            except KeyboardInterrupt:
+                pass
+        finished.append(True)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            interruptible(swallowing_work)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert finished == []  # the interruption came while the work was still under way
+
+
+def test_ctrl_c_during_the_first_compile_of_a_study_exits_130_leaving_no_folder(tmp_path):
+    """An empty kernel cache: the study compiles its engine (a minute); Ctrl-C then ends it with 130,
+    says nothing was finished, shows no 'Exception ignored' and leaves no folder behind."""
+    out = tmp_path / "study"
+    env = _env(HANDSIM_CACHE_DIR=str(tmp_path / "cache"))
+    with sigint_for_children(signal.default_int_handler):
+        p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", "--policy", "greedy", "--players", "2",
+                              "--deals", "20", "--jobs", "1", "--no-progress", "--out", str(out)],
+                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+    first = p.stderr.readline()
+    assert first == "Compiling the simulation engine (once, about a minute; cached afterwards)...\n", first
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=HANG_GUARD)
+    err = first + err
+    assert p.returncode == 130, err
+    assert "Exception ignored" not in err and "Traceback" not in err, err
+    assert err.endswith(f"\nInterrupted before any work was finished: nothing to resume in {out}.\n"), err
+    assert not out.exists()

@@ -226,6 +226,10 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         out = Path(resume)
         spec = _saved_spec(out)
         per_deal = per_deal or (out / "per_deal").is_dir()
+        if ctx.get_parameter_source("trace") == click.core.ParameterSource.DEFAULT:
+            from handsim.study import recorded_trace
+
+            trace = recorded_trace(out)  # the traces the study was started with (written once it is finished)
     elif from_run:
         src = Path(from_run)
         if src.is_dir():
@@ -287,18 +291,20 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
                 what, driver = spec.game.engine_words(spec.matches)
                 announce_engine_compile(engine, what, "about a minute", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
-                               scheduler=scheduler, command=command_line(ctx))
+                               scheduler=scheduler, command=command_line(ctx), keep={"trace": trace} if trace else None)
             with report_progress(progress):  # where the progress bar was shown
                 write_outputs(result, out, command=command_line(ctx))
             traces = None
             if trace:
                 if not quiet:
                     announce_engine_compile(engine, "the deal tracer for --trace", "about half a minute", "play_traced")
-                traces = _write_traces(spec, out, trace)
+                from handsim.study.executors import interruptible
+
+                traces = interruptible(_write_traces, spec, out, trace)  # (compiles the tracer: Ctrl-C acts at once)
             if not quiet:
                 _print_results(result, spec, out, traces, n_jobs)
     except KeyboardInterrupt as e:
-        ctx.exit(_interrupted(e, out))
+        ctx.exit(_interrupted(e, out, trace))
     except PolicyMoveError as e:
         from handsim.study import CHECKPOINT
 
@@ -309,8 +315,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         raise PolicyMoveError(add_context(str(e), kept)) from None
 
 
-def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
-    """Say what an interruption left in ``out``; the exit code (130 SIGINT, 143 SIGTERM)."""
+def _interrupted(e: KeyboardInterrupt, out: Path, trace: int = 0) -> int:
+    """Say what an interruption left in ``out`` (``trace``: the deals --trace asked for, written
+    after the study); the exit code (130 SIGINT, 143 SIGTERM)."""
     import shlex
 
     from handsim.study import CHECKPOINT
@@ -319,10 +326,14 @@ def _interrupted(e: KeyboardInterrupt, out: Path) -> int:
     if getattr(e, "note", None):  # worker processes stopped: which policy did not return
         click.echo(f"\n{what}: {e.note}.", err=True)
     if (out / "run.json").exists():
-        click.echo(f"\n{what} after the study was finished: its results are in {out}.", err=True)
+        missing = trace and not (out / "traces.jsonl").exists()
+        traces = (f"; its traces (--trace {trace}) were not written: 'handsim simulate --resume "
+                  f"{shlex.quote(str(out))}' writes them") if missing else ""
+        click.echo(f"\n{what} after the study was finished: its results are in {out}{traces}.", err=True)
     elif (out / CHECKPOINT).exists():
         click.echo(f"\n{what}: partial results are checkpointed in {out}; "
-                   f"'handsim simulate --resume {shlex.quote(str(out))}' continues.", err=True)
+                   f"'handsim simulate --resume {shlex.quote(str(out))}' continues"
+                   f"{f' (and writes the --trace {trace} deals)' if trace else ''}.", err=True)
     else:
         click.echo(f"\n{what} before any work was finished: nothing to resume in {out}.", err=True)
     return 143 if isinstance(e, Terminated) else 130

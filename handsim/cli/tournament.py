@@ -157,6 +157,9 @@ def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterr
     if has_work:
         click.echo(f"\n{what}: finished work is checkpointed in {out}; "
                    f"'handsim {command} --resume {shlex.quote(str(out))}' continues.", err=True)
+    elif (Path(out) / "run.json").exists():  # set up (its run.json written first), nothing played yet
+        click.echo(f"\n{what} before any work was finished; the run is set up in {out}: "
+                   f"'handsim {command} --resume {shlex.quote(str(out))}' starts it.", err=True)
     else:
         click.echo(f"\n{what} before any work was finished: nothing to resume in {out}.", err=True)
     ctx.exit(143 if isinstance(e, Terminated) else 130)

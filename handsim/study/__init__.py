@@ -21,7 +21,7 @@ what it finished (``resume=True`` continues it).
 
 from ..errors import StudyEngineError, StudyError
 from .api import simulate, write_outputs
-from .checkpoint import CHECKPOINT, Checkpoint, read_checkpoint, recorded_jobs, run_history
+from .checkpoint import CHECKPOINT, Checkpoint, read_checkpoint, recorded_jobs, recorded_trace, run_history
 from .chunks import check_policy_files
 from .executors import check_scheduler
 from .outdir import OUTPUT_FILES, claim_out, study_files, why_not_a_study
@@ -33,7 +33,7 @@ __all__ = [
     "CHECKPOINT", "Checkpoint", "DEFAULT_CHUNK", "DEFAULT_DEALS", "DEFAULT_POLICY", "MAX_CHUNK", "MAX_CHUNKS",
     "MAX_DEALS", "OUTPUT_FILES", "StudyEngineError", "StudyError", "StudyResult", "StudySpec", "TEST_HOLD_ENV",
     "check_policy_files", "check_saved_fields", "check_scheduler", "chunk_ranges", "claim_out",
-    "load_saved_policy_files", "make_spec", "read_checkpoint", "recorded_jobs", "run_history", "run_study",
-    "saved_policy_files", "simulate", "study_files", "why_not_a_study",
+    "load_saved_policy_files", "make_spec", "read_checkpoint", "recorded_jobs", "recorded_trace", "run_history",
+    "run_study", "saved_policy_files", "simulate", "study_files", "why_not_a_study",
     "write_outputs",
 ]

@@ -2,7 +2,7 @@
 spec, the rounds and seconds so far and the run's history, written atomically
 (:func:`save_checkpoint`), read back and checked (:func:`read_checkpoint`, nothing in the file is
 trusted), compared with the study being resumed (:func:`load_checkpoint`); and what a resume
-takes from a study folder (:func:`run_history`, :func:`recorded_jobs`)."""
+takes from a study folder (:func:`run_history`, :func:`recorded_jobs`, :func:`recorded_trace`)."""
 
 from __future__ import annotations
 
@@ -267,6 +267,34 @@ def recorded_jobs(out) -> int | None:
         1 to 512; None when neither file records a usable value (a checkpoint written before
         handsim kept it, or a damaged file: the resume then reports the damage itself).
     """
+    found = _recorded(out, "jobs")
+    if isinstance(found, int) and not isinstance(found, bool) and 1 <= found <= 512:
+        return found
+    return None
+
+
+def recorded_trace(out) -> int:
+    """The deals per configuration x line-up that the study in ``out`` was asked to trace
+    (``simulate --trace N``, kept in its run history as ``trace``); what ``simulate --resume``
+    writes to ``traces.jsonl`` when ``--trace`` is not given.
+
+    Parameters
+    ----------
+    out : path
+        A study folder.
+
+    Returns
+    -------
+    int
+        N >= 1, or 0 when the study traced nothing (or its files do not say).
+    """
+    found = _recorded(out, "trace")
+    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 1 else 0
+
+
+def _recorded(out, key: str):
+    """Field ``key`` of the run history in ``out``'s checkpoint, else of its ``run.json``; None
+    when neither holds it (or they cannot be read)."""
     import zipfile
 
     from .._io import InputFileError, read_json
@@ -278,18 +306,16 @@ def recorded_jobs(out) -> int | None:
             info = zf.getinfo("__run__.npy")
             if info.file_size <= 2**20:  # a run history is a few hundred bytes
                 with np.load(out / CHECKPOINT, allow_pickle=False) as z:
-                    found = json.loads(bytes(z["__run__"].astype(np.uint8)).decode("utf-8")).get("jobs")
+                    found = json.loads(bytes(z["__run__"].astype(np.uint8)).decode("utf-8")).get(key)
     except Exception:  # noqa: BLE001 - no checkpoint, no history in it, or damage: try run.json
         found = None
     if found is None and (out / "run.json").is_file():
         try:
             d = read_json(out / "run.json", "run.json")
-            found = d.get("jobs") if isinstance(d, dict) else None
+            found = d.get(key) if isinstance(d, dict) else None
         except (InputFileError, OSError):
             found = None
-    if isinstance(found, int) and not isinstance(found, bool) and 1 <= found <= 512:
-        return found
-    return None
+    return found
 
 
 def run_json_history(path: Path) -> dict | None:

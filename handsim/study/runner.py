@@ -23,7 +23,7 @@ from .._io import atomic_write
 from ..policies import lineup_arrays
 from .checkpoint import CHECKPOINT, load_checkpoint, run_history, run_json_history, save_checkpoint
 from .chunks import work
-from .executors import run_dask, run_pool
+from .executors import interruptible, run_dask, run_pool
 from .spec import StudySpec, chunk_ranges
 
 
@@ -60,6 +60,7 @@ def run_study(
     scheduler: str | None = None,
     accumulator: Any = None,
     command: str | None = None,
+    keep: dict | None = None,
 ) -> StudyResult:
     """Play a study and return its accumulated statistics.
 
@@ -98,6 +99,10 @@ def run_study(
         The command line of this invocation.  A new study keeps it in the checkpoint as the one
         that started it; a resume keeps that one and adds its own to ``"resumed"`` (with the time,
         UTC): ``run_info["command"]`` and ``run_info["resumed"]`` (:func:`run_history`).
+    keep : dict, optional
+        More fields of this invocation to keep in the run history, as ``jobs`` is (in the
+        checkpoint, so that a resume finds them, and in ``run_info``): ``handsim simulate``
+        keeps ``{"trace": N}`` of ``--trace N``.
 
     Returns
     -------
@@ -156,8 +161,11 @@ def run_study(
         if saved_history is None and (out / "run.json").is_file():  # a checkpoint from before the history
             saved_history = run_json_history(out / "run.json")
     history = run_history(saved_history, command, resume) if (command or saved_history) else None
+    if history is None and keep:
+        history = {}
     if history is not None:
         history["jobs"] = jobs  # this invocation's worker processes: a resume without --jobs uses them again
+        history.update(keep or {})
     if acc is None and accumulator is not None:
         acc = accumulator
     if acc is None:
@@ -181,8 +189,8 @@ def run_study(
                     yield ((ri, c, l), rvs[c], lus[l][0], lus[l][1], P, spec.seed, start, n, spec.matches,
                            engine.ref(), game.name)
 
-    # compile (or load) before the clock starts and before workers fork
-    game.warm_up(spec.matches, engine)
+    # compile (or load) before the clock starts and before workers fork; Ctrl-C stops it at once
+    interruptible(game.warm_up, spec.matches, engine)
     bar = None
     if progress:  # (after the compilation: the rate it shows is of play, as the speed printed at the end)
         from tqdm import tqdm
