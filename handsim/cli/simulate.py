@@ -247,7 +247,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             "joker_penalties": joker_penalties, "vary": vary, "policies": policies, "policy_files": policy_files,
             "lineups": lineups, "players": players, "two_v_two": two_v_two, "deals": deals, "seed": seed,
             "chunk": chunk, "matches": matches, "rounds": rounds, "standings": standings}
-        spec = make_spec(**game.study_from_options(ctx, given_options))
+        spec = make_spec(**game.study_from_options(ctx, given_options), unique_lineups=True)
         if not quiet:
             for note in game.study_notes(spec, given_options):
                 click.echo(f"Note: {note}", err=True)

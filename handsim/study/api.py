@@ -110,7 +110,8 @@ def simulate(
     from ..games import game_for_preset
 
     base = rules or game_for_preset(preset).preset(preset)
-    spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches, policy_files=policy_files)
+    spec = make_spec(base, vary, lineups, players, deals, seed, chunk, matches, policy_files=policy_files,
+                     unique_lineups=True)
     if out is None:
         return run_study(spec, jobs=jobs, progress=progress).summary
     with claim_out(out, force=force) as folder:

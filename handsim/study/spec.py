@@ -355,8 +355,13 @@ def make_spec(
     chunk: int = DEFAULT_CHUNK,
     matches: bool = False,
     policy_files: Sequence = (),
+    unique_lineups: bool = False,
 ) -> StudySpec:
     """Check and assemble a :class:`StudySpec`.
+
+    ``unique_lineups``: refuse a line-up given twice (what a user wrote: ``simulate``, the
+    :func:`handsim.simulate` API); otherwise a repeat is played once (a tuning run's candidate equal
+    to its base).
 
     With ``matches`` each of the ``deals`` items is a whole match of ``rules.rounds`` rounds
     (RULES.md section 7) instead of one independent deal.
@@ -458,8 +463,10 @@ def make_spec(
             raise StudyError(f"{bad.label} is not a {game.title} policy")
         if len(specs) != players:
             raise StudyError(f"line-up {lineup_label(specs)!r} has {len(specs)} policies: {players} players need {players}")
-        if tuple(specs) in lu:  # its results would repeat: refused, not silently dropped
-            raise StudyError(f"line-up {lineup_label(specs)!r} is given twice: give each line-up once")
+        if tuple(specs) in lu:
+            if unique_lineups:  # its results would repeat: refused, not silently dropped
+                raise StudyError(f"line-up {lineup_label(specs)!r} is given twice: give each line-up once")
+            continue
         lu.append(tuple(specs))
     if not lu:
         raise StudyError("no line-up given: use --policy or --lineup")
