@@ -66,8 +66,14 @@ def test_tournament_writes_its_outputs_and_prints_the_ratings(tournament_dir):
     cross_end = next(i for i, ln in enumerate(lines) if ln.startswith("greedy  random"))
     assert lines[cross_end + 1] == (
         "Units: score diff: the policy's mean score minus the opponent's, points per player-round (below 0: the policy "
-        "scores less; 95% CI: of score diff, the deal as unit); deals ahead: share of deals whose total over the "
-        "seatings where both sat was lower for the policy.")
+        "scores less; 95% CI: of score diff, the deal as unit); deals ahead / tied / behind: shares of deals whose "
+        "total over the seatings where both sat was lower / the same / higher for the policy.")
+    # ahead, tied and behind together (the share ahead alone hid how many deals were tied)
+    assert lines[cross_end - 2].rstrip().endswith("deals ahead / tied / behind"), lines[cross_end - 2]
+    x = pd.read_csv(out / "crosstable.csv").set_index(["policy", "opponent"]).loc[("greedy", "random")]
+    shares = f"{100 * x['p_deal_ahead']:.1f}% / {100 * x['p_deal_tied']:.1f}% / {100 * x['p_deal_behind']:.1f}%"
+    assert lines[cross_end].endswith(shares), (lines[cross_end], shares)
+    assert abs(x["p_deal_ahead"] + x["p_deal_tied"] + x["p_deal_behind"] - 1) < 1e-12
     info = json.loads((out / "run.json").read_text())
     assert info["kind"] == "tournament" and info["tournament"]["entries"] == ["greedy", "random"]
     assert info["games_per_deal"] == 6 and info["rounds_played"] == 360
@@ -499,3 +505,20 @@ def test_help_has_an_example(runner, cmd):
     result = run(runner, cmd, "--help")
     assert_ok(result)
     assert "Examples:" in result.output and f"$ handsim {cmd}" in result.output
+
+
+def test_an_interruption_before_any_chunk_says_resume_starts_it(runner, tmp_path, monkeypatch):
+    """The tournament's run.json is written before anything plays, so the folder is resumable: it
+    said 'nothing to resume' (issue 23, a breaker's pass)."""
+    import handsim.tournament
+
+    def interrupted(spec, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(handsim.tournament, "run_tournament", interrupted)
+    out = tmp_path / "t"
+    result = run(runner, "tournament", "--policy", "greedy", "--policy", "random", "--deals", "5", "--out", out, *FAST)
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip() == (f"Interrupted before any work was finished; the run is set up in {out}: "
+                                     f"'handsim tournament --resume {out}' starts it.")
+    assert (out / "run.json").exists()

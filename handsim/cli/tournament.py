@@ -189,7 +189,7 @@ cancels.  Tables (--tables pairs, the default): each pair of policies at equal s
 A B; 3 players A A B and A B B; 4 players A A B B; 2v2 team A & A against B & B; --tables all:
 every mix of policies (K^P seatings per deal).  Outputs in --out: ratings.csv (Bradley-Terry
 ratings on the finishing order, Elo scale, 95% CI clustered by deal), crosstable.csv (every
-pair: mean per-deal score difference with paired 95% CI, share of deals ahead), tables.csv,
+pair: mean per-deal score difference with paired 95% CI, shares of deals ahead / tied / behind), tables.csv,
 report.md with its figures (ratings.png, crosstable.png), the self-contained report.html,
 run.json.
 
@@ -285,9 +285,9 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
     c = frames["crosstable"]
     labels = list(spec.labels)
     rows = [[x["policy"], x["opponent"], _f(x["mean_diff"], 2), f"[{_f(x['ci95_low'], 2)}, {_f(x['ci95_high'], 2)}]",
-             f"{100 * x['p_deal_ahead']:.1f}%"]
+             f"{100 * x['p_deal_ahead']:.1f}% / {100 * x['p_deal_tied']:.1f}% / {100 * x['p_deal_behind']:.1f}%"]
             for _, x in c.iterrows() if labels.index(x["policy"]) < labels.index(x["opponent"])]
-    click.echo(table(["policy", "opponent", "score diff", "95% CI", "deals ahead"], rows))
+    click.echo(table(["policy", "opponent", "score diff", "95% CI", "deals ahead / tied / behind"], rows))
     click.echo(crosstable_units(spec.teams))
     files = [f for f in ("report.md", "report.html", "ratings.csv", "crosstable.csv", "tables.csv", "ratings.png",
                          "crosstable.png", "run.json") if (out / f).exists()]
@@ -306,8 +306,8 @@ def crosstable_units(teams: bool) -> str:
     from handsim.tournament.report import score_unit
 
     return (f"Units: score diff: the policy's mean score minus the opponent's, {score_unit(teams)} (below 0: the "
-            "policy scores less; 95% CI: of score diff, the deal as unit); deals ahead: share of deals whose total "
-            "over the seatings where both sat was lower for the policy.")
+            "policy scores less; 95% CI: of score diff, the deal as unit); deals ahead / tied / behind: shares of "
+            "deals whose total over the seatings where both sat was lower / the same / higher for the policy.")
 
 
 def tune_units(teams: bool) -> str:
