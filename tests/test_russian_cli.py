@@ -293,3 +293,72 @@ def test_per_deal_rows_of_a_russian_study(runner, tmp_path):
         mine = rows[rows["seat"] == seat]
         assert got["win_rate"] == pytest.approx(mine["won"].mean())
         assert got["mean_cards_left"] == pytest.approx(mine["cards_left"].mean())
+
+
+@pytest.mark.compile_notices
+def test_compile_notice_speaks_when_numba_compiles_and_only_then(capsys):
+    """What rearrange announces its compilation with: numba's own compile event, not a look at the
+    cache beforehand (after a Russian study the kernel is cached for the engine's argument types
+    only, and rearrange compiled for 35 s saying nothing)."""
+    from numba import njit
+
+    from handsim.cli._common import compile_notice
+
+    @njit  # not cached: it compiles in this process, on its first call
+    def twice(x):
+        return 2 * x
+
+    with compile_notice("a test kernel", "no time"):
+        assert twice(21) == 42
+        assert twice(4) == 8
+    assert capsys.readouterr().err == "Compiling a test kernel (once, no time; cached afterwards)...\n"
+    with compile_notice("a test kernel", "no time"):
+        assert twice(5) == 10  # compiled already: nothing to say
+        assert twice(2.5) == 5.0  # other argument types: it compiles again, and says so
+    assert capsys.readouterr().err == "Compiling a test kernel (once, no time; cached afterwards)...\n"
+
+
+@pytest.mark.compile_notices
+def test_rearrange_announces_a_compilation_it_makes(runner, monkeypatch):
+    from numba import njit
+
+    import handsim.games.russian.rearrange as module
+
+    real = module.rearrange
+
+    @njit  # compiles on its first call, as the search kernel does when its argument types are not cached
+    def fresh(x):
+        return x + 1
+
+    def compiling(*args, **kw):
+        assert fresh(1) == 2
+        return real(*args, **kw)
+
+    monkeypatch.setattr(module, "rearrange", compiling)
+    result = run(runner, "rearrange", "--table", "5H 6H 7H | 9S 9D 9C", "--hand", "8H 9H 4C")
+    assert_ok(result)
+    assert result.stderr == "Compiling the rearrangement search (once, about half a minute; cached afterwards)...\n"
+    assert result.stdout.splitlines()[0] == "placed: 8♥ 9♥  (2 cards, value 17)"
+
+
+def test_rearrange_answers_ctrl_c_while_it_compiles(tmp_path):
+    """In an empty kernel cache rearrange compiles for half a minute; Ctrl-C then ends it at once (by
+    SIGINT's default action: the shell's status 130), before any answer, without a traceback."""
+    import os
+    import signal
+    import subprocess
+
+    env = dict(os.environ, HANDSIM_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "handsim", "rearrange", "--table", "5H 6H 7H", "--hand", "8H 9H"],
+                         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        first = p.stderr.readline()  # the notice: the compilation has begun
+        assert first == "Compiling the rearrangement search (once, about half a minute; cached afterwards)...\n", first
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=600)  # a guard against a hung child, not a measure
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == -signal.SIGINT, (p.returncode, err)
+    assert out == "" and "Traceback" not in err, (out, err)

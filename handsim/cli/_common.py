@@ -7,6 +7,7 @@ library (numpy, numba kernels, pandas) inside its function.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from contextlib import contextmanager
@@ -595,6 +596,61 @@ def announce_compile(what: str, how_long: str, module: str, *names: str) -> None
     ``<module>.<names>`` (``module`` dotted) are not in the cache yet."""
     if not kernels_cached(module, *names):
         click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
+
+
+#: Whether :func:`compile_notice` speaks (the test suite silences it: a command's output must not
+#: depend on what the cache happens to hold; tests marked ``compile_notices`` let it speak).
+COMPILE_NOTICES = True
+
+
+@contextlib.contextmanager
+def compile_notice(what: str, how_long: str):
+    """Within the block, say on stderr - once, when numba starts compiling (a kernel not in the
+    cache, or in it for other argument types only) - that ``what`` compiles, taking ``how_long``.
+
+    Unlike :func:`announce_compile`, which asks the cache beforehand whether a kernel is there,
+    this listens to numba itself, so a kernel cached for other argument types (``rearrange``
+    after a Russian study: 35 s of silence) is announced too; loading from the cache says nothing.
+    """
+    if not COMPILE_NOTICES:
+        yield
+        return
+    from numba.core import event
+
+    class _Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", _Notice()):
+        yield
+
+
+@contextlib.contextmanager
+def sigint_ends():
+    """Within the block, Ctrl-C (SIGINT) ends the process at once, by the signal's default action
+    (the shell's exit status 130): for a command that writes nothing and spends its time in
+    compiled code (and numba's compiler), where Python's handler runs only once that returns.
+    An ignored SIGINT (a command started with ``&`` in a script) stays ignored; outside the main
+    thread nothing changes."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def announce_engine_compile(engine, what: str, how_long: str, driver: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ._common import Command, announce_compile, cards_text, dump_json
+from ._common import Command, cards_text, compile_notice, dump_json, sigint_ends
 
 REARRANGE_HELP = """Russian Hand: the best play of a hand onto a table, rearranging the table freely (RULES.md §8).
 
@@ -16,7 +16,8 @@ melds marked *) and what is left in the hand.
 
 --table lists the melds on the table, separated by '|'; cards are written rank then suit
 (A 2 .. 10 J Q K, T = 10; S H D C or ♠ ♥ ♦ ♣); there are no jokers.  A table meld that is not
-legal is refused (exit 2).
+legal is refused (exit 2).  The first run compiles the search (about half a minute, said on
+stderr); Ctrl-C ends the command at once.
 
 \b
 Examples:
@@ -47,11 +48,13 @@ def rearrange(table_text, hand_text, first_round, settings, as_json):
     from handsim.games.russian.rules import RussianRules
 
     rules = RussianRules.preset().with_settings(settings)
-    melds = parse_table(table_text)
-    hand = parse_cards(hand_text, jokers=0)
-    announce_compile("the rearrangement search", "about half a minute", "handsim.games.russian.kernels.rearrange",
-                     "rearrange")
-    p = best_play(melds, hand, rules, first_round=first_round)
+    # announced when numba compiles, not when the cache lacks an index: after a Russian study the
+    # kernel is cached for the engine's argument types only, and this call compiled for 35 s unsaid;
+    # Ctrl-C ends it at once (numba's compiler and the search do not return to Python for long)
+    with compile_notice("the rearrangement search", "about half a minute"), sigint_ends():
+        melds = parse_table(table_text)
+        hand = parse_cards(hand_text, jokers=0)
+        p = best_play(melds, hand, rules, first_round=first_round)
     left = list(hand)
     for c in p.placed:
         left.remove(c)
