@@ -82,6 +82,14 @@ PLAYERS_SINGLE_LINEUPS = {
 PLAYERS_TEAM_LINEUPS = ["card-reader,greedy,card-reader,greedy",
                         "sampler:samples=2,candidates=2,card-reader,card-reader,card-reader"]
 
+#: The rule options of issue 27 (VARIANTS.md "New options"), one case each where play or score
+#: differs from the defaults: ``(name, preset, overrides, players, line-up)``, after every case
+#: above for the same reason.
+OPTION_CASES = [
+    ("scores", "classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}, 4,
+     "card-reader,greedy,hold-hand,card-reader"),
+]
+
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
 #: built-in policy, 2 to 5 players), in files of their own.
 RUSSIAN_MOVES = GOLDEN / "russian_moves.jsonl.gz"
@@ -124,6 +132,9 @@ def cases() -> list[dict]:
                 for lu in lineups:
                     out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
                                 "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
+    for vname, preset, ov, players, lu in OPTION_CASES:
+        out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
+                    "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
     return out
 
 

@@ -643,6 +643,30 @@ def test_hand_scoring_and_unopened_penalty(penalty, doubles, score1):
     assert trace["result"]["scores"] == [-60, score1]
 
 
+@pytest.mark.parametrize("hand_score, unopened_points, penalty, score1", [
+    # Seat 1 holds 2H 3D 5C 7S 9D 4H = 30 and never opened; seat 0 makes a Hand, doubling it.
+    (-100, 40, "add", (30 + 40) * 2),
+    (-400, 0, "add", 30 * 2),
+    (-60, 250, "flat", 250 * 2),
+])
+def test_hand_score_and_unopened_points(hand_score, unopened_points, penalty, score1):
+    rules = CLASSIC.replace(hand_size=6, hand_score=hand_score, unopened_points=unopened_points,
+                            unopened_penalty=penalty)
+    trace, ev = play(rules, {0: "KS KH KD KC QS QH QD", 1: "2H 3D 5C 7S 9D 4H"})
+    assert ev[-1] == "out 0 hand"
+    assert trace["result"]["scores"] == [hand_score, score1]
+
+
+def test_out_score_of_a_normal_out():
+    # The deal of test_normal_out_after_opening_earlier: seat 0 opens in turn 1, goes out in
+    # turn 3 (no Hand): out_score -10.  Seat 1 (2H 3D 5C 7S 9C 6H 8D = 40) never opened:
+    # 40 + unopened_points 250 = 290.
+    rules = CLASSIC.replace(hand_size=7, out_score=-10, unopened_points=250)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 4C 9D", 1: "2H 3D 5C 7S 9C 6H 8D"}, stock="10S KC")
+    assert ev[-1] == "out 0"
+    assert result(trace, out=1, hand=1, scores=1) == {"out": 0, "hand": False, "scores": [-10, 290]}
+
+
 def test_hand_doubles_every_other_player():
     # 4 players, hand_size 6: seat 0 makes a Hand in turn 1.  Every other seat never opened:
     # seat 1: 2H 3D 5C 7S 9D 4H = 30 -> (30 + 100) * 2 = 260;

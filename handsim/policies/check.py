@@ -36,6 +36,9 @@ VARIANTS = [
     ("qahwa", {"opening_threshold": 71, "opening_rule": "ascending"}),
     ("qahwa", {"max_reshuffles": 0, "min_natural_cards_per_meld": 2}),
     ("classic", {"hand_size": 7, "max_reshuffles": 1}),
+    # the options of issue 27 (VARIANTS.md "New options"), after the others
+    ("classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}),
+    ("qahwa", {"out_score": 0, "hand_score": -400, "unopened_points": 0}),
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4

@@ -46,8 +46,15 @@ PARAMS: tuple[Param, ...] = (
     Param("joker_swap", "bool", True, "5", "Whether an opened player may take a joker from a meld by putting the card it stands for."),
     Param("go_out_requires_discard", "bool", False, "6", "Whether the last card must be a discard (QA: 'always keep a card')."),
     Param("unopened_penalty", "choice", "add", "6",
-          "add: a player who never opened pays 100 on top of the cards in hand; flat: pays 100 in all.",
+          "add: a player who never opened pays unopened_points (100) on top of the cards in hand; "
+          "flat: pays unopened_points in all.",
           choices=("add", "flat")),
+    Param("out_score", "int", -30, "6", "Points the player who goes out scores (SD, ER: -30; VARIANTS.md #14).",
+          lo=-200, hi=0),
+    Param("hand_score", "int", -60, "6", "Points the player who goes out with a Hand scores (SD, ER: -60; "
+          "VARIANTS.md #14).", lo=-400, hi=0),
+    Param("unopened_points", "int", 100, "6", "Points a player who never opened pays, on top of the cards in hand "
+          "or flat (unopened_penalty; SD, QA: 100; VARIANTS.md #14).", lo=0, hi=500),
     Param("hand_min_new_meld_cards", "int", 0, "6", "Fewest cards a Hand must put into new melds (QA: 14).", lo=0, hi=30),
     Param("hand_doubles_others", "bool", True, "6", "Whether a Hand doubles every other player's score for the round."),
     Param("rounds", "int", 9, "7", "Rounds in a match (3, 5, 7 or 9; any positive number works).", lo=1, hi=1000,

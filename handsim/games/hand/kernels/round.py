@@ -33,7 +33,10 @@ from handsim.games.hand.kernels.params import (
     P_STARTER,
     P_THRESHOLD,
     N_PARAMS,
+    P_HAND_SCORE,
+    P_OUT_SCORE,
     P_UNOPENED_PENALTY,
+    P_UNOPENED_POINTS,
     STARTER_DEALER_RIGHT,
     UNOPENED_FLAT,
 )
@@ -527,7 +530,7 @@ def score_round(g):
     partner = partner_of(g, out)
     for s in range(P):
         if s == out:
-            g.scores[s] = -60 if is_hand else -30
+            g.scores[s] = rv[P_HAND_SCORE] if is_hand else rv[P_OUT_SCORE]
             continue
         if s == partner:
             continue  # 2 v 2: the partner of the player who went out scores 0 (RULES.md section 6)
@@ -537,9 +540,9 @@ def score_round(g):
                 v += g.hands[s, t] * card_hand_value(t, rv)
         if g.seat[s, Q_OPENED] == 0:
             if rv[P_UNOPENED_PENALTY] == UNOPENED_FLAT:
-                v = 100
+                v = rv[P_UNOPENED_POINTS]
             else:
-                v += 100
+                v += rv[P_UNOPENED_POINTS]
         if is_hand and rv[P_HAND_DOUBLES]:
             v *= 2
         g.scores[s] = v

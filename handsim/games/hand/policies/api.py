@@ -106,6 +106,9 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_STARTER as R_STARTER,
     P_THRESHOLD as R_OPENING_THRESHOLD,
     P_UNOPENED_PENALTY as R_UNOPENED_PENALTY,
+    P_UNOPENED_POINTS as R_UNOPENED_POINTS,
+    P_OUT_SCORE as R_OUT_SCORE,
+    P_HAND_SCORE as R_HAND_SCORE,
     PICKUP_MUST_OPEN,
     PICKUP_NEW_MELD_ONLY,
 )
