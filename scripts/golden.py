@@ -88,6 +88,7 @@ PLAYERS_TEAM_LINEUPS = ["card-reader,greedy,card-reader,greedy",
 OPTION_CASES = [
     ("scores", "classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}, 4,
      "card-reader,greedy,hold-hand,card-reader"),
+    ("ascending-0", "saudi", {"ascending_increment": 0}, 4, "greedy,card-reader,greedy,random"),
 ]
 
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every

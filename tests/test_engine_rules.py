@@ -464,6 +464,41 @@ def test_ascending_opening(rule, seat1, opens):
     assert result(trace, opened=1, scores=1) == {"opened": [True, opens], "scores": [-30, 2 if opens else 162]}
 
 
+@pytest.mark.parametrize("preset, increment, seat1, opens", [
+    # The deal of test_ascending_opening: seat 0 opens with 60; seat 1 then holds 60 or 61.
+    # ascending_increment 0: 60 is enough (an equal opening, KN).
+    ("saudi", 0, "JS JH JD 10S 10H 10D 2H", True),
+    # 5: 65 needed; QC KC AC + J set = 61 is not.
+    ("saudi", 5, "QC KC AC JS JH JD 2H", False),
+    # fixed: the increment plays no part, 60 >= 51.
+    ("classic", 10, "JS JH JD 10S 10H 10D 2H", True),
+])
+def test_ascending_increment(preset, increment, seat1, opens):
+    # As in test_ascending_opening: seat 1 draws 3C, opens or not, throws 3C (its highest card
+    # outside the melds); seat 0 lays off KC and goes out: -30.  Seat 1: opened 2H = 2; not
+    # opened QC KC AC JS JH JD 2H = 10 + 10 + 11 + 30 + 2 = 63, + 100 = 163.
+    rules = Rules.preset(preset, hand_size=7, ascending_increment=increment)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 5C 9H", 1: seat1}, stock="3C KC")
+    seat1_melds = ["meld 1 set 10S 10H 10D", "meld 1 set JS JH JD"] if opens else []
+    assert ev == ["turn 0", "meld 0 set QS QH QD", "meld 0 set KS KH KD", "discard 0 9H",
+                  "turn 1", "draw 1 stock 3C"] + seat1_melds + ["discard 1 3C",
+                  "turn 0", "draw 0 stock KC", "layoff 0 m1 KC", "discard 0 5C", "out 0"]
+    assert result(trace, opened=1, scores=1) == {"opened": [True, opens], "scores": [-30, 2 if opens else 163]}
+
+
+def test_the_first_ascending_opening_needs_only_the_threshold():
+    # saudi, opening_threshold 5, ascending_increment 10, hand_size 4.  Seat 0 opens with
+    # 2S 3S 4S = 9 (>= 5: no opening came before, so the increment does not count) and throws KH
+    # (10, its highest card), keeping 9D.  Seat 1 (QC QD QH QS) needs 9 + 10 = 19: it does not
+    # take KH (no meld of its uses it), draws 5H, lays the Q set (40 >= 19) and throws 5H: out
+    # in its first turn, a Hand (-60).  Seat 0: 9D = 9, doubled: 18.
+    rules = SAUDI.replace(hand_size=4, opening_threshold=5, ascending_increment=10)
+    trace, ev = play(rules, {0: "2S 3S 4S KH 9D", 1: "QC QD QH QS"}, stock="5H")
+    assert ev == ["turn 0", "meld 0 run 2S 3S 4S", "discard 0 KH",
+                  "turn 1", "draw 1 stock 5H", "meld 1 set QS QH QD QC", "discard 1 5H", "out 1 hand"]
+    assert result(trace, opened=1, scores=1) == {"opened": [True, True], "scores": [18, -60]}
+
+
 @pytest.mark.parametrize("layoff_on_opening_turn", [True, False])
 def test_layoffs_only_after_opening(layoff_on_opening_turn):
     # hand_size 8.  Turn 1: seat 0 opens with Q set + K set (60; the K set, meld 1, lacks KC),

@@ -39,6 +39,8 @@ VARIANTS = [
     # the options of issue 27 (VARIANTS.md "New options"), after the others
     ("classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}),
     ("qahwa", {"out_score": 0, "hand_score": -400, "unopened_points": 0}),
+    ("saudi", {"ascending_increment": 0}),
+    ("saudi", {"ascending_increment": 10, "opening_threshold": 61}),
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4

@@ -481,8 +481,8 @@ class _Replay:
 
     def required_opening(self) -> int:
         """Points an opening needs now (RULES.md section 4)."""
-        if self.rules.opening_rule == "ascending":
-            return max(self.rules.opening_threshold, self.state.best_opening + 1)
+        if self.rules.opening_rule == "ascending" and self.state.best_opening:
+            return max(self.rules.opening_threshold, self.state.best_opening + self.rules.ascending_increment)
         return self.rules.opening_threshold
 
     def on_draw(self, ev: dict) -> None:

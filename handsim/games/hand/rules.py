@@ -39,7 +39,11 @@ PARAMS: tuple[Param, ...] = (
           flag="--threshold"),
     Param("opening_rule", "choice", "fixed", "4",
           "fixed: every opening needs opening_threshold; ascending (Saudi): each opening must beat "
-          "the highest earlier opening of the round by at least 1.", choices=("fixed", "ascending")),
+          "the highest earlier opening of the round by at least ascending_increment (1).",
+          choices=("fixed", "ascending")),
+    Param("ascending_increment", "int", 1, "4",
+          "With opening_rule=ascending, how many points an opening must add to the highest earlier opening "
+          "of the round (SD, QA, JS-b, KA: 1; KN: 0, an equal opening is enough; VARIANTS.md #9).", lo=0, hi=10),
     Param("opening_scope", "choice", "player", "4", "player, or team (partnership: a partner's opening opens the team).",
           choices=("player", "team")),
     Param("layoff_on_opening_turn", "bool", True, "4", "Whether lay-offs and joker swaps are allowed in the turn of the opening itself."),

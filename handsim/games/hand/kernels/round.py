@@ -21,6 +21,7 @@ from handsim.games.hand.kernels.melds import MELD_WIDTH, rank_hand_value, rank_o
 from handsim.games.hand.kernels.params import (
     P_PARTNERSHIP,
     OPENING_ASCENDING,
+    P_ASC_INCREMENT,
     P_GO_OUT_DISCARD,
     P_HAND_DOUBLES,
     P_HAND_MIN_CARDS,
@@ -446,10 +447,12 @@ def required_for(g, seat):
 
 @njit(cache=True)
 def required_opening(g):
-    """Points the next opening must reach (RULES.md section 4, fixed or ascending)."""
+    """Points the next opening must reach (RULES.md section 4): ``opening_threshold``; under
+    ``opening_rule = ascending``, once someone has opened, at least the highest opening so far plus
+    ``ascending_increment``."""
     thr = g.rv[P_THRESHOLD]
-    if g.rv[P_OPENING_RULE] == OPENING_ASCENDING:
-        m = g.sc[S_MAX_OPEN] + 1
+    if g.rv[P_OPENING_RULE] == OPENING_ASCENDING and g.sc[S_MAX_OPEN] > 0:
+        m = g.sc[S_MAX_OPEN] + g.rv[P_ASC_INCREMENT]
         if m > thr:
             return m
     return thr

@@ -101,6 +101,7 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_MAX_RESHUFFLES as R_MAX_RESHUFFLES,
     P_MIN_NATURAL as R_MIN_NATURAL_CARDS_PER_MELD,
     P_OPENING_RULE as R_OPENING_RULE,
+    P_ASC_INCREMENT as R_ASCENDING_INCREMENT,
     P_OPENING_SCOPE as R_OPENING_SCOPE,
     P_PARTNERSHIP as R_PARTNERSHIP,
     P_STARTER as R_STARTER,
@@ -370,7 +371,8 @@ def rule(g, index):
 @njit(cache=True, inline="always")
 def required_opening(g, seat):
     """Points ``seat``'s next lay-down must reach: 0 once it counts as opened, else the opening
-    threshold (under ``opening_rule = ascending``: one more than the best opening so far)."""
+    threshold (under ``opening_rule = ascending``: the best opening so far plus
+    ``ascending_increment``, if that is more)."""
     return _S.required_for(g, seat)
 
 
