@@ -89,6 +89,8 @@ OPTION_CASES = [
     ("scores", "classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}, 4,
      "card-reader,greedy,hold-hand,card-reader"),
     ("ascending-0", "saudi", {"ascending_increment": 0}, 4, "greedy,card-reader,greedy,random"),
+    ("waived-hand", "classic", {"hand_waives_threshold": True, "opening_threshold": 71}, 3,
+     "hold-hand,greedy,card-reader"),
 ]
 
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every

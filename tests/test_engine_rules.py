@@ -766,6 +766,37 @@ def test_hold_hand_takes_the_discard_that_makes_its_hand():
     assert result(trace, out=1, hand=1, scores=1) == {"out": 1, "hand": True, "scores": [270, -60]}
 
 
+@pytest.mark.parametrize("policy", ["greedy", "hold-hand", "card-reader"])
+@pytest.mark.parametrize("waives", [True, False])
+def test_hand_waives_threshold(policy, waives):
+    # hand_size 5: the starter holds 2S 3S 4S + 5H 5D 5C, a run (9) and a set (15): 24 points,
+    # far below 51, but all six cards meld.  hand_waives_threshold: every player goes out at once
+    # with that Hand (-60); seat 1 (KH 9C 7D 8S 2H = 36, unopened) scores (36 + 100) * 2 = 272.
+    # Without it the starter cannot open, lays nothing down and discards.
+    rules = CLASSIC.replace(hand_size=5, hand_waives_threshold=waives)
+    trace, ev = play(rules, {0: "2S 3S 4S 5H 5D 5C", 1: "KH 9C 7D 8S 2H"}, policies=[policy, "greedy"])
+    if waives:
+        assert ev[0] == "turn 0" and ev[-1] == "out 0 hand"
+        assert melded(ev[1:-1], 0) == Counter("2S 3S 4S 5H 5D 5C".split())
+        assert result(trace, turns=1, opened=1, scores=1) == {"turns": 1, "opened": [True, False], "scores": [-60, 272]}
+    else:
+        assert ev[0] == "turn 0" and ev[1].startswith("discard 0 ")
+
+
+@pytest.mark.parametrize("policy", ["greedy", "hold-hand"])
+def test_hand_waives_threshold_with_a_final_discard(policy):
+    # go_out_requires_discard, hand_size 5.  The starter (greedy: 2C 4D 6H 8S 10C KD, no meld)
+    # throws KD (10 points and no meld partner; 10C is a later card type).  Seat 1 (2H 3H 4H 5H
+    # JS) does not take it (it fits nothing), draws 6H: the run 2H..6H is worth 20, below 51, and
+    # leaves JS to discard: a Hand (-60).  Seat 0: 2C 4D 6H 8S 10C = 30, (30 + 100) * 2 = 260.
+    rules = CLASSIC.replace(hand_size=5, hand_waives_threshold=True, go_out_requires_discard=True)
+    trace, ev = play(rules, {0: "2C 4D 6H 8S 10C KD", 1: "2H 3H 4H 5H JS"}, stock="6H",
+                     policies=["greedy", policy])
+    assert ev == ["turn 0", "discard 0 KD", "turn 1", "draw 1 stock 6H", "meld 1 run 2H 3H 4H 5H 6H",
+                  "discard 1 JS", "out 1 hand"]
+    assert trace["result"]["scores"] == [260, -60]
+
+
 # QA: at least 14 cards must go into new melds for a Hand.  14 cards: AS..7S (1+2+...+7 = 28 with
 # the Ace low) and 8H..AH (68): 96 points; 13 cards: 2S..7S and 8H..AH.
 QA_14 = "AS 2S 3S 4S 5S 6S 7S 8H 9H 10H JH QH KH AH 2D"

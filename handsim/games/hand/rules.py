@@ -46,6 +46,9 @@ PARAMS: tuple[Param, ...] = (
           "of the round (SD, QA, JS-b, KA: 1; KN: 0, an equal opening is enough; VARIANTS.md #9).", lo=0, hi=10),
     Param("opening_scope", "choice", "player", "4", "player, or team (partnership: a partner's opening opens the team).",
           choices=("player", "team")),
+    Param("hand_waives_threshold", "bool", False, "4",
+          "Whether a Hand may open below the required opening value: the melds of a one-turn full lay-down "
+          "need not reach it (HR, T51, WH; VARIANTS.md #11).  False: a Hand is an opening like any other."),
     Param("layoff_on_opening_turn", "bool", True, "4", "Whether lay-offs and joker swaps are allowed in the turn of the opening itself."),
     Param("joker_swap", "bool", True, "5", "Whether an opened player may take a joker from a meld by putting the card it stands for."),
     Param("go_out_requires_discard", "bool", False, "6", "Whether the last card must be a discard (QA: 'always keep a card')."),

@@ -101,6 +101,7 @@ S_T_MOVES = 27  # moves made this turn
 S_TABLE_VER = 28  # changes of the table melds in this round (a meld laid, a card laid off, a joker swapped)
 S_FIT_VER = 29  # the S_TABLE_VER that S_FIT was worked out at
 S_FIT = 30  # bit t: card type t may fit some table meld (first_layoff_meld; a superset of those that do)
+S_T_WAIVED = 31  # hand_waives_threshold: the points this turn's opening lacked the required value of (0: none)
 N_SC = 32
 
 # per-seat integers seat[s, ...]
@@ -132,6 +133,7 @@ E_BAD_LAYOFF = 11
 E_BAD_SWAP = 12
 E_TOO_MANY_MOVES = 13
 E_STATE_CHANGED = 14
+E_WAIVED_NOT_HAND = 15  # hand_waives_threshold: an opening below the required value that was no Hand
 
 # the error record err[...]: what went wrong, where, and the move (a, b, c and a meld's fields)
 ER_CODE = 0

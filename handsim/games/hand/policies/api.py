@@ -92,6 +92,7 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_GO_OUT_DISCARD as R_GO_OUT_REQUIRES_DISCARD,
     P_HAND_DOUBLES as R_HAND_DOUBLES_OTHERS,
     P_HAND_MIN_CARDS as R_HAND_MIN_NEW_MELD_CARDS,
+    P_HAND_WAIVES as R_HAND_WAIVES_THRESHOLD,
     P_HAND_SIZE as R_HAND_SIZE,
     P_JOKER_PENALTY as R_JOKER_PENALTY,
     P_JOKER_SWAP as R_JOKER_SWAP,
@@ -623,14 +624,15 @@ def _plan_melds(g, seat, mode, req, keep, layoff_taken):
 
 @njit(cache=True)
 def plan_hand(g, seat):
-    """Can ``seat`` go out in this turn as a Hand (RULES.md section 6)?
+    """Can ``seat`` go out in this turn as a Hand (RULES.md section 6)?  Its melds must reach
+    :func:`required_opening`, unless ``hand_waives_threshold``.
 
     Returns ``(n_melds, discard)``: ``n_melds >= 0`` with the melds in :func:`plan` and the
     discard card (``NO_DISCARD``: none needed), or ``(-1, NO_DISCARD)`` when no Hand is possible now.
     """
     hand = g.hands[seat]
     N = g.hand_n[seat]
-    req = _S.required_for(g, seat)
+    req = 0 if g.rv[R_HAND_WAIVES_THRESHOLD] != 0 else _S.required_for(g, seat)
     hmin = _S.hand_min_cards(g)
     # a Hand melds all N cards, or N - 1 worth req: the search cuts everything below that
     floor = (N - 1) * COUNT_BONUS + max(req - 1, -1)
