@@ -91,6 +91,7 @@ OPTION_CASES = [
     ("ascending-0", "saudi", {"ascending_increment": 0}, 4, "greedy,card-reader,greedy,random"),
     ("waived-hand", "classic", {"hand_waives_threshold": True, "opening_threshold": 71}, 3,
      "hold-hand,greedy,card-reader"),
+    ("hand71", "hand71", {}, 4, "card-reader,hold-hand,greedy,sampler:samples=2,candidates=2"),
 ]
 
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every

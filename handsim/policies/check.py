@@ -43,6 +43,7 @@ VARIANTS = [
     ("saudi", {"ascending_increment": 10, "opening_threshold": 61}),
     ("classic", {"hand_waives_threshold": True, "opening_threshold": 91}),
     ("qahwa", {"hand_waives_threshold": True}),
+    ("hand71", {}),
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4

@@ -93,7 +93,31 @@ PRESETS: dict[str, dict[str, Any]] = {
         "starter": "dealer",
     },
     "partnership": {"partnership": True},
+    # the Hand Rummy offline app (HR; VARIANTS.md "Proposed presets"): its Hand with lay-offs on
+    # others' melds is BLOCKED (its score is not given), so it stays out
+    "hand71": {"opening_threshold": 71, "opening_rule": "ascending", "ascending_increment": 1,
+               "hand_waives_threshold": True},
 }
+
+#: Where a preset's values come from (VARIANTS.md "Proposed presets", its source tags), shown by
+#: ``handsim rules --preset NAME``: option -> tag for each value a source gives; the preset's other
+#: options keep the defaults, on which its sources are silent.
+PRESET_SOURCES: dict[str, dict[str, str]] = {
+    "hand71": {"hand_size": "HR", "starter": "HR", "discard_pickup": "HR", "opening_threshold": "HR",
+               "opening_rule": "HR", "ascending_increment": "HR", "hand_waives_threshold": "HR"},
+}
+#: The source tags of :data:`PRESET_SOURCES` (VARIANTS.md "Sources").
+SOURCES = {"HR": "Hand Rummy offline, an Android app's description (http://9appsappstore.com/ar/android-games/"
+                 "cardplay-android-cards-rummy-lite)"}
+
+#: Rules known from the sources but not implemented (VARIANTS.md marks them BLOCKED): name, source, why.
+BLOCKED = (
+    ("wild_aces", "P", "two Aces as wild cards: which Aces, their values and whether the jokers stay are cut off"),
+    ("hand_with_layoffs", "HR", "a one-turn lay-down that lays off on others' melds as its own 'Hand Rummy': "
+                                "its score is not given"),
+    ("Kuwaiti special Hands", "KB, DW", "coloured, suited, joker and double-joker Hands: their definitions and "
+                                        "multipliers are cut off"),
+)
 
 
 _Rules = rules_dataclass("Rules", PARAMS, RulesBase)
@@ -201,6 +225,8 @@ def options_text(preset: str = "classic", markdown: bool = False) -> str:
         for name, values in PRESETS.items():
             diff = ", ".join(f"`{k}={_text(v)}`" for k, v in values.items()) or "(the defaults)"
             lines.append(f"| `{name}` | {diff} |")
+        lines.append("\n| known, not implemented | source | why |\n|---|---|---|")
+        lines += [f"| `{name}` | {tag} | {why} |" for name, tag, why in BLOCKED]
         return "\n".join(lines)
     width = max(len(p.name) for p in PARAMS)
     vwidth = max(len(_text(getattr(r, p.name))) for p in PARAMS) + 1
@@ -222,6 +248,13 @@ def options_text(preset: str = "classic", markdown: bool = False) -> str:
         g, name = get_game(other), GAME_PRESETS[other][0]
         lines.append(f"  {name:<{pw}}  {g.title}, the {_ORDINALS[i]} game (RULES.md section {g.rules_section}): "
                      f"'handsim rules --preset {name}'")
+    sources = PRESET_SOURCES.get(preset)
+    if sources:
+        lines.append(f"\nSources of {preset}'s values (VARIANTS.md); the other options keep the defaults:")
+        lines += [f"  {k}={_text(getattr(r, k))}  ({tag})" for k, tag in sources.items()]
+        lines += [f"  {tag}: {SOURCES[tag]}" for tag in dict.fromkeys(sources.values())]
+    lines.append("\nKnown but not implemented (VARIANTS.md: BLOCKED until their sources can be read in full):")
+    lines += [f"  {name} ({tag}): {why}" for name, tag, why in BLOCKED]
     lines.append("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")
     return "\n".join(lines)
 
