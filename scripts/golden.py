@@ -82,6 +82,18 @@ PLAYERS_SINGLE_LINEUPS = {
 PLAYERS_TEAM_LINEUPS = ["card-reader,greedy,card-reader,greedy",
                         "sampler:samples=2,candidates=2,card-reader,card-reader,card-reader"]
 
+#: The rule options of issue 27 (VARIANTS.md "New options"), one case each where play or score
+#: differs from the defaults: ``(name, preset, overrides, players, line-up)``, after every case
+#: above for the same reason.
+OPTION_CASES = [
+    ("scores", "classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}, 4,
+     "card-reader,greedy,hold-hand,card-reader"),
+    ("ascending-0", "saudi", {"ascending_increment": 0}, 4, "greedy,card-reader,greedy,random"),
+    ("waived-hand", "classic", {"hand_waives_threshold": True, "opening_threshold": 71}, 3,
+     "hold-hand,greedy,card-reader"),
+    ("hand71", "hand71", {}, 4, "card-reader,hold-hand,greedy,sampler:samples=2,candidates=2"),
+]
+
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
 #: built-in policy, 2 to 5 players), in files of their own.
 RUSSIAN_MOVES = GOLDEN / "russian_moves.jsonl.gz"
@@ -124,6 +136,9 @@ def cases() -> list[dict]:
                 for lu in lineups:
                     out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
                                 "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
+    for vname, preset, ov, players, lu in OPTION_CASES:
+        out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
+                    "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
     return out
 
 

@@ -209,6 +209,17 @@ def test_opening_below_threshold():
     assert check_deal(trace) == ["deal 7, turn 1, seat 0: opening worth 30 points, below the 31 needed"]
 
 
+def test_hand_waives_threshold():
+    # deal_h's Hand is worth 9 + 10 + 10 + 10 = 39 points, below 51.
+    assert check_deal(deal_h(RULES_A.replace(opening_threshold=51))) == [
+        "deal 7, turn 1, seat 0: opening worth 39 points, below the 51 needed"]
+    assert check_deal(deal_h(RULES_A.replace(opening_threshold=51, hand_waives_threshold=True))) == []
+    # deal_a's opening (30) below 31 keeps 5C: no Hand, so nothing is waived
+    assert check_deal(deal_a(RULES_A.replace(opening_threshold=31, hand_waives_threshold=True))) == [
+        "deal 7, turn 1, seat 0: opening worth 30 points, below the 31 needed and no Hand to waive it "
+        "(hand_waives_threshold): 1 card left in the hand"]
+
+
 def test_discarding_the_card_just_taken():
     trace = deal_a()
     discards = events_of(trace, "discard")
@@ -434,6 +445,9 @@ def test_ascending_opening_rule():
         "deal 7, turn 2, seat 1: opening worth 30 points, below the 31 needed "
         "(ascending: the best opening so far is 30)"]
     trace["rules"] = Rules.preset("classic", opening_threshold=20, **SMALL).to_dict()
+    assert check_deal(trace) == []
+    # ascending_increment 0: an opening equal to the best one before it is enough
+    trace["rules"] = rules.replace(ascending_increment=0).to_dict()
     assert check_deal(trace) == []
 
 

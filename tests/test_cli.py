@@ -714,6 +714,27 @@ def test_rules_preset_values(runner):
     assert "51 " in line and "*" not in line
 
 
+def test_rules_preset_hand71_shows_each_values_source_and_the_blocked_rules(runner):
+    from handsim.games.hand.rules import Rules
+
+    r = Rules.preset("hand71")
+    assert (r.opening_threshold, r.opening_rule, r.ascending_increment, r.hand_waives_threshold) == (71, "ascending", 1, True)
+    assert r.differs_from(Rules.preset("classic")) == ["opening_threshold", "opening_rule", "hand_waives_threshold"]
+    result = run(runner, "rules", "--preset", "hand71")
+    assert_ok(result)
+    lines = [ln.strip() for ln in result.output.splitlines()]
+    for shown in ("opening_threshold=71  (HR)", "opening_rule=ascending  (HR)", "ascending_increment=1  (HR)",
+                  "hand_waives_threshold=true  (HR)", "hand_size=14  (HR)", "starter=dealer_right  (HR)",
+                  "discard_pickup=must_open  (HR)"):
+        assert shown in lines, shown
+    assert "Sources of hand71's values (VARIANTS.md); the other options keep the defaults:" in lines
+    blocked = lines.index("Known but not implemented (VARIANTS.md: BLOCKED until their sources can be read in full):")
+    assert [ln.split(":")[0] for ln in lines[blocked + 1:blocked + 4]] == [
+        "wild_aces (P)", "hand_with_layoffs (HR)", "Kuwaiti special Hands (KB, DW)"]
+    classic = run(runner, "rules").output
+    assert "Sources of" not in classic and "hand_with_layoffs (HR): " in classic  # blocked items: in every listing
+
+
 def test_rules_markdown(runner):
     from handsim.games.hand.rules import PARAMS
 

@@ -464,6 +464,41 @@ def test_ascending_opening(rule, seat1, opens):
     assert result(trace, opened=1, scores=1) == {"opened": [True, opens], "scores": [-30, 2 if opens else 162]}
 
 
+@pytest.mark.parametrize("preset, increment, seat1, opens", [
+    # The deal of test_ascending_opening: seat 0 opens with 60; seat 1 then holds 60 or 61.
+    # ascending_increment 0: 60 is enough (an equal opening, KN).
+    ("saudi", 0, "JS JH JD 10S 10H 10D 2H", True),
+    # 5: 65 needed; QC KC AC + J set = 61 is not.
+    ("saudi", 5, "QC KC AC JS JH JD 2H", False),
+    # fixed: the increment plays no part, 60 >= 51.
+    ("classic", 10, "JS JH JD 10S 10H 10D 2H", True),
+])
+def test_ascending_increment(preset, increment, seat1, opens):
+    # As in test_ascending_opening: seat 1 draws 3C, opens or not, throws 3C (its highest card
+    # outside the melds); seat 0 lays off KC and goes out: -30.  Seat 1: opened 2H = 2; not
+    # opened QC KC AC JS JH JD 2H = 10 + 10 + 11 + 30 + 2 = 63, + 100 = 163.
+    rules = Rules.preset(preset, hand_size=7, ascending_increment=increment)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 5C 9H", 1: seat1}, stock="3C KC")
+    seat1_melds = ["meld 1 set 10S 10H 10D", "meld 1 set JS JH JD"] if opens else []
+    assert ev == ["turn 0", "meld 0 set QS QH QD", "meld 0 set KS KH KD", "discard 0 9H",
+                  "turn 1", "draw 1 stock 3C"] + seat1_melds + ["discard 1 3C",
+                  "turn 0", "draw 0 stock KC", "layoff 0 m1 KC", "discard 0 5C", "out 0"]
+    assert result(trace, opened=1, scores=1) == {"opened": [True, opens], "scores": [-30, 2 if opens else 163]}
+
+
+def test_the_first_ascending_opening_needs_only_the_threshold():
+    # saudi, opening_threshold 5, ascending_increment 10, hand_size 4.  Seat 0 opens with
+    # 2S 3S 4S = 9 (>= 5: no opening came before, so the increment does not count) and throws KH
+    # (10, its highest card), keeping 9D.  Seat 1 (QC QD QH QS) needs 9 + 10 = 19: it does not
+    # take KH (no meld of its uses it), draws 5H, lays the Q set (40 >= 19) and throws 5H: out
+    # in its first turn, a Hand (-60).  Seat 0: 9D = 9, doubled: 18.
+    rules = SAUDI.replace(hand_size=4, opening_threshold=5, ascending_increment=10)
+    trace, ev = play(rules, {0: "2S 3S 4S KH 9D", 1: "QC QD QH QS"}, stock="5H")
+    assert ev == ["turn 0", "meld 0 run 2S 3S 4S", "discard 0 KH",
+                  "turn 1", "draw 1 stock 5H", "meld 1 set QS QH QD QC", "discard 1 5H", "out 1 hand"]
+    assert result(trace, opened=1, scores=1) == {"opened": [True, True], "scores": [18, -60]}
+
+
 @pytest.mark.parametrize("layoff_on_opening_turn", [True, False])
 def test_layoffs_only_after_opening(layoff_on_opening_turn):
     # hand_size 8.  Turn 1: seat 0 opens with Q set + K set (60; the K set, meld 1, lacks KC),
@@ -643,6 +678,30 @@ def test_hand_scoring_and_unopened_penalty(penalty, doubles, score1):
     assert trace["result"]["scores"] == [-60, score1]
 
 
+@pytest.mark.parametrize("hand_score, unopened_points, penalty, score1", [
+    # Seat 1 holds 2H 3D 5C 7S 9D 4H = 30 and never opened; seat 0 makes a Hand, doubling it.
+    (-100, 40, "add", (30 + 40) * 2),
+    (-400, 0, "add", 30 * 2),
+    (-60, 250, "flat", 250 * 2),
+])
+def test_hand_score_and_unopened_points(hand_score, unopened_points, penalty, score1):
+    rules = CLASSIC.replace(hand_size=6, hand_score=hand_score, unopened_points=unopened_points,
+                            unopened_penalty=penalty)
+    trace, ev = play(rules, {0: "KS KH KD KC QS QH QD", 1: "2H 3D 5C 7S 9D 4H"})
+    assert ev[-1] == "out 0 hand"
+    assert trace["result"]["scores"] == [hand_score, score1]
+
+
+def test_out_score_of_a_normal_out():
+    # The deal of test_normal_out_after_opening_earlier: seat 0 opens in turn 1, goes out in
+    # turn 3 (no Hand): out_score -10.  Seat 1 (2H 3D 5C 7S 9C 6H 8D = 40) never opened:
+    # 40 + unopened_points 250 = 290.
+    rules = CLASSIC.replace(hand_size=7, out_score=-10, unopened_points=250)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 4C 9D", 1: "2H 3D 5C 7S 9C 6H 8D"}, stock="10S KC")
+    assert ev[-1] == "out 0"
+    assert result(trace, out=1, hand=1, scores=1) == {"out": 0, "hand": False, "scores": [-10, 290]}
+
+
 def test_hand_doubles_every_other_player():
     # 4 players, hand_size 6: seat 0 makes a Hand in turn 1.  Every other seat never opened:
     # seat 1: 2H 3D 5C 7S 9D 4H = 30 -> (30 + 100) * 2 = 260;
@@ -705,6 +764,37 @@ def test_hold_hand_takes_the_discard_that_makes_its_hand():
     assert ev == ["turn 0", "discard 0 KC", "turn 1", "draw 1 discard KC", "meld 1 set QS QH QD",
                   "meld 1 set KS KH KD KC", "discard 1 9C", "out 1 hand"]
     assert result(trace, out=1, hand=1, scores=1) == {"out": 1, "hand": True, "scores": [270, -60]}
+
+
+@pytest.mark.parametrize("policy", ["greedy", "hold-hand", "card-reader"])
+@pytest.mark.parametrize("waives", [True, False])
+def test_hand_waives_threshold(policy, waives):
+    # hand_size 5: the starter holds 2S 3S 4S + 5H 5D 5C, a run (9) and a set (15): 24 points,
+    # far below 51, but all six cards meld.  hand_waives_threshold: every player goes out at once
+    # with that Hand (-60); seat 1 (KH 9C 7D 8S 2H = 36, unopened) scores (36 + 100) * 2 = 272.
+    # Without it the starter cannot open, lays nothing down and discards.
+    rules = CLASSIC.replace(hand_size=5, hand_waives_threshold=waives)
+    trace, ev = play(rules, {0: "2S 3S 4S 5H 5D 5C", 1: "KH 9C 7D 8S 2H"}, policies=[policy, "greedy"])
+    if waives:
+        assert ev[0] == "turn 0" and ev[-1] == "out 0 hand"
+        assert melded(ev[1:-1], 0) == Counter("2S 3S 4S 5H 5D 5C".split())
+        assert result(trace, turns=1, opened=1, scores=1) == {"turns": 1, "opened": [True, False], "scores": [-60, 272]}
+    else:
+        assert ev[0] == "turn 0" and ev[1].startswith("discard 0 ")
+
+
+@pytest.mark.parametrize("policy", ["greedy", "hold-hand"])
+def test_hand_waives_threshold_with_a_final_discard(policy):
+    # go_out_requires_discard, hand_size 5.  The starter (greedy: 2C 4D 6H 8S 10C KD, no meld)
+    # throws KD (10 points and no meld partner; 10C is a later card type).  Seat 1 (2H 3H 4H 5H
+    # JS) does not take it (it fits nothing), draws 6H: the run 2H..6H is worth 20, below 51, and
+    # leaves JS to discard: a Hand (-60).  Seat 0: 2C 4D 6H 8S 10C = 30, (30 + 100) * 2 = 260.
+    rules = CLASSIC.replace(hand_size=5, hand_waives_threshold=True, go_out_requires_discard=True)
+    trace, ev = play(rules, {0: "2C 4D 6H 8S 10C KD", 1: "2H 3H 4H 5H JS"}, stock="6H",
+                     policies=["greedy", policy])
+    assert ev == ["turn 0", "discard 0 KD", "turn 1", "draw 1 stock 6H", "meld 1 run 2H 3H 4H 5H 6H",
+                  "discard 1 JS", "out 1 hand"]
+    assert trace["result"]["scores"] == [260, -60]
 
 
 # QA: at least 14 cards must go into new melds for a Hand.  14 cards: AS..7S (1+2+...+7 = 28 with

@@ -27,6 +27,9 @@ def test_fuzz_cases_cover_every_option_value():
     assert {15, 30} <= seen["joker_penalty"]
     assert {0, 1, 3} <= seen["max_reshuffles"]
     assert {1, 3, 4} <= seen["max_jokers_per_meld"]
+    assert {-30, -50, 0} <= seen["out_score"] and {-60, -150, -400} <= seen["hand_score"]
+    assert {0, 100, 200} <= seen["unopened_points"]
+    assert {0, 1, 10} <= seen["ascending_increment"]
 
 
 def test_fuzz_cases_include_go_out_with_discard_and_2v2():

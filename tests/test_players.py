@@ -106,6 +106,20 @@ def test_card_reader_breaks_the_pair_whose_outs_are_gone(dead, thrown):
     assert first[-1] in (f"discard 1 {thrown[0]}", f"discard 1 {thrown[1]}")
 
 
+@pytest.mark.parametrize("unopened, value", [
+    # 5 points of cost; unopened, the melds (30) lack 21 of the 51 needed: open_weight 7 per point,
+    # scaled by (unopened_points + 40 points in hand) / 100.
+    (100.0, -5 - 7 * 21 * 1.40),  # -210.8
+    (0.0, -5 - 7 * 21 * 0.40),  # -63.8: an unopened hand costs only its cards
+    (400.0, -5 - 7 * 21 * 4.40),  # -651.8
+])
+def test_card_reader_weighs_the_opening_it_lacks_by_unopened_points(unopened, value):
+    from handsim.games.hand.policies.counting import value_of
+
+    assert value_of(5.0, 0.0, 30, 51, 40, 7.0, unopened) == pytest.approx(value)
+    assert value_of(5.0, 0.0, 30, 0, 40, 7.0, unopened) == -5.0  # opened (req 0): no opening term
+
+
 @pytest.mark.parametrize("policy, thrown", [("card-reader", "4C"), ("greedy", "KS")])
 def test_card_reader_keeps_a_high_pair_over_a_lone_4_at_71(policy, thrown):
     # opening_threshold 71, hand_size 8: the starter (9 cards, no draw) holds 2D 3D 4D and 6S 7S 8S

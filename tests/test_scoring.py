@@ -43,6 +43,29 @@ def test_flat_unopened_penalty():
     assert score_round(rules, 1, True, hands("KS KH KD AS", "", "5D"), [False, True, True]) == [200, -60, 10]
 
 
+def test_out_hand_and_unopened_points_are_options():
+    # out_score -50, hand_score -150, unopened_points 40 (VARIANTS.md #14).
+    rules = CLASSIC.replace(out_score=-50, hand_score=-150, unopened_points=40)
+    # plain out: seat 1 KS 7H 9D = 26 unopened + 40 = 66; seat 2 opened 3C 4C = 7
+    assert score_round(rules, 0, False, hands("", "KS 7H 9D", "3C 4C"), [True, False, True]) == [-50, 66, 7]
+    # a Hand doubles both: (26 + 40) * 2 = 132, 7 * 2 = 14
+    assert score_round(rules, 0, True, hands("", "KS 7H 9D", "3C 4C"), [True, False, True]) == [-150, 132, 14]
+    # flat: exactly 40 for the unopened seat, whatever it holds
+    flat = rules.replace(unopened_penalty="flat")
+    assert score_round(flat, 0, False, hands("", "KS 7H 9D", "3C 4C"), [True, False, True]) == [-50, 40, 7]
+    # unopened_points 0 with "add": the cards only
+    assert score_round(rules.replace(unopened_points=0), 0, False, hands("", "KS 7H 9D"), [True, False]) == [-50, 26]
+
+
+@pytest.mark.parametrize("name, value", [("out_score", 1), ("out_score", -201), ("hand_score", -401),
+                                         ("unopened_points", -1), ("unopened_points", 501)])
+def test_score_options_refuse_values_outside_their_range(name, value):
+    from handsim.games.hand.rules import RulesError
+
+    with pytest.raises(RulesError, match=f"invalid value {value} for rule '{name}'"):
+        CLASSIC.replace(**{name: value})
+
+
 def test_void_round_is_all_zero():
     assert score_round(CLASSIC, None, False, hands("KS", "7H 9D", "JK"), [False, True, False]) == [0, 0, 0]
 

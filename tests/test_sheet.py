@@ -85,6 +85,20 @@ def test_without_doubling_a_hand_round_may_hold_odd_scores():
     assert sheet.winner == (1,)
 
 
+def test_a_sheet_is_checked_against_the_rules_out_and_hand_scores():
+    # out_score -50, hand_score -100: round 1 a plain out, round 2 a Hand (60 = 30 doubled)
+    kw = {"rounds": 2, "out_score": -50, "hand_score": -100}
+    sheet = score_sheet([{"scores": [-50, 45]}, {"scores": [60, -100]}], rules(**kw))
+    assert [(r.out, r.hand) for r in sheet.rounds] == [(0, False), (1, True)]
+    assert sheet.rounds[-1].totals == (10, -55) and sheet.winner == (1,)
+    with pytest.raises(SheetError) as e:
+        score_sheet([{"scores": [-30, 45]}], rules(**kw))
+    assert str(e.value) == "round 1: seat 0 scores -30: going out scores -50, a Hand -100 (out_score, hand_score)"
+    # hand_score = out_score: the sheet cannot tell a Hand, so an odd score next to it is no error
+    same = score_sheet([{"scores": [13, -30]}], rules(rounds=1, hand_score=-30))
+    assert [(r.out, r.hand) for r in same.rounds] == [(1, False)]
+
+
 def test_the_command_prints_writes_and_never_overwrites(tmp_path):
     runner = CliRunner()
     sheet = "\n".join(json.dumps(r) for r in ({"scores": [-30, 45]}, {"scores": [12, -60]}, {"scores": [-30, 20]}))

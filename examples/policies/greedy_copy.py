@@ -155,6 +155,9 @@ def choose_draw(g, seat):
         api.pretend_take(g, seat)  # plan as if we had taken it ...
         n = api.plan_melds(g, seat, api.OPEN, api.next_opening(g), keep_back(g, seat), True)
         ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
+        if not ok and api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0:  # a Hand opens however low
+            n, d = api.plan_hand(g, seat)
+            ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
         api.undo_take(g, seat)  # ... and always undo before returning
         return api.DRAW_DISCARD if ok else api.DRAW_STOCK
     if api.pickup_must_open(g):
@@ -181,6 +184,12 @@ def play(g, seat):
             n = api.plan_melds(g, seat, api.OPEN, req, keep, True)  # ... keeping a legal discard
             if n > 0:
                 api.lay_melds(g, seat, api.plan(g), n)
+        elif api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0:  # a Hand opens however low: go out
+            k, d = api.plan_hand(g, seat)
+            if k > 0:
+                api.lay_melds(g, seat, api.plan(g), k)
+                return d
+            val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # the plan choose_discard reads
         if not api.has_opened(g, seat):
             return choose_discard(g, seat, api.plan(g), n if n > 0 else 0)
     if api.may_touch_table(g, seat):

@@ -154,9 +154,9 @@ def score_reasons(rules, out, hand_finish, hands, opened, scores, void=False) ->
         if opened[seat]:
             why = f"cards left {held}"
         elif rules.unopened_penalty == "add":
-            why = f"cards left {held}, never opened +100"
+            why = f"cards left {held}, never opened +{rules.unopened_points}"
         else:
-            why = f"never opened: 100 flat (cards left {held})"
+            why = f"never opened: {rules.unopened_points} flat (cards left {held})"
         if hand_finish and rules.hand_doubles_others:
             why += f"; doubled by seat {out}'s Hand"
         reasons.append(why)

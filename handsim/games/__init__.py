@@ -7,7 +7,7 @@ processes, checkpoints, resume), the report renderers and the command line are s
 games:
 
 * ``hand`` - classic Hand (RULES.md §1-7; presets ``classic``, ``saudi``, ``qahwa``,
-  ``partnership``), in :mod:`handsim.games.hand`;
+  ``partnership``, ``hand71``), in :mod:`handsim.games.hand`;
 * ``russian`` - Russian Hand (RULES.md §8; preset ``russian``), in :mod:`handsim.games.russian`.
 
 :func:`game_of` tells a game by its rules object; :func:`get_game` by name; :func:`game_for_preset`
@@ -25,7 +25,7 @@ GAMES = ("hand", "russian")
 #: than the second game).
 DEFAULT_GAME = "hand"
 #: Presets of each game (``handsim.games.hand.rules.PRESETS``, ``handsim.games.russian.rules.PRESETS``).
-PRESETS = {"hand": ("classic", "saudi", "qahwa", "partnership"), "russian": ("russian",)}
+PRESETS = {"hand": ("classic", "saudi", "qahwa", "partnership", "hand71"), "russian": ("russian",)}
 
 
 def get_game(name: str) -> Game:

@@ -36,6 +36,14 @@ VARIANTS = [
     ("qahwa", {"opening_threshold": 71, "opening_rule": "ascending"}),
     ("qahwa", {"max_reshuffles": 0, "min_natural_cards_per_meld": 2}),
     ("classic", {"hand_size": 7, "max_reshuffles": 1}),
+    # the options of issue 27 (VARIANTS.md "New options"), after the others
+    ("classic", {"out_score": -50, "hand_score": -150, "unopened_points": 200}),
+    ("qahwa", {"out_score": 0, "hand_score": -400, "unopened_points": 0}),
+    ("saudi", {"ascending_increment": 0}),
+    ("saudi", {"ascending_increment": 10, "opening_threshold": 61}),
+    ("classic", {"hand_waives_threshold": True, "opening_threshold": 91}),
+    ("qahwa", {"hand_waives_threshold": True}),
+    ("hand71", {}),
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
@@ -49,6 +57,7 @@ PARTNERSHIP_VARIANTS = [
     ("qahwa", {"partnership": True, "opening_scope": "team"}),
     ("partnership", {"opening_scope": "team", "go_out_requires_discard": True, "layoff_on_opening_turn": False,
                      "joker_swap": False}),
+    ("partnership", {"opening_scope": "team", "hand_waives_threshold": True, "opening_threshold": 71}),
 ]
 
 

@@ -442,8 +442,11 @@ class _Replay:
             self.hand_emptied = True
 
     def may_add_to_table(self, seat: int, action: str) -> None:
-        """Lay-offs and joker swaps need an opened player (RULES.md section 4)."""
-        if not self.state.is_open(seat):
+        """Lay-offs and joker swaps need an opened player (RULES.md section 4) - or, with
+        ``hand_waives_threshold``, melds laid in this turn, which must then make it a Hand
+        (:meth:`close_turn` checks that)."""
+        waived = self.rules.hand_waives_threshold and self.turn.laid_melds
+        if not self.state.is_open(seat) and not waived:
             if self.turn.laid_melds:
                 self.fail(f"{action} before opening (the melds of this turn are worth "
                           f"{self.turn.meld_value} of the {self.turn.required} points needed)")
@@ -481,8 +484,8 @@ class _Replay:
 
     def required_opening(self) -> int:
         """Points an opening needs now (RULES.md section 4)."""
-        if self.rules.opening_rule == "ascending":
-            return max(self.rules.opening_threshold, self.state.best_opening + 1)
+        if self.rules.opening_rule == "ascending" and self.state.best_opening:
+            return max(self.rules.opening_threshold, self.state.best_opening + self.rules.ascending_increment)
         return self.rules.opening_threshold
 
     def on_draw(self, ev: dict) -> None:
@@ -694,10 +697,13 @@ class _Replay:
         turn.closed = True
         seat = turn.seat
         if turn.is_opening:
-            if turn.meld_value < turn.required:
+            if turn.meld_value < turn.required and not self.waived_hand(seat):
                 extra = ""
                 if rules.opening_rule == "ascending" and state.best_opening:
                     extra = f" (ascending: the best opening so far is {state.best_opening})"
+                if rules.hand_waives_threshold:
+                    extra += (" and no Hand to waive it (hand_waives_threshold): "
+                              + (self.why_not_a_hand() or f"{n_of(state.held[seat])} left in the hand"))
                 self.fail(f"opening worth {turn.meld_value} points, below the {turn.required} needed{extra}")
             state.opened[seat] = True  # accepted or not, the cards are on the table
             state.best_opening = max(state.best_opening, turn.meld_value)
@@ -711,6 +717,12 @@ class _Replay:
                           f"(discard_pickup=new_meld_only)")
         if turn.laid_melds or turn.layoff_or_swap:
             state.laid_down[seat] = True
+
+    def waived_hand(self, seat: int) -> bool:
+        """Whether the turn just closed is a Hand whose opening needs no threshold
+        (``hand_waives_threshold``, RULES.md sections 4 and 6): the hand is empty and nothing else
+        keeps it from being a Hand."""
+        return self.rules.hand_waives_threshold and not self.state.held[seat] and self.why_not_a_hand() == ""
 
     def why_not_a_hand(self) -> str:
         """"" if the player who just went out made a Hand (RULES.md section 6), else why not."""

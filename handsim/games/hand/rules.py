@@ -39,15 +39,29 @@ PARAMS: tuple[Param, ...] = (
           flag="--threshold"),
     Param("opening_rule", "choice", "fixed", "4",
           "fixed: every opening needs opening_threshold; ascending (Saudi): each opening must beat "
-          "the highest earlier opening of the round by at least 1.", choices=("fixed", "ascending")),
+          "the highest earlier opening of the round by at least ascending_increment (1).",
+          choices=("fixed", "ascending")),
+    Param("ascending_increment", "int", 1, "4",
+          "With opening_rule=ascending, how many points an opening must add to the highest earlier opening "
+          "of the round (SD, QA, JS-b, KA: 1; KN: 0, an equal opening is enough; VARIANTS.md #9).", lo=0, hi=10),
     Param("opening_scope", "choice", "player", "4", "player, or team (partnership: a partner's opening opens the team).",
           choices=("player", "team")),
+    Param("hand_waives_threshold", "bool", False, "4",
+          "Whether a Hand may open below the required opening value: the melds of a one-turn full lay-down "
+          "need not reach it (HR, T51, WH; VARIANTS.md #11).  False: a Hand is an opening like any other."),
     Param("layoff_on_opening_turn", "bool", True, "4", "Whether lay-offs and joker swaps are allowed in the turn of the opening itself."),
     Param("joker_swap", "bool", True, "5", "Whether an opened player may take a joker from a meld by putting the card it stands for."),
     Param("go_out_requires_discard", "bool", False, "6", "Whether the last card must be a discard (QA: 'always keep a card')."),
     Param("unopened_penalty", "choice", "add", "6",
-          "add: a player who never opened pays 100 on top of the cards in hand; flat: pays 100 in all.",
+          "add: a player who never opened pays unopened_points (100) on top of the cards in hand; "
+          "flat: pays unopened_points in all.",
           choices=("add", "flat")),
+    Param("out_score", "int", -30, "6", "Points the player who goes out scores (SD, ER: -30; VARIANTS.md #14).",
+          lo=-200, hi=0),
+    Param("hand_score", "int", -60, "6", "Points the player who goes out with a Hand scores (SD, ER: -60; "
+          "VARIANTS.md #14).", lo=-400, hi=0),
+    Param("unopened_points", "int", 100, "6", "Points a player who never opened pays, on top of the cards in hand "
+          "or flat (unopened_penalty; SD, QA: 100; VARIANTS.md #14).", lo=0, hi=500),
     Param("hand_min_new_meld_cards", "int", 0, "6", "Fewest cards a Hand must put into new melds (QA: 14).", lo=0, hi=30),
     Param("hand_doubles_others", "bool", True, "6", "Whether a Hand doubles every other player's score for the round."),
     Param("rounds", "int", 9, "7", "Rounds in a match (3, 5, 7 or 9; any positive number works).", lo=1, hi=1000,
@@ -79,7 +93,31 @@ PRESETS: dict[str, dict[str, Any]] = {
         "starter": "dealer",
     },
     "partnership": {"partnership": True},
+    # the Hand Rummy offline app (HR; VARIANTS.md "Proposed presets"): its Hand with lay-offs on
+    # others' melds is BLOCKED (its score is not given), so it stays out
+    "hand71": {"opening_threshold": 71, "opening_rule": "ascending", "ascending_increment": 1,
+               "hand_waives_threshold": True},
 }
+
+#: Where a preset's values come from (VARIANTS.md "Proposed presets", its source tags), shown by
+#: ``handsim rules --preset NAME``: option -> tag for each value a source gives; the preset's other
+#: options keep the defaults, on which its sources are silent.
+PRESET_SOURCES: dict[str, dict[str, str]] = {
+    "hand71": {"hand_size": "HR", "starter": "HR", "discard_pickup": "HR", "opening_threshold": "HR",
+               "opening_rule": "HR", "ascending_increment": "HR", "hand_waives_threshold": "HR"},
+}
+#: The source tags of :data:`PRESET_SOURCES` (VARIANTS.md "Sources").
+SOURCES = {"HR": "Hand Rummy offline, an Android app's description (http://9appsappstore.com/ar/android-games/"
+                 "cardplay-android-cards-rummy-lite)"}
+
+#: Rules known from the sources but not implemented (VARIANTS.md marks them BLOCKED): name, source, why.
+BLOCKED = (
+    ("wild_aces", "P", "two Aces as wild cards: which Aces, their values and whether the jokers stay are cut off"),
+    ("hand_with_layoffs", "HR", "a one-turn lay-down that lays off on others' melds as its own 'Hand Rummy': "
+                                "its score is not given"),
+    ("Kuwaiti special Hands", "KB, DW", "coloured, suited, joker and double-joker Hands: their definitions and "
+                                        "multipliers are cut off"),
+)
 
 
 _Rules = rules_dataclass("Rules", PARAMS, RulesBase)
@@ -187,6 +225,8 @@ def options_text(preset: str = "classic", markdown: bool = False) -> str:
         for name, values in PRESETS.items():
             diff = ", ".join(f"`{k}={_text(v)}`" for k, v in values.items()) or "(the defaults)"
             lines.append(f"| `{name}` | {diff} |")
+        lines.append("\n| known, not implemented | source | why |\n|---|---|---|")
+        lines += [f"| `{name}` | {tag} | {why} |" for name, tag, why in BLOCKED]
         return "\n".join(lines)
     width = max(len(p.name) for p in PARAMS)
     vwidth = max(len(_text(getattr(r, p.name))) for p in PARAMS) + 1
@@ -208,6 +248,13 @@ def options_text(preset: str = "classic", markdown: bool = False) -> str:
         g, name = get_game(other), GAME_PRESETS[other][0]
         lines.append(f"  {name:<{pw}}  {g.title}, the {_ORDINALS[i]} game (RULES.md section {g.rules_section}): "
                      f"'handsim rules --preset {name}'")
+    sources = PRESET_SOURCES.get(preset)
+    if sources:
+        lines.append(f"\nSources of {preset}'s values (VARIANTS.md); the other options keep the defaults:")
+        lines += [f"  {k}={_text(getattr(r, k))}  ({tag})" for k, tag in sources.items()]
+        lines += [f"  {tag}: {SOURCES[tag]}" for tag in dict.fromkeys(sources.values())]
+    lines.append("\nKnown but not implemented (VARIANTS.md: BLOCKED until their sources can be read in full):")
+    lines += [f"  {name} ({tag}): {why}" for name, tag, why in BLOCKED]
     lines.append("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")
     return "\n".join(lines)
 

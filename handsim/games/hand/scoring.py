@@ -1,7 +1,8 @@
 """Scoring one round (RULES.md section 6), and the input of ``handsim score FILE|-``.
 
-Scores are points, lower is better: the player who goes out scores -30 (-60 for a Hand),
-everyone else the value of the cards left in hand, plus the unopened penalty.
+Scores are points, lower is better: the player who goes out scores ``out_score`` (-30; a Hand
+``hand_score``, -60), everyone else the value of the cards left in hand, plus the unopened
+penalty (``unopened_points``, 100).
 """
 
 from __future__ import annotations
@@ -10,10 +11,6 @@ from collections import Counter
 from typing import Any, Sequence
 
 from handsim.cards import JOKER, CardError, format_card, hand_value, n_of, parse_cards
-
-OUT_SCORE = -30
-HAND_SCORE = -60
-UNOPENED_PENALTY = 100
 
 _FIELDS = ("out", "hand_finish", "hands", "opened")
 
@@ -43,7 +40,8 @@ def score_round(
     Parameters
     ----------
     rules : handsim.games.hand.rules.Rules
-        Uses ``joker_penalty``, ``unopened_penalty`` and ``hand_doubles_others``.
+        Uses ``joker_penalty``, ``unopened_penalty``, ``unopened_points``, ``out_score``,
+        ``hand_score`` and ``hand_doubles_others``.
     out : int or None
         Seat that went out, or None for a void round (everyone scores 0).
     hand_finish : bool
@@ -61,9 +59,10 @@ def score_round(
     Returns
     -------
     list of int
-        Points by seat: -30 for going out (-60 for a Hand); for every other seat the value
-        of its cards (Ace 11, J/Q/K 10, 2-10 face, joker ``joker_penalty``) plus 100 if it
-        never opened (``unopened_penalty="add"``) or exactly 100 if it never opened
+        Points by seat: ``out_score`` (-30) for going out (``hand_score``, -60, for a Hand);
+        for every other seat the value of its cards (Ace 11, J/Q/K 10, 2-10 face, joker
+        ``joker_penalty``) plus ``unopened_points`` (100) if it never opened
+        (``unopened_penalty="add"``) or exactly ``unopened_points`` if it never opened
         (``"flat"``), all doubled after a Hand when ``hand_doubles_others``.
 
     Raises
@@ -89,14 +88,15 @@ def score_round(
     scores = []
     for seat, hand in enumerate(hands):
         if seat == out:
-            scores.append(HAND_SCORE if hand_finish else OUT_SCORE)
+            scores.append(rules.hand_score if hand_finish else rules.out_score)
             continue
         if partners is not None and partners[out] == seat:
             scores.append(0)
             continue
         points = sum(hand_value(t, rules.joker_penalty) for t in hand)
         if not opened[seat]:
-            points = points + UNOPENED_PENALTY if rules.unopened_penalty == "add" else UNOPENED_PENALTY
+            unopened = rules.unopened_points
+            points = points + unopened if rules.unopened_penalty == "add" else unopened
         if hand_finish and rules.hand_doubles_others:
             points *= 2
         scores.append(points)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .scoring import HAND_SCORE, OUT_SCORE, ScoreInputError, partners_of, round_end_from_json
+from .scoring import ScoreInputError, partners_of, round_end_from_json
 
 
 class SheetError(ScoreInputError):
@@ -118,9 +118,11 @@ def _bare_round(obj: dict, k: int, players: int | None, rules) -> tuple[list[int
             raise SheetError(f"round {k}: nobody went out (no negative score), but a void round scores 0 for everyone "
                              "(RULES.md §3)")
         return scores, None, False
-    if scores[out] not in (OUT_SCORE, HAND_SCORE):
-        raise SheetError(f"round {k}: seat {out} scores {scores[out]}: going out scores {OUT_SCORE}, a Hand {HAND_SCORE}")
-    hand = scores[out] == HAND_SCORE
+    out_score, hand_score = rules.out_score, rules.hand_score
+    if scores[out] not in (out_score, hand_score):
+        raise SheetError(f"round {k}: seat {out} scores {scores[out]}: going out scores {out_score}, a Hand {hand_score}"
+                         " (out_score, hand_score)")
+    hand = scores[out] == hand_score != out_score  # equal scores: the sheet cannot tell a Hand
     partners = partners_of(rules, len(scores))
     for s, x in enumerate(scores):
         if s == out:
@@ -131,7 +133,7 @@ def _bare_round(obj: dict, k: int, players: int | None, rules) -> tuple[list[int
                                  "a partner of the player who goes out scores 0")
             continue
         if hand and rules.hand_doubles_others and x % 2:
-            raise SheetError(f"round {k}: seat {out} made a Hand ({HAND_SCORE}), but seat {s}'s {x} is not doubled "
+            raise SheetError(f"round {k}: seat {out} made a Hand ({hand_score}), but seat {s}'s {x} is not doubled "
                              "(hand_doubles_others: every other score of a Hand's round is doubled)")
     return scores, out, hand
 

@@ -21,6 +21,7 @@ from handsim.games.hand.kernels.melds import MELD_WIDTH, rank_hand_value, rank_o
 from handsim.games.hand.kernels.params import (
     P_PARTNERSHIP,
     OPENING_ASCENDING,
+    P_ASC_INCREMENT,
     P_GO_OUT_DISCARD,
     P_HAND_DOUBLES,
     P_HAND_MIN_CARDS,
@@ -33,7 +34,10 @@ from handsim.games.hand.kernels.params import (
     P_STARTER,
     P_THRESHOLD,
     N_PARAMS,
+    P_HAND_SCORE,
+    P_OUT_SCORE,
     P_UNOPENED_PENALTY,
+    P_UNOPENED_POINTS,
     STARTER_DEALER_RIGHT,
     UNOPENED_FLAT,
 )
@@ -97,6 +101,7 @@ S_T_MOVES = 27  # moves made this turn
 S_TABLE_VER = 28  # changes of the table melds in this round (a meld laid, a card laid off, a joker swapped)
 S_FIT_VER = 29  # the S_TABLE_VER that S_FIT was worked out at
 S_FIT = 30  # bit t: card type t may fit some table meld (first_layoff_meld; a superset of those that do)
+S_T_WAIVED = 31  # hand_waives_threshold: the points this turn's opening lacked the required value of (0: none)
 N_SC = 32
 
 # per-seat integers seat[s, ...]
@@ -129,6 +134,7 @@ E_BAD_SWAP = 12
 E_TOO_MANY_MOVES = 13
 E_STATE_CHANGED = 14
 E_POLICY_RAISED = 15  # a user-written policy's decision raised (an index out of range, ...): ER_A the decision
+E_WAIVED_NOT_HAND = 16  # hand_waives_threshold: an opening below the required value that was no Hand
 
 # the error record err[...]: what went wrong, where, and the move (a, b, c and a meld's fields)
 ER_CODE = 0
@@ -444,10 +450,12 @@ def required_for(g, seat):
 
 @njit(cache=True)
 def required_opening(g):
-    """Points the next opening must reach (RULES.md section 4, fixed or ascending)."""
+    """Points the next opening must reach (RULES.md section 4): ``opening_threshold``; under
+    ``opening_rule = ascending``, once someone has opened, at least the highest opening so far plus
+    ``ascending_increment``."""
     thr = g.rv[P_THRESHOLD]
-    if g.rv[P_OPENING_RULE] == OPENING_ASCENDING:
-        m = g.sc[S_MAX_OPEN] + 1
+    if g.rv[P_OPENING_RULE] == OPENING_ASCENDING and g.sc[S_MAX_OPEN] > 0:
+        m = g.sc[S_MAX_OPEN] + g.rv[P_ASC_INCREMENT]
         if m > thr:
             return m
     return thr
@@ -528,7 +536,7 @@ def score_round(g):
     partner = partner_of(g, out)
     for s in range(P):
         if s == out:
-            g.scores[s] = -60 if is_hand else -30
+            g.scores[s] = rv[P_HAND_SCORE] if is_hand else rv[P_OUT_SCORE]
             continue
         if s == partner:
             continue  # 2 v 2: the partner of the player who went out scores 0 (RULES.md section 6)
@@ -538,9 +546,9 @@ def score_round(g):
                 v += g.hands[s, t] * card_hand_value(t, rv)
         if g.seat[s, Q_OPENED] == 0:
             if rv[P_UNOPENED_PENALTY] == UNOPENED_FLAT:
-                v = 100
+                v = rv[P_UNOPENED_POINTS]
             else:
-                v += 100
+                v += rv[P_UNOPENED_POINTS]
         if is_hand and rv[P_HAND_DOUBLES]:
             v *= 2
         g.scores[s] = v

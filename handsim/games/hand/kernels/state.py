@@ -58,6 +58,7 @@ from handsim.games.hand.kernels.params import (
     P_JOKER_SWAP,
     P_JOKERS,
     P_LAYOFF_ON_OPENING,
+    P_HAND_WAIVES,
     P_MAX_JOKERS,
 )
 from .round import (  # noqa: F401  (moved to .round; re-exported)
@@ -66,7 +67,8 @@ from .round import (  # noqa: F401  (moved to .round; re-exported)
     EV_MELD, EV_OUT, EV_RESHUFFLE, EV_SWAP, EV_TURN, EV_VOID,
     EV_WIDTH, E_BAD_DISCARD, E_BAD_DRAW, E_BAD_LAYOFF, E_BAD_MELD, E_BAD_OPENING,
     E_BAD_SWAP, E_EMPTY_NO_DISCARD, E_NEW_MELD_ONLY, E_NONE, E_POLICY_RAISED, E_STATE_CHANGED, E_TABLE_FULL,
-    E_TOOK_WITHOUT_OPENING, E_TOO_LONG, E_TOO_MANY_MOVES, E_TRACE_FULL, FIRST_USER_POLICY, GAME_DTYPE,
+    E_TOOK_WITHOUT_OPENING, E_TOO_LONG, E_TOO_MANY_MOVES, E_TRACE_FULL, E_WAIVED_NOT_HAND, FIRST_USER_POLICY,
+    GAME_DTYPE,
     MAX_EVENTS, MAX_MOVES_PER_TURN, MAX_TABLE, MAX_TURNS, MEMO, MEMORY_SLOTS,
     N_POLICY_PARAMS, N_Q, N_SC, Q_FOR_HAND, Q_LAID_BEFORE, Q_OPENED,
     Q_OPEN_VALUE, Q_OWN_TURNS, STATUS_ERROR, STATUS_OUT, STATUS_PLAYING, STATUS_VOID,
@@ -75,7 +77,7 @@ from .round import (  # noqa: F401  (moved to .round; re-exported)
     S_SEND, S_SP, S_STARTER, S_STATUS, S_TABLE_VER, S_TAKEN,
     S_TAKEN_C0, S_TRACE, S_TR_N, S_TR_OVER, S_TURN, S_TURN_SEAT,
     S_T_LAID, S_T_MOVES, S_T_NEWMELD, S_T_OPENED, S_T_OTHERS, S_T_TAKEN_MELDED,
-    S_T_TAKEN_USED, WHY_EMPTY_PILE, WHY_ILLEGAL_MELD, WHY_NOT_A_SOURCE, WHY_NOT_HELD, WHY_NOT_OPENED,
+    S_T_TAKEN_USED, S_T_WAIVED, WHY_EMPTY_PILE, WHY_ILLEGAL_MELD, WHY_NOT_A_SOURCE, WHY_NOT_HELD, WHY_NOT_OPENED,
     WHY_NO_DISCARD, WHY_NO_FIT, WHY_NO_MELD, WHY_ROUND_OVER, WHY_TAKEN_CARD, _fail_meld,
     _fail_move, _memo_pair, card_hand_value, could_meld, count_move, deal_from_deck,
     draw_stock, fail, fail_meld, fail_move, forget_searches, go_out,
@@ -141,8 +143,11 @@ def lay_melds(g, seat, path, n):
     """Put the first ``n`` melds of ``path`` from ``seat``'s hand on the table.
 
     An unopened seat opens with them: their total opening value must reach
-    :func:`required_opening` (RULES.md section 4).  Returns False (and sets an error) when the
-    opening is too low, a meld is illegal or the hand lacks a card.
+    :func:`required_opening` (RULES.md section 4) - with ``hand_waives_threshold``, or else the
+    turn must end in a Hand (``S_T_WAIVED`` holds the value required; :func:`waiver_broken`
+    checks it at the turn's end; more melds of the same turn that reach it clear it).  Returns
+    False (and sets an error) when the opening is too low, a meld is illegal or the hand lacks a
+    card.
     """
     if n == 0:
         return True
@@ -150,12 +155,14 @@ def lay_melds(g, seat, path, n):
         return False
     rv = g.rv
     opening = g.seat[seat, Q_OPENED] == 0
+    req = 0
     if opening:
         total = 0
         for i in range(n):
             total += meld_value(path[i], rv[P_ACE_LOW])
-        if total < required_opening(g):
-            fail_move(g, E_BAD_OPENING, total, required_opening(g), n)
+        req = required_opening(g)
+        if total < req and rv[P_HAND_WAIVES] == 0:
+            fail_move(g, E_BAD_OPENING, total, req, n)
             return False
     for i in range(n):
         m = path[i]
@@ -191,6 +198,8 @@ def lay_melds(g, seat, path, n):
         g.seat[seat, Q_OPENED] = 1
         g.seat[seat, Q_OPEN_VALUE] = total
         g.sc[S_T_OPENED] = 1
+        if total < req:  # hand_waives_threshold: it stands only as a Hand
+            g.sc[S_T_WAIVED] = req
         if rv[P_OPENING_SCOPE] == SCOPE_TEAM and partner_of(g, seat) != NO_SEAT:
             # opening_scope = team: the partner counts as opened too (RULES.md section 4)
             g.seat[partner_of(g, seat), Q_OPENED] = 1
@@ -198,8 +207,24 @@ def lay_melds(g, seat, path, n):
         # more melds in the opening turn belong to the opening (RULES.md section 4)
         for i in range(n):
             g.seat[seat, Q_OPEN_VALUE] += meld_value(path[i], rv[P_ACE_LOW])
+        if g.sc[S_T_WAIVED] != 0 and g.seat[seat, Q_OPEN_VALUE] >= g.sc[S_T_WAIVED]:
+            g.sc[S_T_WAIVED] = 0  # the opening reached the required value after all
     if g.sc[S_T_OPENED] == 1 and g.seat[seat, Q_OPEN_VALUE] > g.sc[S_MAX_OPEN]:
         g.sc[S_MAX_OPEN] = g.seat[seat, Q_OPEN_VALUE]
+    return True
+
+
+@njit(cache=True)
+def waiver_broken(g, seat):
+    """At the end of ``seat``'s turn: True (and ``E_WAIVED_NOT_HAND``) when it opened below the
+    required value under ``hand_waives_threshold`` (``S_T_WAIVED``) and the turn is no Hand: cards
+    are left in the hand, one went onto another player's meld, or fewer than
+    ``hand_min_new_meld_cards`` went into new melds (RULES.md sections 4 and 6)."""
+    if g.sc[S_T_WAIVED] == 0:
+        return False
+    if g.hand_n[seat] == 0 and g.sc[S_T_OTHERS] == 0 and g.sc[S_T_NEWMELD] >= hand_min_cards(g):
+        return False
+    fail_move(g, E_WAIVED_NOT_HAND, g.seat[seat, Q_OPEN_VALUE], g.sc[S_T_WAIVED], g.hand_n[seat])
     return True
 
 

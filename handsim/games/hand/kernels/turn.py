@@ -48,6 +48,7 @@ from handsim.games.hand.kernels.state import (
     S_T_OTHERS,
     S_T_TAKEN_MELDED,
     S_T_TAKEN_USED,
+    S_T_WAIVED,
     S_TAKEN,
     S_TAKEN_C0,
     S_TURN,
@@ -65,6 +66,7 @@ from handsim.games.hand.kernels.state import (
     stock_left,
     take_discard,
     top_discard,
+    waiver_broken,
 )
 
 # the decision a conservation failure followed (ER_A of E_STATE_CHANGED), or that raised (of E_POLICY_RAISED)
@@ -147,6 +149,7 @@ def play_turn_with(g, seat, first, begin_turn, choose_draw, play):
     g.sc[S_T_TAKEN_MELDED] = 0
     g.sc[S_T_TAKEN_USED] = 0
     g.sc[S_T_OPENED] = 0
+    g.sc[S_T_WAIVED] = 0
     g.sc[S_T_MOVES] = 0
     log(g, EV_TURN, seat, g.sc[S_TURN], 0, 0, 0, 0, 0, 0)
     begin_turn(g, seat)
@@ -190,7 +193,8 @@ def end_turn(g, seat, d):
     """The end of ``seat``'s turn after its moves, with ``d`` the discard its policy chose (RULES.md
     sections 3 and 6): a card taken from the pile must have been used as ``discard_pickup``
     demands; an empty hand goes out (not under ``go_out_requires_discard``); else ``d`` is
-    discarded (checked) and the hand goes out if that was its last card."""
+    discarded (checked) and the hand goes out if that was its last card.  An opening below the
+    required value (``hand_waives_threshold``) must have made the turn a Hand."""
     taken = g.sc[S_TAKEN]
     if taken != NO_CARD:
         if g.seat[seat, Q_OPENED] == 0:
@@ -203,9 +207,13 @@ def end_turn(g, seat, d):
         if go_out_requires_discard(g):
             fail(g, E_EMPTY_NO_DISCARD)
             return
+        if waiver_broken(g, seat):
+            return
         go_out(g, seat)
         return
     if not discard(g, seat, d):
+        return
+    if waiver_broken(g, seat):
         return
     if g.hand_n[seat] == 0:
         go_out(g, seat)

@@ -92,6 +92,7 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_GO_OUT_DISCARD as R_GO_OUT_REQUIRES_DISCARD,
     P_HAND_DOUBLES as R_HAND_DOUBLES_OTHERS,
     P_HAND_MIN_CARDS as R_HAND_MIN_NEW_MELD_CARDS,
+    P_HAND_WAIVES as R_HAND_WAIVES_THRESHOLD,
     P_HAND_SIZE as R_HAND_SIZE,
     P_JOKER_PENALTY as R_JOKER_PENALTY,
     P_JOKER_SWAP as R_JOKER_SWAP,
@@ -101,11 +102,15 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_MAX_RESHUFFLES as R_MAX_RESHUFFLES,
     P_MIN_NATURAL as R_MIN_NATURAL_CARDS_PER_MELD,
     P_OPENING_RULE as R_OPENING_RULE,
+    P_ASC_INCREMENT as R_ASCENDING_INCREMENT,
     P_OPENING_SCOPE as R_OPENING_SCOPE,
     P_PARTNERSHIP as R_PARTNERSHIP,
     P_STARTER as R_STARTER,
     P_THRESHOLD as R_OPENING_THRESHOLD,
     P_UNOPENED_PENALTY as R_UNOPENED_PENALTY,
+    P_UNOPENED_POINTS as R_UNOPENED_POINTS,
+    P_OUT_SCORE as R_OUT_SCORE,
+    P_HAND_SCORE as R_HAND_SCORE,
     PICKUP_MUST_OPEN,
     PICKUP_NEW_MELD_ONLY,
 )
@@ -367,7 +372,8 @@ def rule(g, index):
 @njit(cache=True, inline="always")
 def required_opening(g, seat):
     """Points ``seat``'s next lay-down must reach: 0 once it counts as opened, else the opening
-    threshold (under ``opening_rule = ascending``: one more than the best opening so far)."""
+    threshold (under ``opening_rule = ascending``: the best opening so far plus
+    ``ascending_increment``, if that is more)."""
     return _S.required_for(g, seat)
 
 
@@ -618,14 +624,15 @@ def _plan_melds(g, seat, mode, req, keep, layoff_taken):
 
 @njit(cache=True)
 def plan_hand(g, seat):
-    """Can ``seat`` go out in this turn as a Hand (RULES.md section 6)?
+    """Can ``seat`` go out in this turn as a Hand (RULES.md section 6)?  Its melds must reach
+    :func:`required_opening`, unless ``hand_waives_threshold``.
 
     Returns ``(n_melds, discard)``: ``n_melds >= 0`` with the melds in :func:`plan` and the
     discard card (``NO_DISCARD``: none needed), or ``(-1, NO_DISCARD)`` when no Hand is possible now.
     """
     hand = g.hands[seat]
     N = g.hand_n[seat]
-    req = _S.required_for(g, seat)
+    req = 0 if g.rv[R_HAND_WAIVES_THRESHOLD] != 0 else _S.required_for(g, seat)
     hmin = _S.hand_min_cards(g)
     # a Hand melds all N cards, or N - 1 worth req: the search cuts everything below that
     floor = (N - 1) * COUNT_BONUS + max(req - 1, -1)

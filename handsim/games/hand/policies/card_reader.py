@@ -52,7 +52,7 @@ from .counting import (  # noqa: F401  (moved to .counting; re-exported)
     arrange_left, card_bits, card_partial, feed_risk, lay_off_left, leftover_terms,
     leftover_value, melds_left, neighbours, observe, out_risk, outlook,
     partial_of, partials, partials_of, points_of, remember_discard, terms_without,
-    value_of,
+    unopened_points, value_of,
 )
 
 
@@ -176,7 +176,7 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
         if left[t] == 0 or not api.discard_is_legal(g, seat, t):
             continue
         c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
-        out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow) - fwt * feed_risk(g, seat, t)
+        out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow, unopened_points(g)) - fwt * feed_risk(g, seat, t)
         n += 1
     if n > 0:
         return n
@@ -246,11 +246,11 @@ def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v
             if left[t] == 0 or (t == keep and left[t] == 1):
                 continue
             c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
-            val = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow)
+            val = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow, unopened_points(g))
             if val > best:
                 best = val
     if best == -1e300:
-        best = value_of(cost, gain, ov, req, pts, ow)
+        best = value_of(cost, gain, ov, req, pts, ow, unopened_points(g))
     return best
 
 

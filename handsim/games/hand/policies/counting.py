@@ -315,17 +315,18 @@ def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look
 
 
 @njit(cache=True, inline="always")
-def value_of(cost, gain, open_value, req, hand_points, open_weight):
+def value_of(cost, gain, open_value, req, hand_points, open_weight, unopened):
     """The value (points, higher is better) of a hand whose melds are worth ``open_value`` towards
     the opening and whose left cards have :func:`leftover_terms` ``cost`` and ``gain``: minus
     ``cost``; unopened (``req`` > 0), minus ``open_weight`` per point the melds plus ``gain``
-    still lack for ``req``, scaled by ``(100 + hand_points) / 100``: what a player who never opens
-    pays (RULES.md section 6: 100 and every card, a joker ``joker_penalty``)."""
+    still lack for ``req``, scaled by ``(unopened + hand_points) / 100``: what a player who never
+    opens pays (RULES.md section 6: ``unopened`` = ``unopened_points``, 100, and every card, a
+    joker ``joker_penalty``), over what it pays at the default 100 points."""
     value = -cost
     if req > 0:
         short = req - open_value - gain
         if short > 0:
-            value -= open_weight * short * (100.0 + hand_points) * 0.01
+            value -= open_weight * short * (unopened + hand_points) * 0.01
     return value
 
 
@@ -333,7 +334,14 @@ def value_of(cost, gain, open_value, req, hand_points, open_weight):
 def leftover_value(g, left, open_value, req, hand_points, open_weight, card_weight, p_out, v_out):
     """:func:`value_of` the :func:`leftover_terms` of ``left``."""
     cost, gain = leftover_terms(g, left, card_weight, p_out, v_out)
-    return value_of(cost, gain, open_value, req, hand_points, open_weight)
+    return value_of(cost, gain, open_value, req, hand_points, open_weight, unopened_points(g))
+
+
+@njit(cache=True, inline="always")
+def unopened_points(g):
+    """What a player who never opens pays on top of its cards (``unopened_points``, RULES.md
+    section 6), as a float for :func:`value_of`."""
+    return float(api.rule(g, api.R_UNOPENED_POINTS))
 
 
 @njit(cache=True)

@@ -188,7 +188,8 @@ def table_play(g, seat, keep):
 @njit(cache=True)
 def play_greedy(g, seat, support_hand):
     """Greedy's turn after the draw: open if the hand reaches the required value, then lay down,
-    swap and lay off everything it can; returns the discard."""
+    swap and lay off everything it can; returns the discard.  With ``hand_waives_threshold`` a hand
+    that cannot open goes out as a Hand when it can (:func:`api.plan_hand`)."""
     keep = keep_back(g, seat, support_hand)
     n = 0
     if not api.has_opened(g, seat):
@@ -198,6 +199,12 @@ def play_greedy(g, seat, support_hand):
             n = api.plan_melds(g, seat, api.OPEN, req, keep, True)
             if n > 0:
                 api.lay_melds(g, seat, api.plan(g), n)
+        elif api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0:
+            k, d = api.plan_hand(g, seat)
+            if k > 0:
+                api.lay_melds(g, seat, api.plan(g), k)
+                return d
+            val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # the plan choose_discard reads
         if not api.has_opened(g, seat):
             return choose_discard(g, seat, api.plan(g), n if n > 0 else 0)
     table_play(g, seat, keep)
@@ -208,8 +215,9 @@ def play_greedy(g, seat, support_hand):
 
 @njit(cache=True)
 def choose_draw_greedy(g, seat, support_hand):
-    """Take the top discard when it helps: unopened, only when the opening then uses it; opened,
-    when it can be laid off or swapped in (``must_open``) or joins a new meld."""
+    """Take the top discard when it helps: unopened, only when the opening then uses it (or, with
+    ``hand_waives_threshold``, a Hand of any value); opened, when it can be laid off or swapped in
+    (``must_open``) or joins a new meld."""
     top = api.top_discard(g)
     if top == api.NO_CARD:
         return api.DRAW_STOCK
@@ -226,6 +234,9 @@ def choose_draw_greedy(g, seat, support_hand):
         else:
             n = api.plan_melds(g, seat, api.OPEN, api.next_opening(g), keep, True)
         ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
+        if not ok and not opened and api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0:
+            n, d = api.plan_hand(g, seat)  # hand_waives_threshold: a Hand with it, however low
+            ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
     api.undo_take(g, seat)
     return api.DRAW_DISCARD if ok else api.DRAW_STOCK
 

@@ -75,6 +75,10 @@ def describe_move(err) -> tuple[str, str]:
     if code == S.E_BAD_OPENING:
         return (f"opened with {c} meld(s) worth {a} points",
                 f"an opening must reach {b} points (RULES.md §4)")
+    if code == S.E_WAIVED_NOT_HAND:
+        return (f"opened with {a} points and kept {c} card(s) or laid off on another player's meld",
+                f"hand_waives_threshold: an opening below {b} points is legal only as a Hand, all cards laid "
+                "down in that turn (RULES.md §4, §6)")
     if code == S.E_BAD_MELD:
         rule = "a set is 3-4 cards of one rank in different suits, a run 3-13 cards of one suit in sequence, within the " \
                "joker limits (RULES.md §2)" if c == S.WHY_ILLEGAL_MELD else why[S.WHY_NOT_HELD]
