@@ -797,6 +797,38 @@ def test_hand_waives_threshold_with_a_final_discard(policy):
     assert trace["result"]["scores"] == [260, -60]
 
 
+# qahwa with hand_waives_threshold (a fuzz of c21c9ab found greedy and hold-hand breaking it).
+QAHWA_WAIVES = QAHWA.replace(hand_waives_threshold=True)
+
+
+def test_qahwa_waiver_greedy_makes_the_hand_it_took_the_card_for():
+    # Seat 1 (greedy, unopened) holds 2S 4S 5S 4H 5H AD 2D 2D 3D 4D 5D 2C 3C JK.  The starter
+    # (greedy) opens with AS AH AC twice (aces in a set count 11: 33 each), 2S 2H 2C (6) and
+    # 3S 3H 3D (9): 81 points, and throws 5C, the higher of its cards left (4D 4S 5C).  With 5C
+    # seat 1 has a Hand worth 48, below 51, which the waiver allows: 2S 2D 2C (6), 4S 4H 4D (12),
+    # 5S 5H 5D 5C (20), AD 2D 3D JK=4D (10), 3C the discard.  Its most valuable arrangement
+    # reaches 51, but no opening of 51 keeps a legal last discard (go_out_requires_discard, and
+    # the taken 5C may not go back): greedy used to stop there, holding the taken card unmelded
+    # (engine error 1).  The Hand scores -60; the
+    # starter's 4D 4S (8) are doubled: 16.
+    trace, ev = play(QAHWA_WAIVES, {0: "AS AH AC AS AH AC 3S 3H 3D 2H 2C 2S 4D 4S 5C",
+                                    1: "2S 4S 5S 4H 5H AD 2D 2D 3D 4D 5D 2C 3C JK"})
+    turns = turns_of(ev)
+    assert turns[0][-1] == "discard 0 5C"
+    assert turns[1][:2] == ["turn 1", "draw 1 discard 5C"] and turns[1][-2:] == ["discard 1 3C", "out 1 hand"]
+    assert melded(turns[1][2:-2], 1) == Counter("2S 2D 2C 4S 4H 4D 5S 5H 5D 5C AD 2D 3D JK=4D".split())
+    assert result(trace, out=1, hand=1, scores=1) == {"out": 1, "hand": True, "scores": [16, -60]}
+
+
+@pytest.mark.parametrize("seed, deal, lineup", [(8014, 9408, "random,greedy"), (8020, 3061, "hold-hand,random")])
+def test_qahwa_waiver_fuzz_deals_replay_legally(seed, deal, lineup):
+    # The two deals of the fuzz (2 players, qahwa + hand_waives_threshold) on which greedy took the
+    # top discard for a Hand and then opened without it or not at all (engine errors 1 and 4).
+    trace = trace_deal(QAHWA_WAIVES, lineup.split(","), deal, seed)
+    assert check_deal(trace) == []
+    assert trace["result"]["turns"] > 0
+
+
 # QA: at least 14 cards must go into new melds for a Hand.  14 cards: AS..7S (1+2+...+7 = 28 with
 # the Ace low) and 8H..AH (68): 96 points; 13 cards: 2S..7S and 8H..AH.
 QA_14 = "AS 2S 3S 4S 5S 6S 7S 8H 9H 10H JH QH KH AH 2D"

@@ -179,17 +179,24 @@ def play(g, seat):
     n = 0
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
+        waives = api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0
         val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # most opening value
-        if val >= req and n > 0:
+        tried = val >= req and n > 0
+        if tried:
             n = api.plan_melds(g, seat, api.OPEN, req, keep, True)  # ... keeping a legal discard
+            taken = api.taken_card(g)
+            if (waives and n > 0 and taken != api.NO_CARD and not api.pickup_must_open(g)
+                    and api.path_uses(api.plan(g), n, taken) == 0):
+                n = -1  # we took the card for a Hand: under new_meld_only it must go into a meld
             if n > 0:
                 api.lay_melds(g, seat, api.plan(g), n)
-        elif api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0:  # a Hand opens however low: go out
+        if waives and not api.has_opened(g, seat):  # a Hand opens however low: go out
             k, d = api.plan_hand(g, seat)
             if k > 0:
                 api.lay_melds(g, seat, api.plan(g), k)
                 return d
-            val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # the plan choose_discard reads
+            if not tried:
+                val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # the plan choose_discard reads
         if not api.has_opened(g, seat):
             return choose_discard(g, seat, api.plan(g), n if n > 0 else 0)
     if api.may_touch_table(g, seat):

@@ -625,7 +625,10 @@ def _plan_melds(g, seat, mode, req, keep, layoff_taken):
 @njit(cache=True)
 def plan_hand(g, seat):
     """Can ``seat`` go out in this turn as a Hand (RULES.md section 6)?  Its melds must reach
-    :func:`required_opening`, unless ``hand_waives_threshold``.
+    :func:`required_opening`, unless ``hand_waives_threshold``; they must hold at least
+    ``hand_min_new_meld_cards`` cards; the discard that ends it (``go_out_requires_discard``, or
+    the one card the melds leave) must be legal; and a card taken from the pile in this turn must
+    go into one of them unless ``discard_pickup = must_open`` (RULES.md section 3).
 
     Returns ``(n_melds, discard)``: ``n_melds >= 0`` with the melds in :func:`plan` and the
     discard card (``NO_DISCARD``: none needed), or ``(-1, NO_DISCARD)`` when no Hand is possible now.
@@ -634,6 +637,9 @@ def plan_hand(g, seat):
     N = g.hand_n[seat]
     req = 0 if g.rv[R_HAND_WAIVES_THRESHOLD] != 0 else _S.required_for(g, seat)
     hmin = _S.hand_min_cards(g)
+    taken = g.sc[_S.S_TAKEN]
+    # the taken card must still go into a new meld (discard_pickup = new_meld_only)
+    need = taken != NO_CARD and not pickup_must_open(g) and g.sc[_S.S_T_TAKEN_MELDED] == 0
     # a Hand melds all N cards, or N - 1 worth req: the search cuts everything below that
     floor = (N - 1) * COUNT_BONUS + max(req - 1, -1)
     w, n = _S.hand_search_above(g, hand, COUNT, floor)
@@ -641,38 +647,42 @@ def plan_hand(g, seat):
         return -1, NO_DISCARD
     c = w // COUNT_BONUS
     v = w - c * COUNT_BONUS
-    if c == N:
-        if not _S.go_out_requires_discard(g):
-            if v >= req and c >= hmin:
-                return n, NO_DISCARD
-            return -1, NO_DISCARD
-        bestv = -1
-        bestn = 0
-        bestt = -1
+    if c == N and not _S.go_out_requires_discard(g):
+        if v >= req and c >= hmin:
+            return n, NO_DISCARD  # every card melded, the taken one too
+        return -1, NO_DISCARD
+    if c == N - 1:
+        if v < req or c < hmin:
+            return -1, NO_DISCARD  # no arrangement of N - 1 cards is worth more
         for t in range(N_TYPES):
-            if hand[t] > 0 and discard_is_legal(g, seat, t):
-                hand[t] -= 1
-                # only N - 1 cards melded, worth req and more than bestv, count
-                w2, k = _S.hand_search_above(g, hand, COUNT, (N - 1) * COUNT_BONUS + max(req - 1, bestv))
-                hand[t] += 1
-                c2 = w2 // COUNT_BONUS
-                v2 = w2 - c2 * COUNT_BONUS
-                if c2 == N - 1 and v2 >= req and c2 >= hmin and v2 > bestv:
+            if hand[t] > path_uses(g.bestpath, n, t):
+                if discard_is_legal(g, seat, t) and (not need or path_uses(g.bestpath, n, taken) >= 1):
+                    return n, t
+                break
+    # all N cards meld but the Hand must end with a discard, or the card the best arrangement
+    # leaves may not be discarded (the card just taken) or leaves out the taken card: try each
+    # legal discard and meld the other N - 1 cards
+    bestv = -1
+    bestn = 0
+    bestt = -1
+    for t in range(N_TYPES):
+        if hand[t] > 0 and discard_is_legal(g, seat, t):
+            hand[t] -= 1
+            # only N - 1 cards melded, worth req and more than bestv, count
+            w2, k = _S.hand_search_above(g, hand, COUNT, (N - 1) * COUNT_BONUS + max(req - 1, bestv))
+            hand[t] += 1
+            c2 = w2 // COUNT_BONUS
+            v2 = w2 - c2 * COUNT_BONUS
+            if c2 == N - 1 and v2 >= req and c2 >= hmin and v2 > bestv:
+                if not need or path_uses(g.bestpath, k, taken) >= 1:
                     bestv = v2
                     bestn = k
                     bestt = t
                     copy_path(g.bestpath, g.bp2, k)
-        if bestt < 0:
-            return -1, NO_DISCARD
-        copy_path(g.bp2, g.bestpath, bestn)
-        return bestn, bestt
-    if c == N - 1 and v >= req and c >= hmin:
-        for t in range(N_TYPES):
-            if hand[t] > path_uses(g.bestpath, n, t):
-                if discard_is_legal(g, seat, t):
-                    return n, t
-                return -1, NO_DISCARD
-    return -1, NO_DISCARD
+    if bestt < 0:
+        return -1, NO_DISCARD
+    copy_path(g.bp2, g.bestpath, bestn)
+    return bestn, bestt
 
 
 @njit(cache=True)

@@ -186,6 +186,17 @@ def table_play(g, seat, keep):
 
 
 @njit(cache=True)
+def opening_uses_taken(g, n):
+    """Whether the first ``n`` melds of the plan put the card taken from the pile in this turn into
+    a new meld, where ``discard_pickup = new_meld_only`` needs it (RULES.md section 3); True when
+    no card was taken or ``must_open``."""
+    taken = api.taken_card(g)
+    if taken == api.NO_CARD or api.pickup_must_open(g):
+        return True
+    return api.path_uses(api.plan(g), n, taken) >= 1
+
+
+@njit(cache=True)
 def play_greedy(g, seat, support_hand):
     """Greedy's turn after the draw: open if the hand reaches the required value, then lay down,
     swap and lay off everything it can; returns the discard.  With ``hand_waives_threshold`` a hand
@@ -194,17 +205,24 @@ def play_greedy(g, seat, support_hand):
     n = 0
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
+        waives = api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0
         val, n = api.arrange(g, api.hand(g, seat), api.OPEN)
-        if val >= req and n > 0:
+        tried = val >= req and n > 0
+        if tried:
             n = api.plan_melds(g, seat, api.OPEN, req, keep, True)
+            if waives and n > 0 and not opening_uses_taken(g, n):
+                n = -1  # the card was taken for a Hand (choose_draw_greedy): the opening may not leave it out
             if n > 0:
                 api.lay_melds(g, seat, api.plan(g), n)
-        elif api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0:
+        if waives and not api.has_opened(g, seat):
+            # a Hand of any value; also when the hand reaches the opening value but no opening
+            # keeps a legal discard
             k, d = api.plan_hand(g, seat)
             if k > 0:
                 api.lay_melds(g, seat, api.plan(g), k)
                 return d
-            val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # the plan choose_discard reads
+            if not tried:
+                val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # the plan choose_discard reads
         if not api.has_opened(g, seat):
             return choose_discard(g, seat, api.plan(g), n if n > 0 else 0)
     table_play(g, seat, keep)
