@@ -469,7 +469,8 @@ def test_show_deal_internal_engine_error(runner, monkeypatch):
     assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
     assert result.stdout == ""
     lines = [line for line in result.stderr.splitlines() if not line.startswith("Compiling ")]  # a cold cache
-    assert lines == ["Error: internal engine error 7 in deal 5 (please report it)"]
+    assert lines == ["Error: internal engine error 7 in deal 5 (seed 0), turn 0: seat 0 (card-reader) laid a meld on "
+                     "a full table - the engine holds at most 48 melds (please report it)"]
 
 
 def test_check_trace_that_breaks_the_rules_is_exit_1(runner, tmp_path):
@@ -1553,3 +1554,25 @@ def test_players_refusal_says_which_game_allows_what(runner):
     assert result.exit_code == 2
     assert ("'1' is not a number of players: classic Hand plays 2, 3 or 4 single players or 2v2 (partnership); "
             "Russian Hand (--preset russian) 2 to 5") in result.output
+
+
+def test_show_deal_of_an_engine_error_prints_the_moves_up_to_it_and_the_error(runner, monkeypatch):
+    """A built-in policy's illegal move is a bug: show-deal prints the moves up to it and the engine's
+    own description in one line, exit 1 (it printed only 'internal engine error 1 in deal N')."""
+    import handsim.games.hand.trace as T
+
+    real = T.trace_deal
+    partial = real(T.Rules.preset("classic"), ["greedy", "greedy"], 2, 0)
+
+    def failing(*args, **kwargs):
+        e = T.EngineError(1, 2, "engine error 1 in deal 2 (seed 0), turn 3: seat 1 (greedy) took 5C - the rule; "
+                                "replay it: handsim show-deal --seed 0 --deal 2")
+        e.trace = partial
+        raise e
+
+    monkeypatch.setattr(T, "trace_deal", failing)
+    result = run(runner, "show-deal", "--deal", 2, "--players", 2, "--policy", "greedy")
+    assert result.exit_code == 1
+    assert "Turn 1 · seat" in result.stdout
+    assert result.output.splitlines()[-1] == ("Error: internal engine error 1 in deal 2 (seed 0), turn 3: seat 1 "
+                                              "(greedy) took 5C - the rule (please report it)")
