@@ -59,6 +59,14 @@ def option_key(key: str) -> str:
     return str(key).strip().lower().replace("-", "_")
 
 
+def fmt_value(v: Any) -> str:
+    """A rule or option value as the command line and ``--set`` spell it: ``true``/``false`` for a
+    bool, else ``str(v)``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
 @dataclass(frozen=True)
 class Param:
     """Declaration of one rule option.
@@ -410,9 +418,7 @@ class RulesBase:
             base = min(names, key=lambda p: (len(self.differs_from(type(self).preset(p))), names.index(p)))
         diff = self.differs_from(type(self).preset(base))
 
-        def text(v):
-            return ("true" if v else "false") if isinstance(v, bool) else str(v)
-        return base if not diff else base + " + " + ", ".join(f"{k}={text(getattr(self, k))}" for k in diff)
+        return base if not diff else base + " + " + ", ".join(f"{k}={fmt_value(getattr(self, k))}" for k in diff)
 
     @classmethod
     def shortcuts(cls) -> dict[str, str]:

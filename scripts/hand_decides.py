@@ -38,19 +38,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+
+from handsim.stats.intervals import share_interval
 
 COLS = ["lineup", "position", "score", "hand", "match", "round", "tiebreaks", "hand_decided",
         "opening_threshold"]
 OUT_SCORE = -30  # what going out scores (RULES.md section 6), unless the study's rules say otherwise
-
-
-def wilson(k: int, n: int) -> tuple[float, float, float]:
-    """Share k / n with its Wilson 95% interval (NaN for n = 0)."""
-    if n == 0:
-        return (float("nan"),) * 3
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(0.95, method="wilson")
-    return k / n, float(ci.low), float(ci.high)
 
 
 def winner(totals: np.ndarray) -> np.ndarray:
@@ -91,7 +84,7 @@ def measure(g: pd.DataFrame, rounds: int, out_score: int = OUT_SCORE, doubles: b
                        ("hand_round_decisive", int((decisive & hand_round).sum()), int(hand_round.sum())),
                        ("ordinary_round_decisive", int((decisive & ~hand_round).sum()), int((~hand_round).sum())),
                        ("hand_bonus_decided", int(bonus_decided.sum()), matches)):
-        p, lo, hi = wilson(k, n)
+        p, lo, hi = share_interval(k, n)
         row.update({name: p, f"{name}_ci95_low": lo, f"{name}_ci95_high": hi})
     return row
 

@@ -41,15 +41,12 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from handsim.stats.intervals import share_interval  # noqa: E402
+
 COLS = ["deal", "lineup", "seat", "position", "score", "hand", "went_out", "turns", "match", "round",
         "match_win", "match_lose", "tiebreaks", "hand_decided", "opening_threshold"]
 Z = stats.norm.ppf(0.975)
 KS_LONG = np.unique(np.round(np.logspace(1, 4, 61)).astype(int))  # 10 .. 10,000 rounds
-
-
-def wilson(k: int, n: int) -> tuple[float, float, float]:
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(0.95, method="wilson")
-    return k / n, ci.low, ci.high
 
 
 def tmean(x: np.ndarray) -> tuple[float, float, float]:
@@ -82,8 +79,8 @@ def seat_table(g: pd.DataFrame, P: int, R: int) -> pd.DataFrame:
     rows = []
     for s, h in m.groupby("first_seat"):
         n = len(h)
-        w, wl, wh = wilson(int(h["match_win"].sum()), n)
-        lo, ll, lh = wilson(int(h["match_lose"].sum()), n)
+        w, wl, wh = share_interval(int(h["match_win"].sum()), n)
+        lo, ll, lh = share_interval(int(h["match_lose"].sum()), n)
         rs = g.loc[g["seat"] == s, "score"].to_numpy(np.float64)
         ms, msl, msh = tmean(rs)
         rows.append(dict(first_seat=int(s), starts=int(h["starts"].iloc[0]) if h["starts"].nunique() == 1 else np.nan,
@@ -101,8 +98,8 @@ def length_row(g: pd.DataFrame, R: int) -> dict:
     mean, mlo, mhi = tmean(turns)
     med, medl, medh = quantile_ci(turns, 0.5)
     p90, p90l, p90h = quantile_ci(turns, 0.9)
-    tb, tbl, tbh = wilson(int((last["tiebreaks"] > 0).sum()), n)
-    hd, hdl, hdh = wilson(int(last["hand_decided"].sum()), n)
+    tb, tbl, tbh = share_interval(int((last["tiebreaks"] > 0).sum()), n)
+    hd, hdl, hdh = share_interval(int(last["hand_decided"].sum()), n)
     return dict(matches=n, mean_turns=mean, mean_ci95_low=mlo, mean_ci95_high=mhi,
                 median_turns=med, median_ci95_low=medl, median_ci95_high=medh,
                 p90_turns=p90, p90_ci95_low=p90l, p90_ci95_high=p90h,
@@ -135,9 +132,9 @@ def skill(g: pd.DataFrame, P: int, R: int, rng) -> tuple[dict, pd.DataFrame]:
         c = cum.xs(k - 1, level="round").to_numpy(np.float64)
         n = len(c)
         ahead = int((c[:, 0] < c[:, 1]).sum()) if mu_d < 0 else int((c[:, 1] < c[:, 0]).sum())
-        a, al, ah = wilson(ahead, n)
+        a, al, ah = share_interval(ahead, n)
         wins = int((c[:, 0] < c[:, 1:].min(axis=1)).sum())
-        w, wl, wh = wilson(wins, n)
+        w, wl, wh = share_interval(wins, n)
         curve.append(dict(rounds=k, source="data", p_stronger_ahead=a, ahead_ci95_low=al, ahead_ci95_high=ah,
                           p_challenger_wins=w, wins_ci95_low=wl, wins_ci95_high=wh))
     # the normal approximation of k summed rounds (rounds are independent deals)

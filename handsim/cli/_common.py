@@ -548,18 +548,6 @@ def rules_note(rules, base: str = "classic") -> str:
     return rules.note(base if base in type(rules).PRESETS else next(iter(type(rules).PRESETS)))
 
 
-def nearest_rules_note(rules) -> str:
-    """:func:`rules_note` from the preset of the rules' game they differ least from
-    (``saudi + opening_threshold=71``), the first preset on a tie."""
-    return rules.note()
-
-
-def fmt_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
 # ------------------------------------------------------------------------------ compilation
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_engine_compile, command_line,
-                      dump_json, fmt_value, parse_players, preset_name, report_progress, rules_note, rules_options,
+                      dump_json, parse_players, preset_name, report_progress, rules_note, rules_options,
                       speed_text)
 from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
                              POLICY_FILE_OPTION, STUDY_FLAGS, STUDY_OPTIONS, Terminated, check_only, default_out, given,
@@ -50,6 +50,8 @@ def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
 
 
 def _describe(spec, base: str, jobs: int, out: Path) -> str:
+    from handsim.options import fmt_value
+
     ncfg = len(spec.configs())
     nl = len(spec.lineups)
     matches = getattr(spec, "matches", False)
@@ -498,6 +500,8 @@ def stderr_is_terminal() -> bool:
 
 def _spec_difference(a, b) -> str:
     """How two study specs differ, in a few words ("" if they do not): the first differing field."""
+    from handsim.options import fmt_value
+
     ja, jb = a.to_json(), b.to_json()
     for key in ja:
         if ja[key] == jb.get(key):

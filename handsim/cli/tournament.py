@@ -14,7 +14,7 @@ import click
 from handsim.errors import InputError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
-                      load_rules, nearest_rules_note, parse_players, speed_text, table)
+                      load_rules, parse_players, speed_text, table)
 from ._study_options import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated,
                              check_only, default_out, given, read_run_json, sigterm_stops)
 
@@ -411,7 +411,7 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
         click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "
-                   f"against {','.join(a.label for a in spec.against)}, rules {nearest_rules_note(spec.rules)}, "
+                   f"against {','.join(a.label for a in spec.against)}, rules {spec.rules.note()}, "
                    f"{spec.deals:,} deals, seed {spec.seed}, {n_jobs} job{'s' if n_jobs != 1 else ''} -> {out}")
     log = None if quiet else (lambda text: click.echo(text, err=True))
     try:

@@ -71,6 +71,15 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return (lo, hi)
 
 
+def share_interval(k: int, n: int) -> tuple[float, float, float]:
+    """The share ``k / n`` with its :func:`wilson` interval: ``(share, low, high)``, all NaN when
+    ``n <= 0`` (the scripts' tables of match shares)."""
+    if int(n) <= 0:
+        return (math.nan,) * 3
+    lo, hi = wilson(k, n)
+    return int(k) / int(n), lo, hi
+
+
 def moments(n: int, s1: int, s2: int, scale: int = 1) -> tuple[float, float, float, float, float]:
     """Mean, sd, standard error and t interval of ``n`` observations ``x_i = v_i / scale``.
 

@@ -128,9 +128,8 @@ def tuned_notes(refs, configs, players) -> list[str]:
         the file records nothing (a hand-written file).
     """
     from ..policies import split_lineup
-    from .report import rules_text
 
-    run_rules = sorted({rules_text(r) for r in configs})
+    run_rules = sorted({r.note() for r in configs})
     notes, seen = [], set()
     for text in refs:
         for item in split_lineup(str(text)):

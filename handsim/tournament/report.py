@@ -26,7 +26,7 @@ from ..report.document import (BulletList, Column, Document, Estimate, Figure, F
                                fmt_number, fmt_pct, resumed_bullet)
 from ..report.plots import figure_legend, png_bytes, policy_colours
 
-__all__ = ["tournament_document", "tune_document", "write_with_run_json", "rules_text", "score_unit",
+__all__ = ["tournament_document", "tune_document", "write_with_run_json", "score_unit",
            "ranking_finding", "pair_finding", "confirmation_finding", "MAX_ROWS"]
 
 #: Rows of a table in the report (the CSV files hold every row).
@@ -53,12 +53,6 @@ def _num(x: Any) -> float:
         return float(x)
     except (TypeError, ValueError):
         return math.nan
-
-
-def rules_text(rules) -> str:
-    """The rules as the rest of the tool spells them, from the nearest preset: ``saudi``,
-    ``classic + joker_penalty=30, opening_threshold=71`` (:meth:`handsim.options.RulesBase.note`)."""
-    return rules.note()
 
 
 def score_unit(teams: bool) -> str:
@@ -247,7 +241,7 @@ def _t_run(spec, info, played) -> Section:
                else f"{spec.players} single players")
     seatings = len(d.lineups)
     bullets = [
-        f"**Rules:** {rules_text(spec.rules)}.",
+        f"**Rules:** {spec.rules.note()}.",
         f"**Players:** {players}.",
         f"**Tables:** the `{spec.tables}` design, {len(d.tables)} table{'s' if len(d.tables) != 1 else ''} with "
         f"{seatings} seatings in all: every deal was played at every seating of every table (duplicate format), so "
@@ -415,7 +409,7 @@ def tournament_document(spec, frames: Mapping[str, Any], info: Mapping[str, Any]
     played = int(ratings["deals"].iloc[0]) if len(ratings) else 0
     title = f"Tournament: {', '.join(spec.labels)}" + (" (partial results)" if played < spec.deals else "")
     who = "2 v 2" if spec.teams else f"{spec.players} players"
-    doc = Document(title, lead=f"{len(spec.labels)} policies, {who}, rules {rules_text(spec.rules)}; {played:,} deals, "
+    doc = Document(title, lead=f"{len(spec.labels)} policies, {who}, rules {spec.rules.note()}; {played:,} deals, "
                    "each played at every seating of every table (duplicate format). Scores are penalty points: lower "
                    "is better.")
     doc.add(_t_summary(spec, ratings, cross, order, played))
@@ -513,7 +507,7 @@ def _u_run(spec, tune, info) -> Section:
         f"**Tuned:** `{spec.base.label}` (the defaults), parameters {params}; search: {strategy}.",
         "**Against:** " + ", ".join(f"`{a.label}`" for a in spec.against)
         + (" (line-up positions 2, 3 and 4: the second, at position 3, is the partner)" if spec.teams else "")
-        + f"; rules: {rules_text(spec.rules)}.",
+        + f"; rules: {spec.rules.note()}.",
         f"**Objective:** {who}, mean {unit} (lower is better), every candidate on the same {spec.deals:,} deals "
         f"(seed {spec.seed}: common random numbers).",
         f"**Confirmation:** {spec.confirm_deals:,} fresh deals of seed {spec.confirm_seed}, none of them used in "
@@ -637,7 +631,7 @@ def tune_document(spec, frames: Mapping[str, Any], info: Mapping[str, Any], dpi:
     kind = ("grid" if len(names) == 2 else "curve") if spec.strategy == "grid" else "history"
     doc = Document(f"Tuning {spec.base.name}: " + ", ".join(names),
                    lead=f"`{spec.base.label}` against " + ", ".join(f"`{a.label}`" for a in spec.against)
-                   + f", rules {rules_text(spec.rules)}; {len(tune):,} candidates on {spec.deals:,} deals, the best "
+                   + f", rules {spec.rules.note()}; {len(tune):,} candidates on {spec.deals:,} deals, the best "
                    f"confirmed on {spec.confirm_deals:,} fresh deals. Scores are penalty points: lower is better.")
     doc.add(_u_summary(spec, tune, best, default, confirm))
     doc.add(_u_run(spec, tune, info))

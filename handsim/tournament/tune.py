@@ -777,7 +777,7 @@ def write_tune(result: TuneResult, out, command: str | None = None, formats: Seq
     from .._io import atomic_write
     from ..report import check_formats
     from .best import write_policy_toml
-    from .report import rules_text, tune_document, write_with_run_json
+    from .report import tune_document, write_with_run_json
 
     formats = check_formats(formats)
     out = Path(out)
@@ -790,7 +790,7 @@ def write_tune(result: TuneResult, out, command: str | None = None, formats: Seq
     b = df[df["is_best"]].iloc[0]
     info_toml = {"label": best.label, "tuned": ", ".join(names), "against": ",".join(a.label for a in spec.against),
                  "players": "2v2" if spec.teams else spec.players,
-                 "rules": rules_text(spec.rules),
+                 "rules": spec.rules.note(),
                  "deals": spec.deals, "seed": spec.seed, "mean_score": float(b["mean_score"]),
                  "ci95": [float(b["ci95_low"]), float(b["ci95_high"])]}
     c = result.confirm

@@ -161,7 +161,8 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
 def summary_table(summary, varying, matches: bool = False) -> str:
     """The seat "all" rows of a summary, compactly, and in 2 v 2 the team rows (``team A: hold-hand & greedy``:
     the team of line-up positions 1 & 3, ``team B`` of 2 & 4), in the summary's order."""
-    from handsim.cli._common import fmt_value, table
+    from handsim.cli._common import table
+    from handsim.options import fmt_value
     from handsim.cli._study_options import number_text, short_lineup
     from handsim.policies import split_lineup
 

@@ -12,7 +12,8 @@ from handsim.games.base import Game
 
 def summary_table(summary, varying) -> str:
     """The seat "all" rows of a Russian Hand summary, compactly."""
-    from handsim.cli._common import fmt_value, table
+    from handsim.cli._common import table
+    from handsim.options import fmt_value
     from handsim.cli._study_options import ci_cell, number_text, short_lineup
     from handsim.policies import split_lineup
 
