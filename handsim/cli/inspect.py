@@ -7,8 +7,6 @@ import math
 
 import click
 
-from handsim.policies import _text
-
 from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, InputFile, IntIn, announce_compile, announce_engine_compile,
                       cards_text, dump_json, load_rules, parse_players, preset_name, rules_game, rules_note, rules_options, set_differs,
                       sorted_cards, table)
@@ -537,7 +535,9 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
         partial = getattr(e, "trace", None)
         if partial is not None and not as_json:
             click.echo(render_deal(partial, preset_name(preset, rules_file)))
-        text = str(e).split(_text.REPLAY)[0]
+        from handsim.policies._text import REPLAY
+
+        text = str(e).split(REPLAY)[0]
         raise click.ClickException(f"internal {text} (please report it)") from None
     click.echo(dump_json(trace) if as_json else render_deal(trace, preset_name(preset, rules_file)))
 
