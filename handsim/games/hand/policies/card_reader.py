@@ -49,7 +49,8 @@ from .counting import (  # noqa: F401  (moved to .counting; re-exported)
     M_BOUND_OK, M_DISC, M_RELEASED, M_RESH, M_VALID, NEIGHBOURS,
     _JOKER_FEED, _OUT_CHANCE, _OUT_CHANCE_FAR, _better, _card_bit, _chance,
     _copies_unseen, _neighbour_table, _pos_card, _pos_value, _run_partial, _unseen,
-    arrange_left, card_bits, card_partial, feed_risk, lay_off_left, leftover_terms,
+    arrange_left, card_bits, card_partial, feed_risk, feed_risk_in, feed_view, held_bits,
+    lay_off_left, leftover_terms,
     leftover_value, melds_left, neighbours, observe, out_risk, outlook,
     partial_of, partials, partials_of, points_of, remember_discard, terms_without,
     unopened_points, value_of,
@@ -171,12 +172,13 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
     pts = points_of(g, h)
     lbits = partials_of(left, look, p, v)
     cost, gain = leftover_terms(g, left, cw, p, v)
+    fv = feed_view(g, seat)
     n = 0
     for t in range(api.N_NATURALS):
         if left[t] == 0 or not api.discard_is_legal(g, seat, t):
             continue
         c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
-        out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow, unopened_points(g)) - fwt * feed_risk(g, seat, t)
+        out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow, unopened_points(g)) - fwt * feed_risk_in(g, fv, t)
         n += 1
     if n > 0:
         return n
@@ -188,7 +190,7 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
         ov2 = arrange_left(g, seat, cards, opened, left)
         partials_of(left, look, p, v)
         out[t] = (leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v)
-                  - fwt * feed_risk(g, seat, t))
+                  - fwt * feed_risk_in(g, fv, t))
         cards[t] += 1
         n += 1
     if n == 0 and api.discard_is_legal(g, seat, api.JOKER):

@@ -84,6 +84,18 @@ def card_bits(cards):
     return b1 | ((b1 & aces) << 13), b2 | ((b2 & aces) << 13)
 
 
+@njit(cache=True)
+def held_bits(cards):
+    """The first of :func:`card_bits` (the natural cards ``cards`` holds at least one copy of),
+    for a hand of few cards: only the cards held are looked at (a valuation's left cards)."""
+    b1 = np.int64(0)
+    for t in range(api.N_NATURALS):
+        if cards[t] > 0:
+            b1 |= np.int64(1) << ((t // api.N_RANKS) * 16 + t % api.N_RANKS + 1)
+    aces = np.int64(0x0002000200020002)  # position 1 of each suit
+    return b1 | ((b1 & aces) << 13)
+
+
 @njit(cache=True, inline="always")
 def _card_bit(t):
     """The bit (or, for an Ace, the two bits) of natural card ``t`` in a :func:`card_bits` set."""
@@ -212,7 +224,7 @@ def partials_of(cards, look, p_out, v_out):
     entries of the natural cards ``cards`` lacks are left as they were (the valuations read the
     entries of the cards held only).  Returns the cards held as a bitset (the first of
     :func:`card_bits`)."""
-    c1 = card_bits(cards)[0]
+    c1 = held_bits(cards)
     p_out[api.JOKER] = 0.0
     v_out[api.JOKER] = 0.0
     for t in range(api.N_NATURALS):
@@ -474,6 +486,86 @@ def feed_risk(g, seat, t):
                 risk += 0.5
             if (avoid >> c) & 1 and (d == 1 or d == -1):
                 risk -= 0.25
+    if risk < 0.0:
+        risk = 0.0
+    if not opened:
+        risk *= 0.5
+    return risk
+
+
+def _feed_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For every natural ``t`` (bit ``c`` for card type ``c``), the cards :func:`feed_risk` reads:
+    those a known card of which adds to the risk (``t``'s rank in the other suits, ``t``'s suit
+    within two ranks: an Ace below a 2 and a 3 only, above a King and a Queen) and those whose
+    avoidance lowers it (``t``'s rank in every suit, ``t``'s suit one rank away).  Constants."""
+    near = np.zeros(api.N_NATURALS, dtype=np.int64)
+    away = np.zeros(api.N_NATURALS, dtype=np.int64)
+    for t in range(api.N_NATURALS):
+        s, r = t // api.N_RANKS, t % api.N_RANKS + 1
+        for s2 in range(api.N_SUITS):
+            c = s2 * api.N_RANKS + r - 1
+            if s2 != s:
+                near[t] |= 1 << c
+            away[t] |= 1 << c
+        for d in (-2, -1, 1, 2):
+            q = r + d
+            if q == 14:
+                q = 1
+            if 1 <= q <= 13:
+                c = s * api.N_RANKS + q - 1
+                near[t] |= 1 << c
+                if d in (-1, 1):
+                    away[t] |= 1 << c
+    return near, away
+
+
+#: :func:`_feed_tables`: the cards that raise and those that lower the feed risk of each natural.
+FEED_NEAR, FEED_AWAY = _feed_tables()
+
+
+@njit(cache=True, inline="always")
+def _bit_count(x):
+    """Set bits of ``x`` (a few)."""
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def feed_view(g, seat):
+    """What :func:`feed_risk` reads of the next player, read once for a decision's candidates:
+    ``(opponent, opened, lay_offs, known, avoid)`` - whether it is an opponent, whether it
+    opened, whether a card it could lay off counts (opened and ``must_open``), the cards it is
+    known to hold (bit ``t``: :func:`api.known_cards`) and ``M_AVOID``."""
+    nxt = api.next_seat(g, seat)
+    if not api.is_opponent(g, seat, nxt):
+        return False, False, False, np.int64(0), np.int64(0)
+    opened = api.has_opened(g, nxt)
+    known = api.known_cards(g, nxt)
+    kb = np.int64(0)
+    for c in range(api.N_NATURALS):
+        if known[c] > 0:
+            kb |= np.int64(1) << c
+    return True, opened, opened and api.pickup_must_open(g), kb, api.memory(g, seat)[M_AVOID]
+
+
+@njit(cache=True)
+def feed_risk_in(g, view, t):
+    """:func:`feed_risk` of card ``t`` from the :func:`feed_view` ``view``: the same value (its
+    terms are multiples of 0.25, exact in any order)."""
+    opponent, opened, lay, kb, avoid = view
+    if not opponent:
+        return 0.0
+    if t == api.JOKER:
+        return _JOKER_FEED
+    if (avoid >> t) & 1:
+        return 0.0
+    risk = 0.0
+    if lay and api.layoff_meld(g, t) >= 0:
+        risk += 1.0
+    risk += 0.5 * _bit_count(kb & FEED_NEAR[t]) - 0.25 * _bit_count(avoid & FEED_AWAY[t])
     if risk < 0.0:
         risk = 0.0
     if not opened:
