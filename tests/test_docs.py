@@ -130,7 +130,7 @@ def test_the_readme_stays_short_and_keeps_the_ci_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 200
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    for line in ('pip install -e ".[test]"', 'python -m pytest -m "not slow"'):
+    for line in ('pip install -e ".[test]"', 'python -m pytest -m "not slow" -n 2 --dist loadfile'):
         assert line in text and line in ci
 
 
