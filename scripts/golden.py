@@ -92,6 +92,9 @@ OPTION_CASES = [
     ("waived-hand", "classic", {"hand_waives_threshold": True, "opening_threshold": 71}, 3,
      "hold-hand,greedy,card-reader"),
     ("hand71", "hand71", {}, 4, "card-reader,hold-hand,greedy,sampler:samples=2,candidates=2"),
+    ("fill-set", "classic", {"set_joker_swap": "fill_set"}, 3, "greedy,card-reader,hold-hand"),
+    ("jawaker-saudi", "jawaker_saudi", {}, 4, "card-reader,greedy,hold-hand,random"),
+    ("levant", "levant", {}, 3, "card-reader,hold-hand,greedy"),
 ]
 
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
@@ -153,6 +156,9 @@ def match_cases() -> list[dict]:
         {"name": "match/partnership/4p/hold-hand,greedy,greedy:support_hand=1,greedy", "preset": "partnership",
          "overrides": {"rounds": 3}, "players": 4, "lineup": "hold-hand,greedy,greedy:support_hand=1,greedy",
          "deals": MATCHES, "seed": 7},
+        # issue 27: dealer_rotation = highest_scorer (the levant preset)
+        {"name": "match/levant/4p/card-reader,greedy,hold-hand,greedy", "preset": "levant", "overrides": {"rounds": 4},
+         "players": 4, "lineup": "card-reader,greedy,hold-hand,greedy", "deals": MATCHES, "seed": 8},
     ]
 
 

@@ -736,6 +736,29 @@ def test_rules_preset_hand71_shows_each_values_source_and_the_blocked_rules(runn
     assert "Sources of" not in classic and "hand_with_layoffs (HR): " in classic  # blocked items: in every listing
 
 
+@pytest.mark.parametrize("preset, differs, shown, tags", [
+    ("jawaker_saudi", ["discard_pickup", "opening_rule", "set_joker_swap", "rounds"],
+     ["discard_pickup=new_meld_only  (JS-a)", "opening_rule=ascending  (JS-b)", "ascending_increment=1  (JS-b)",
+      "set_joker_swap=fill_set  (JB, JS)", "rounds=5  (JB, JS)", "jokers=2  (JS)", "partnership=false  (JS)"],
+     ["JS", "JS-a", "JS-b", "JB"]),
+    ("levant", ["starter", "go_out_requires_discard", "rounds", "dealer_rotation"],
+     ["jokers=2  (P)", "opening_threshold=51  (P)", "starter=dealer  (AA)", "dealer_rotation=highest_scorer  (CC)",
+      "go_out_requires_discard=true  (P)", "rounds=7  (P, AA)"],
+     ["P", "AA", "CC"]),
+])
+def test_rules_preset_shows_each_values_source(runner, preset, differs, shown, tags):
+    from handsim.games.hand.rules import Rules
+
+    assert Rules.preset(preset).differs_from(Rules.preset("classic")) == differs
+    result = run(runner, "rules", "--preset", preset)
+    assert_ok(result)
+    lines = [ln.strip() for ln in result.output.splitlines()]
+    for line in shown:
+        assert line in lines, line
+    # each source tag explained once, in order of first use ("JB, JS" names two)
+    assert [ln.split(":")[0] for ln in lines if ln.split(":")[0] in tags] == tags
+
+
 def test_rules_markdown(runner):
     from handsim.games.hand.rules import PARAMS
 

@@ -148,11 +148,13 @@ def test_partnership_deals_follow_the_rules_and_match_the_fast_path(scope, lineu
 @pytest.mark.parametrize("preset, changes, lineup, rounds", [
     ("partnership", {"opening_scope": "team"}, "hold-hand,greedy,greedy:support_hand=1,greedy", 3),
     ("classic", {"standings": "last_loses"}, "greedy,hold-hand,greedy", 4),
+    ("levant", {}, "greedy,hold-hand,greedy,greedy", 4),
 ])
 def test_match_rounds_replay_as_played(preset, changes, lineup, rounds):
     # Every round of a match study, replayed alone (show-deal --round), follows the rules and is
     # the very round the match driver counted: scores and flags by seat relative to the starter,
-    # turns, void, reshuffles and the line-up position in each seat.
+    # turns, void, reshuffles and the line-up position in each seat.  Each round's dealer follows
+    # from the round before by Rules.next_dealer (dealer_rotation; levant: highest_scorer).
     from handsim.simulate import run_match_chunk
 
     rules = Rules.preset(preset, rounds=rounds, **changes)
@@ -162,12 +164,17 @@ def test_match_rounds_replay_as_played(preset, changes, lineup, rounds):
     seed, start, n = 5, 40, 25
     fast = run_match_chunk(rules.to_vector(), pol, pp, P, seed, start, n)
     assert not fast["err"].any()
+    moved = 0
     for k in range(n):
         m = start + k
         for r in range(rounds):
             row = k * rounds + r
             trace = trace_deal(rules, specs, m, seed, match_round=r)
             assert check_deal(trace) == [], (m, r)
+            if r > 0:
+                assert trace["dealer"] == rules.next_dealer(before["dealer"], before["result"]["scores"]), (m, r)
+                moved += trace["dealer"] != (before["dealer"] + 1) % P
+            before = trace
             res, starter = trace["result"], trace["starter"]
             seats = [(starter + rel) % P for rel in range(P)]
             assert [res["scores"][s] for s in seats] == fast["score"][row].tolist(), (m, r)
@@ -186,3 +193,5 @@ def test_match_rounds_replay_as_played(preset, changes, lineup, rounds):
                 totals += trace["result"]["scores"]
             starter = trace["starter"]
             assert [int(totals[(starter + rel) % P]) for rel in range(P)] == fast["total"][last].tolist()
+    # the highest scorer is not always the next seat (nor, with next_seat, ever another)
+    assert (moved > 0) == (rules.dealer_rotation == "highest_scorer")

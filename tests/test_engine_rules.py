@@ -40,7 +40,7 @@ import pytest
 
 from handsim.cards import JOKER, format_card, parse_card
 from handsim.games.hand.checker import check_deal, full_deck
-from handsim.games.hand.rules import Rules
+from handsim.games.hand.rules import Rules, RulesError
 from handsim.games.hand.trace import play_stacked_deal, trace_deal
 
 CLASSIC = Rules.preset("classic")
@@ -574,6 +574,46 @@ def test_joker_swap_on_a_set(joker_swap):
     else:
         assert ev == start + ["layoff 1 m0 KC", "discard 1 2C", "out 1"]
     assert result(trace, out=1, hand=1, scores=1) == {"out": 1, "hand": False, "scores": [3, -30]}
+
+
+@pytest.mark.parametrize("set_joker_swap", ["one_card", "fill_set"])
+def test_set_joker_swap(set_joker_swap):
+    # The deal of test_joker_swap_on_a_set: seat 0's set KS KH JK=KD lacks two suits.
+    #   one_card: KC takes the joker's place, which seat 1 then lays back on the set as KD.
+    #   fill_set (VARIANTS.md #6): the joker comes back only for the fourth suit, and the set has
+    #     two naturals, so KC is laid off (the set becomes KS KH KC JK=KD).  Out with 2C either way.
+    rules = CLASSIC.replace(hand_size=7, set_joker_swap=set_joker_swap)
+    trace, ev = play(rules, {0: "KS KH JK 9H 10H JH 3C 5D", 1: "AS AH AD QS QC QD KC"}, stock="2C")
+    start = ["turn 0", "meld 0 set KS KH JK=KD", "meld 0 run 9H 10H JH", "discard 0 5D",
+             "turn 1", "draw 1 stock 2C", "meld 1 set AS AH AD", "meld 1 set QS QD QC"]
+    if set_joker_swap == "one_card":
+        assert ev == start + ["swap 1 m0 KC for JK=KC", "layoff 1 m0 JK=KD", "discard 1 2C", "out 1"]
+        # the checker refuses the same swap under fill_set
+        trace["rules"] = dict(trace["rules"], set_joker_swap="fill_set")
+        problems = check_deal(trace)
+        assert len(problems) == 1 and "set_joker_swap=fill_set" in problems[0] and "has 2 naturals" in problems[0]
+    else:
+        assert ev == start + ["layoff 1 m0 KC", "discard 1 2C", "out 1"]
+    assert result(trace, out=1, hand=1, scores=1) == {"out": 1, "hand": False, "scores": [3, -30]}
+
+
+def test_fill_set_swap_for_the_fourth_suit():
+    # set_joker_swap=fill_set, opening_threshold 40, hand_size 7.  Seat 0 opens with KS KH KD
+    # JK=KC (40), throws 9C (its highest card outside the set), keeps 3C 5D 7S.  Seat 1 draws 2C,
+    # opens with A set + Q set, and KC - the set's one missing suit - takes the joker back (the set
+    # is now four naturals); the joker is laid off on its A set as AC; it throws 2C: out, -30.
+    # Seat 0: 3 + 5 + 7 = 15.
+    rules = CLASSIC.replace(hand_size=7, set_joker_swap="fill_set", opening_threshold=40)
+    trace, ev = play(rules, {0: "KS KH KD JK 3C 5D 7S 9C", 1: "AS AH AD QS QC QD KC"}, stock="2C")
+    assert ev == ["turn 0", "meld 0 set KS KH KD JK=KC", "discard 0 9C",
+                  "turn 1", "draw 1 stock 2C", "meld 1 set AS AH AD", "meld 1 set QS QD QC",
+                  "swap 1 m0 KC for JK=KC", "layoff 1 m1 JK=AC", "discard 1 2C", "out 1"]
+    assert result(trace, out=1, hand=1, scores=1) == {"out": 1, "hand": False, "scores": [15, -30]}
+
+
+def test_fill_set_needs_one_joker_per_meld():
+    with pytest.raises(RulesError, match="set_joker_swap=fill_set needs max_jokers_per_meld=1, not 2"):
+        Rules.preset("classic", set_joker_swap="fill_set", max_jokers_per_meld=2).validate()
 
 
 @pytest.mark.parametrize("max_jokers", [1, 2])

@@ -324,3 +324,20 @@ def test_tune_report_when_the_defaults_are_the_best():
     assert not any(t.startswith(("Confirmed", "Not confirmed")) for t in texts)
     assert [f.name for f in doc.figures()] == ["tune.png"]  # no confirmation figure
     assert "Every candidate played the same deals." in _md(doc)
+
+
+def test_how_to_read_takes_the_scores_from_the_rules():
+    # issue 27: the report's How to read said "plus 100 ... −30 ... −60" whatever the rules
+    words = findings.score_words
+    assert words({}) == ("the value of the cards left in hand, plus 100 for a player who never opened; "
+                         "−30 for going out, −60 for a Hand")
+    assert words({"out_score": -50, "hand_score": -150, "unopened_points": 200}) == (
+        "the value of the cards left in hand, plus 200 for a player who never opened; −50 for going out, "
+        "−150 for a Hand")
+    # qahwa's flat penalty; an option the configurations vary is named, not given a value
+    assert words({"unopened_penalty": "flat", "out_score": 0}, varied=["hand_score"]) == (
+        "the value of the cards left in hand, or 100 in all for a player who never opened; 0 for going out, "
+        "each configuration's `hand_score` for a Hand")
+    assert words({"unopened_penalty": "flat"}, varied=["unopened_penalty"]) == (
+        "the value of the cards left in hand, plus 100 for a player who never opened (or that in all, by each "
+        "configuration's `unopened_penalty`); −30 for going out, −60 for a Hand")

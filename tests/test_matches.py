@@ -99,3 +99,24 @@ def test_a_hand_whose_removal_leaves_a_tie_decided_the_match():
     # seat 2 0-30 = -30 -> A = -60; seat 1 40+30 = 70, seat 3 50+20 = 70 -> B = 140: A would win.
     rs = [[200, -60, 180, 0], [-30, 40, 0, 50], [0, 30, -30, 20]]
     assert decided(rs, [1, -1, -1], P=4, team=True) == (True, [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("dealer, scores, rotation, expected", [
+    # dealer 0 of 4; order of play after it: 1, 2, 3, 0
+    (0, [10, 40, 40, -30], "highest_scorer", 1),  # seats 1 and 2 tie at 40: 1 comes first after the dealer
+    (1, [10, 40, 40, -30], "highest_scorer", 2),  # order 2, 3, 0, 1: seat 2 before seat 1
+    (2, [10, 40, 40, -30], "highest_scorer", 1),  # order 3, 0, 1, 2
+    (3, [0, 0, 0, 0], "highest_scorer", 0),       # a void round: the next seat
+    (2, [55, -60, 120], "highest_scorer", 2),     # the dealer alone highest deals again
+    (2, [55, -60, 120], "next_seat", 0),
+])
+def test_next_dealer(dealer, scores, rotation, expected):
+    # dealer_rotation (RULES.md §7): Rules.next_dealer and the kernel's next_dealer agree
+    from handsim.games.hand.kernels.driverlib import next_dealer
+    from handsim.games.hand.rules import Rules
+
+    rules = Rules.preset("classic", dealer_rotation=rotation)
+    assert rules.next_dealer(dealer, scores) == expected
+    padded = np.zeros(8, dtype=np.int64)
+    padded[:len(scores)] = scores
+    assert next_dealer(padded, dealer, len(scores), rules.to_vector()) == expected

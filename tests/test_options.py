@@ -83,7 +83,7 @@ def test_every_game_answers_what_the_command_line_asks():
     hand, russian = map(get_game, GAMES)
     assert (hand.rules_section, russian.rules_section) == ("1-7", "8")
     assert hand.options_text("qahwa").startswith("Rule options (qahwa; * = differs from the default)")
-    assert "  russian      Russian Hand, the second game (RULES.md section 8): 'handsim rules --preset russian'" \
+    assert "  russian        Russian Hand, the second game (RULES.md section 8): 'handsim rules --preset russian'" \
         in hand.options_text("classic").splitlines()
     assert russian.options_text("russian").startswith("Russian Hand options (RULES.md §8")
     assert russian.options_text("russian", markdown=True).splitlines()[2].startswith("| `hand_size` | `7` |")

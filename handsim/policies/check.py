@@ -44,6 +44,9 @@ VARIANTS = [
     ("classic", {"hand_waives_threshold": True, "opening_threshold": 91}),
     ("qahwa", {"hand_waives_threshold": True}),
     ("hand71", {}),
+    ("classic", {"set_joker_swap": "fill_set"}),
+    ("jawaker_saudi", {}),
+    ("levant", {}),
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4

@@ -635,6 +635,11 @@ class _Replay:
         self.take_one(seat, card, "swapped in")
         turn.used[card] = turn.used.get(card, 0) + 1
         check = can_swap(meld, card, self.rules, stands_for=stands_for)
+        naturals = len(meld) - len(jokers)
+        if check.ok and check.kind == "set" and self.rules.set_joker_swap == "fill_set" and naturals != 3:
+            # VARIANTS.md #6: a set's joker comes back only for the card that completes its four suits
+            self.fail(f"illegal joker swap on meld {index}: with set_joker_swap=fill_set a set's joker comes back "
+                      f"only for its fourth suit, and {format_pairs(meld)} has {naturals} naturals")
         state.hands[seat][JOKER] += 1
         state.held[seat] += 1
         if check.ok:

@@ -222,10 +222,46 @@ def _run_section(st: StudyView) -> Section:
     return sec
 
 
+def score_words(rules: Mapping[str, Any] | None, varied: Sequence[str] = ()) -> str:
+    """How a round is scored, in words, with the study's ``out_score``, ``hand_score``,
+    ``unopened_points`` and ``unopened_penalty`` (RULES.md §6).
+
+    Parameters
+    ----------
+    rules : mapping or None
+        The run's rules (``run.json``'s ``rules``); a missing option takes its default.
+    varied : sequence of str
+        Options the configurations vary: named, not given a value.
+
+    Returns
+    -------
+    str
+        E.g. "the value of the cards left in hand, plus 100 for a player who never opened; −30 for
+        going out, −60 for a Hand".
+    """
+    rules = rules if isinstance(rules, Mapping) else {}
+    defaults = {p.name: p.default for p in PARAMS}
+
+    def value(name: str) -> str:
+        if name in varied:
+            return f"each configuration's `{name}`"
+        return str(int(rules.get(name, defaults[name]))).replace("-", "−")
+
+    if "unopened_penalty" in varied:
+        unopened = (f"plus {value('unopened_points')} for a player who never opened (or that in all, by each "
+                    "configuration's `unopened_penalty`)")
+    elif rules.get("unopened_penalty", defaults["unopened_penalty"]) == "flat":
+        unopened = f"or {value('unopened_points')} in all for a player who never opened"
+    else:
+        unopened = f"plus {value('unopened_points')} for a player who never opened"
+    return (f"the value of the cards left in hand, {unopened}; {value('out_score')} for going out, "
+            f"{value('hand_score')} for a Hand")
+
+
 def _how_to_read(st: StudyView) -> Section:
     items = [
-        "**Score** is the points a player gets for one round (RULES.md §6): the value of the cards left in hand, plus "
-        "100 for a player who never opened; −30 for going out, −60 for a Hand (which may double the others). **Lower "
+        "**Score** is the points a player gets for one round (RULES.md §6): "
+        f"{score_words(st.info.get('rules'), st.options)} (which may double the others). **Lower "
         "is better.** Void rounds score 0 for everyone and are included. Scores and their differences are in points "
         "per player-round (one player's points in one round); a team's are in points per team-round (both partners "
         "summed); match results are shares of matches.",

@@ -51,6 +51,11 @@ PARAMS: tuple[Param, ...] = (
           "need not reach it (HR, T51, WH; VARIANTS.md #11).  False: a Hand is an opening like any other."),
     Param("layoff_on_opening_turn", "bool", True, "4", "Whether lay-offs and joker swaps are allowed in the turn of the opening itself."),
     Param("joker_swap", "bool", True, "5", "Whether an opened player may take a joker from a meld by putting the card it stands for."),
+    Param("set_joker_swap", "choice", "one_card", "5",
+          "one_card: a set's joker comes back for one natural of a suit the set lacks (RULES.md §5's reading of ER); "
+          "fill_set: only for the natural that completes the set's four suits, so the set becomes all-natural "
+          "(JB, JS; VARIANTS.md #6): a player holding both missing suits lays one off, then swaps the other.",
+          choices=("one_card", "fill_set")),
     Param("go_out_requires_discard", "bool", False, "6", "Whether the last card must be a discard (QA: 'always keep a card')."),
     Param("unopened_penalty", "choice", "add", "6",
           "add: a player who never opened pays unopened_points (100) on top of the cards in hand; "
@@ -69,6 +74,11 @@ PARAMS: tuple[Param, ...] = (
     Param("partnership", "bool", False, "7",
           "Whether four players play 2 v 2, partners sitting opposite (--players 2v2 and the partnership preset).",
           fixed="singles and 2 v 2 are different games: run one study per format"),
+    Param("dealer_rotation", "choice", "next_seat", "7",
+          "Who deals the next round of a match: next_seat (ER, QZ), or highest_scorer (CC): the player with the "
+          "most points in the round just played; among tied players the first in playing order after the dealer "
+          "(CC's tie rule is cut off; VARIANTS.md #10).  Single-deal studies draw every deal's dealer.",
+          choices=("next_seat", "highest_scorer")),
     Param("standings", "choice", "lowest_wins", "7",
           "lowest_wins, or last_loses (3-4 players: one winner, one loser, the rest neutral).",
           choices=("lowest_wins", "last_loses")),
@@ -97,6 +107,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     # others' melds is BLOCKED (its score is not given), so it stays out
     "hand71": {"opening_threshold": 71, "opening_rule": "ascending", "ascending_increment": 1,
                "hand_waives_threshold": True},
+    # Jawaker's Saudi Hand (JB, JS; VARIANTS.md "Proposed presets"): its five-player tables are not
+    # possible yet (--players allows 2-4); discard_pickup follows JS-a's strict reading (note 1)
+    # Jordan, Lebanon, Palestine (P, AA, CC; VARIANTS.md "Proposed presets"); 2 v 2 as --players 2v2
+    "levant": {"starter": "dealer", "dealer_rotation": "highest_scorer", "go_out_requires_discard": True, "rounds": 7},
+    "jawaker_saudi": {"discard_pickup": "new_meld_only", "opening_rule": "ascending", "ascending_increment": 1,
+                      "set_joker_swap": "fill_set", "rounds": 5},
 }
 
 #: Where a preset's values come from (VARIANTS.md "Proposed presets", its source tags), shown by
@@ -105,10 +121,24 @@ PRESETS: dict[str, dict[str, Any]] = {
 PRESET_SOURCES: dict[str, dict[str, str]] = {
     "hand71": {"hand_size": "HR", "starter": "HR", "discard_pickup": "HR", "opening_threshold": "HR",
                "opening_rule": "HR", "ascending_increment": "HR", "hand_waives_threshold": "HR"},
+    "levant": {"jokers": "P", "opening_threshold": "P", "starter": "AA", "dealer_rotation": "CC",
+               "go_out_requires_discard": "P", "rounds": "P, AA"},
+    "jawaker_saudi": {"jokers": "JS", "hand_size": "JS", "starter": "JS", "discard_pickup": "JS-a",
+                      "opening_threshold": "JS", "opening_rule": "JS-b", "ascending_increment": "JS-b",
+                      "set_joker_swap": "JB, JS", "rounds": "JB, JS", "partnership": "JS"},
 }
 #: The source tags of :data:`PRESET_SOURCES` (VARIANTS.md "Sources").
 SOURCES = {"HR": "Hand Rummy offline, an Android app's description (http://9appsappstore.com/ar/android-games/"
-                 "cardplay-android-cards-rummy-lite)"}
+                 "cardplay-android-cards-rummy-lite)",
+           "P": "pagat.com, 'Hand' (https://pagat.com/rummy/hand.html; only its opening could be read)",
+           "AA": "Arab America, 'Card Games and Cafes' (https://www.arabamerica.com/card-games-and-cafes-social-life-"
+                 "in-the-arab-world/; its 'the dealer starts' is unconfirmed by P)",
+           "CC": "catsatcards.com, 'How To Play Hand' (https://catsatcards.com/Games/Hand.htm; the next dealer is the "
+                 "last round's highest scorer, its tie rule cut off)",
+           "JB": "Jawaker blog, 'Hand rules' (https://blog.jawaker.com/en/hand-rules-en/)",
+           "JS": "Jawaker rules page, Saudi Hand (https://www.jawaker.com/en/rules/hand_saudi), both stored versions",
+           "JS-a": "the older stored version of JS (the taken discard must be melded at once: new_meld_only)",
+           "JS-b": "the newer stored version of JS (each opening must beat the one before by 1 point)"}
 
 #: Rules known from the sources but not implemented (VARIANTS.md marks them BLOCKED): name, source, why.
 BLOCKED = (
@@ -160,6 +190,10 @@ class Rules(_Rules):
         if self.partnership and self.standings == "last_loses":
             raise RulesError("standings=last_loses is for 3 or 4 single players, not 2 v 2: "
                              "allowed standings=lowest_wins with partnership=true")
+        if self.set_joker_swap == "fill_set" and self.max_jokers_per_meld != 1:
+            raise RulesError(f"set_joker_swap=fill_set needs max_jokers_per_meld=1, not {self.max_jokers_per_meld} "
+                             "(a set with two jokers would give both back for two cards at once, which is not "
+                             "implemented): allowed set_joker_swap=one_card with more jokers per meld")
         if players is not None and self.partnership and players != 4:
             raise RulesError(f"partnership=true needs 4 players (2 v 2), not {players}")
         if players is not None and self.standings == "last_loses" and players < 3:
@@ -183,6 +217,16 @@ class Rules(_Rules):
         """The starter's seat (RULES.md section 3): the player to the dealer's right - the next
         seat in playing order - or, with ``starter = dealer``, the dealer."""
         return (dealer + 1) % players if self.starter == "dealer_right" else dealer
+
+    def next_dealer(self, dealer: int, scores) -> int:
+        """The dealer of a match's next round (RULES.md section 7, ``dealer_rotation``): the next seat
+        in playing order, or with ``highest_scorer`` the seat with the most points in ``scores`` (the
+        round just played, by seat), the first in playing order after ``dealer`` among tied seats."""
+        players = len(scores)
+        order = [(dealer + 1 + i) % players for i in range(players)]
+        if self.dealer_rotation == "next_seat":
+            return order[0]
+        return max(order, key=lambda s: (scores[s], -order.index(s)))
 
     def partner_of(self, seat: int, players: int) -> int | None:
         """The partner of ``seat`` in 2 v 2 play (partners sit opposite, RULES.md section 7), or
@@ -252,7 +296,7 @@ def options_text(preset: str = "classic", markdown: bool = False) -> str:
     if sources:
         lines.append(f"\nSources of {preset}'s values (VARIANTS.md); the other options keep the defaults:")
         lines += [f"  {k}={_text(getattr(r, k))}  ({tag})" for k, tag in sources.items()]
-        lines += [f"  {tag}: {SOURCES[tag]}" for tag in dict.fromkeys(sources.values())]
+        lines += [f"  {tag}: {SOURCES[tag]}" for tag in dict.fromkeys(t for v in sources.values() for t in v.split(", "))]
     lines.append("\nKnown but not implemented (VARIANTS.md: BLOCKED until their sources can be read in full):")
     lines += [f"  {name} ({tag}): {why}" for name, tag, why in BLOCKED]
     lines.append("\nNames and values may be written with - or _ (--set standings=last-loses is standings=last_loses).")

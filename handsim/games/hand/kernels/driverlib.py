@@ -10,6 +10,7 @@ from numba import njit
 
 from handsim.games.hand.kernels.consts import JOKER, MAX_SEATS
 from handsim._kernels.rng import randbelow, stream_key
+from handsim.games.hand.kernels.params import DEALER_HIGHEST_SCORER, P_DEALER_ROTATION
 from handsim.games.hand.kernels.state import (
     E_TRACE_FULL,
     ER_CODE,
@@ -181,6 +182,21 @@ def hand_decided(totals, wins, rs, rhand, nr, P, last_loses, team, w, t2, w2, l2
             if w2[s] != w[s]:
                 return True
     return False
+
+
+@njit(cache=True)
+def next_dealer(scores, dealer, players, rv):
+    """The dealer of a match's next round (``dealer_rotation``, RULES.md section 7): the next seat,
+    or with ``highest_scorer`` the seat with the most points in ``scores`` (the round just played),
+    the first in playing order after ``dealer`` among tied seats (a void round: the next seat)."""
+    best = (dealer + 1) % players
+    if rv[P_DEALER_ROTATION] != DEALER_HIGHEST_SCORER:
+        return best
+    for i in range(2, players + 1):
+        s = (dealer + i) % players
+        if scores[s] > scores[best]:
+            best = s
+    return best
 
 
 @njit(cache=True)

@@ -28,11 +28,13 @@ from handsim.games.hand.kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_T
     hand_decided,
     keep_alive,
     match_setup,
+    next_dealer,
     standings,
     traced_result,
     write_deal,
 )
-from handsim.games.hand.kernels.params import P_PARTNERSHIP, P_ROUNDS, P_STANDINGS, STANDINGS_LAST_LOSES
+from handsim.games.hand.kernels.params import (DEALER_HIGHEST_SCORER, P_DEALER_ROTATION, P_PARTNERSHIP, P_ROUNDS,
+                                               P_STANDINGS, STANDINGS_LAST_LOSES)
 from handsim._kernels.rng import stream_key
 from handsim.games.hand.kernels.state import (
     N_POLICY_PARAMS,
@@ -135,7 +137,8 @@ def play_traced(seed, i, players, rv, pol, pp):
 def play_traced_match_round(seed, m, r, players, rv, pol, pp):
     """Replay round ``r`` (0-based, tie-break rounds after the regular ones) of match ``m``
     exactly as :func:`play_matches` plays it, with the move log on.  A round depends only on
-    ``(seed, m, r)``, the rules and the line-up, not on earlier rounds.
+    ``(seed, m, r)``, the rules and the line-up, not on earlier rounds - but for its dealer with
+    ``dealer_rotation = highest_scorer``, for which rounds ``0 .. r-1`` are played first.
 
     Returns what :func:`play_traced` returns.
     """
@@ -146,6 +149,11 @@ def play_traced_match_round(seed, m, r, players, rv, pol, pp):
     arr = new_game(players, rv, True)
     g = arr[0]
     seat_policies(g, pol_seat, pp_seat)
+    if rv[P_DEALER_ROTATION] == DEALER_HIGHEST_SCORER:
+        dealer = first_dealer
+        for q in range(r):
+            play_round(g, dealer, stream_key(seed, m, q + 1))
+            dealer = next_dealer(g.scores, dealer, players, rv)
     play_round(g, dealer, stream_key(seed, m, r + 1))
     tr, status, scores, flags, err = traced_result(g, players)
     deck = g.deck[: g.sc[S_N_DECK]].copy()
@@ -159,7 +167,8 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
     """Play matches ``start .. start+n-1`` (RULES.md section 7).
 
     A match is ``rounds`` rounds (``rv[P_ROUNDS]``, R); the first dealer is drawn from the
-    stream ``(seed, match, 0)``, the deal moves one seat each round, round ``r`` is shuffled
+    stream ``(seed, match, 0)``, the deal moves one seat each round (``dealer_rotation``: or to the
+    round's highest scorer, :func:`~handsim.games.hand.kernels.driverlib.next_dealer`), round ``r`` is shuffled
     from ``(seed, match, r + 1)``.  While the lowest total is shared after round R, tie-break
     rounds follow (at most ``MAX_TIEBREAKS``).  Line-up position ``j`` sits at seat
     ``(j + match) % players`` for the whole match.
@@ -197,8 +206,11 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
         wins[:] = 0
         r = 0
         err = 0
+        dealer = first_dealer
+        last_dealer = first_dealer  # of the last regular round
         while True:
-            dealer = (first_dealer + r) % players
+            if r == R - 1:
+                last_dealer = dealer
             play_round(g, dealer, stream_key(seed, m, r + 1))
             if g.sc[S_ERR] != 0 and err == 0:
                 err = g.sc[S_ERR]
@@ -221,11 +233,12 @@ def play_matches(seed, start, n, players, rv, pol, pp, o_score, o_flags, o_turns
                     o_lose[row, rel] = 255
                 o_tiebreaks[row] = -1
                 o_hand_decided[row] = 255
+            dealer = next_dealer(g.scores, dealer, players, rv)
             r += 1
             if r >= R and (standings(totals, wins, players, last_loses, team, w, lz) or r >= R + MAX_TIEBREAKS):
                 break
         row = k * R + R - 1
-        starter = starter_of((first_dealer + R - 1) % players, players, rv)
+        starter = starter_of(last_dealer, players, rv)
         for rel in range(players):
             s = (starter + rel) % players
             o_win[row, rel] = w[s]

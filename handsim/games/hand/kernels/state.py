@@ -56,6 +56,8 @@ from handsim.games.hand.kernels.params import (
     P_ACE_LOW,
     P_MIN_NATURAL,
     P_JOKER_SWAP,
+    P_SET_JOKER_SWAP,
+    SET_SWAP_FILL_SET,
     P_JOKERS,
     P_LAYOFF_ON_OPENING,
     P_HAND_WAIVES,
@@ -421,6 +423,12 @@ def swap_position(g, k, t):
     if is_set(m):
         if set_jokers(m) == 0 or meld_key(m) != r or set_has_suit(m, s):
             return NO_TARGET
+        if g.rv[P_SET_JOKER_SWAP] == SET_SWAP_FILL_SET:
+            # fill_set (VARIANTS.md #6): only the natural of the last missing suit, so that the
+            # set becomes four naturals
+            mask = m[M_MASK]
+            if (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1) != 3:
+                return NO_TARGET
         return s
     if meld_key(m) != s:
         return NO_TARGET
