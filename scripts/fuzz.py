@@ -43,8 +43,9 @@ from handsim.policies.check import PARTNERSHIP_VARIANTS, VARIANTS, describe  # n
 
 LINEUPS = {
     2: ["random,random", "random,greedy", "hold-hand,random", "card-reader,random",
-        "sampler:samples=2,rollout=1,card-reader:joker_play=2,joker_turn=4"],
-    3: ["random,random,random", "greedy,random,hold-hand", "card-reader:joker_play=0,sampler:samples=2,random"],
+        "sampler:samples=2,rollout=1,card-reader:joker_play=2,joker_turn=4", "searcher:worlds=4,rollout=1,random"],
+    3: ["random,random,random", "greedy,random,hold-hand", "card-reader:joker_play=0,sampler:samples=2,random",
+        "searcher:worlds=2,candidates=2,greedy,hold-hand"],
     4: ["random,random,random,random", "greedy,greedy,greedy,greedy", "hold-hand,random,greedy,random",
         "hold-hand:bail_turn=4,greedy,hold-hand,greedy",
         "hold-hand:distance_turn=2,max_distance=1,random,hold-hand:distance_turn=5,max_distance=0,greedy",
@@ -52,7 +53,8 @@ LINEUPS = {
         "card-reader:joker_play=2,joker_turn=3,random,card-reader:joker_play=0,hold-hand",
         "card-reader:joker_hold=0,card-reader:joker_hold=100,card-reader:take_margin=0,feed_weight=0,random",
         "sampler:samples=3,candidates=2,card-reader,random,greedy",
-        "sampler:samples=2,rollout=1,hold-hand,card-reader,random"],
+        "sampler:samples=2,rollout=1,hold-hand,card-reader,random",
+        "searcher:worlds=4,candidates=2,card-reader,searcher:worlds=2,plans=0,eliminate=0,random"],
 }
 
 
@@ -64,7 +66,7 @@ GO_OUT_DISCARD_MUST_OPEN = [
     for lu in ["greedy,greedy", "hold-hand,greedy", "random,random", "hold-hand,random,greedy",
                "greedy,greedy,greedy,greedy", "hold-hand,hold-hand,random,greedy", "random,hold-hand,random,hold-hand",
                "card-reader,random", "card-reader:joker_play=0,card-reader:joker_play=2,joker_turn=2,random",
-               "sampler:samples=2,card-reader,random,greedy"]
+               "sampler:samples=2,card-reader,random,greedy", "searcher:worlds=2,hold-hand,random,card-reader"]
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
@@ -73,7 +75,8 @@ GO_OUT_DISCARD_MUST_OPEN = [
 PARTNERSHIP_LINEUPS = ["greedy,greedy,greedy,greedy", "random,random,random,random", "hold-hand,greedy,greedy,greedy",
                        "hold-hand,greedy,greedy:support_hand=1,greedy", "card-reader,greedy,card-reader,random",
                        "sampler:samples=2,rollout=1,card-reader:joker_play=0,hold-hand,card-reader",
-                       "sampler:samples=2,candidates=2,card-reader:joker_play=2,joker_turn=3,greedy:support_hand=1,random"]
+                       "sampler:samples=2,candidates=2,card-reader:joker_play=2,joker_turn=3,greedy:support_hand=1,random",
+                       "searcher:worlds=2,card-reader,searcher:worlds=4,rollout=1,hold-hand"]
 
 
 def cases():

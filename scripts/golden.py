@@ -6,7 +6,7 @@ For every case below (a preset or a rule variant, a number of players and a line
 in a compact text form (one token per event, see :func:`compact`) to
 ``tests/golden/moves.jsonl.gz``; the same deals played by the fast path (``run_chunk``: per-deal
 scores, flags, turns, void, reshuffles) and a few match chunks (``run_match_chunk``) go to
-``tests/golden/chunks.json.gz``.  Every built-in policy plays in them (``sampler`` with few
+``tests/golden/chunks.json.gz``.  Every built-in policy plays in them (``sampler`` and ``searcher`` with few
 samples), ``hold-hand`` and ``card-reader`` also at non-default settings and ``greedy:support_hand=1`` in 2 v 2, with 2, 3 and 4 players.
 
 Any change of play shows up as a difference.  An intended change is reviewed with::
@@ -97,6 +97,15 @@ OPTION_CASES = [
     ("levant", "levant", {}, 3, "card-reader,hold-hand,greedy"),
 ]
 
+#: The searching player (issue 21), after every case above for the same reason, on fewer deals (it
+#: is slow): classic, saudi, qahwa and 2 v 2, its plans, elimination and both rollouts.
+SEARCHER_CASES = [
+    ("classic", "classic", {}, 4, "searcher:worlds=4,card-reader,greedy,card-reader"),
+    ("saudi", "saudi", {}, 3, "searcher:worlds=2,rollout=1,card-reader,hold-hand"),
+    ("qahwa", "qahwa", {}, 2, "searcher:worlds=4,candidates=2,card-reader"),
+    ("partnership", "partnership", {}, 4, "searcher:worlds=2,card-reader,searcher:worlds=2,plans=0,greedy"),
+]
+SEARCHER_DEALS = 12
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
 #: built-in policy, 2 to 5 players), in files of their own.
 RUSSIAN_MOVES = GOLDEN / "russian_moves.jsonl.gz"
@@ -142,6 +151,11 @@ def cases() -> list[dict]:
     for vname, preset, ov, players, lu in OPTION_CASES:
         out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
                     "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * len(out)})
+    for k, (vname, preset, ov, players, lu) in enumerate(SEARCHER_CASES):
+        # seeds of their own (where the 106 cases before them put them), so that option cases added
+        # later do not move them
+        out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
+                    "players": players, "lineup": lu, "deals": SEARCHER_DEALS, "seed": SEED + 17 * (106 + k)})
     return out
 
 

@@ -1475,7 +1475,7 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
     assert asked[-1][0].startswith("hs_engine_")
     assert_ok(run(runner, "show-deal", "--deal", 3, "--players", 2, "--round", 1, "--policy", "greedy"))
     assert asked[-1] == (engine_for(["greedy"]).module_name, "play_traced_match_round")
-    assert builtin_engine().module_name == "handsim.games.hand.kernels.engine"  # every built-in policy: sampler too
+    assert builtin_engine().module_name == "handsim.games.hand.kernels.engine"  # every built-in policy: searcher too
     result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--trace", 1, "--jobs", 1,
                  "--no-progress", "--out", tmp_path / "s")
     assert_ok(result)

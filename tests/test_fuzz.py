@@ -37,14 +37,14 @@ def test_fuzz_cases_include_go_out_with_discard_and_2v2():
 
     cases = [(Rules.preset(preset, **ov), n, lu) for preset, ov, n, lu in fuzz.cases()]
     gord_must_open = [lu for r, _, lu in cases if r.go_out_requires_discard and r.discard_pickup == "must_open"]
-    for policy in ("greedy", "hold-hand", "random", "card-reader", "sampler"):
+    for policy in ("greedy", "hold-hand", "random", "card-reader", "sampler", "searcher"):
         assert any(policy in lu for lu in gord_must_open), policy
     two_v_two = [(r, n, lu) for r, n, lu in cases if r.partnership]
     assert all(n == 4 for _, n, _ in two_v_two)
     assert {r.opening_scope for r, _, _ in two_v_two} == {"player", "team"}
     assert {r.opening_rule for r, _, _ in two_v_two} == {"fixed", "ascending"}
     assert any("support_hand=1" in lu for _, _, lu in two_v_two)
-    assert all(any(p in lu for _, _, lu in two_v_two) for p in ("card-reader", "sampler"))
+    assert all(any(p in lu for _, _, lu in two_v_two) for p in ("card-reader", "sampler", "searcher"))
 
 
 def test_every_builtin_policy_and_its_options_play_under_every_preset():
@@ -60,6 +60,7 @@ def test_every_builtin_policy_and_its_options_play_under_every_preset():
         cr = {dict(s.params)["joker_play"] for s in specs if s.name == "card-reader"}
         assert cr == {0, 1, 2}, preset
         assert {dict(s.params)["rollout"] for s in specs if s.name == "sampler"} == {0, 1}, preset
+        assert {dict(s.params)["rollout"] for s in specs if s.name == "searcher"} == {0, 1}, preset
 
 
 @pytest.mark.parametrize("first", [0, 331])

@@ -43,7 +43,7 @@ def test_golden_files_cover_every_builtin_policy_preset_and_player_count(stored)
     assert any(lab.startswith("card-reader:") for lab in labels)
     # the 2 v 2 cases include every new player
     team = {s.name for c in cases if c["preset"] == "partnership" for s in parse_lineup(c["lineup"])}
-    assert {"card-reader", "sampler"} <= team
+    assert {"card-reader", "sampler", "searcher"} <= team
     assert any(lab.startswith("hold-hand:") for lab in labels)
     # the logs exercise the rare moves too
     logs = " ".join(r["log"] for r in moves).split()

@@ -27,7 +27,7 @@ def test_the_committed_dispatch_is_generated_from_the_registry():
 
 
 def test_every_builtin_policy_is_one_declared_module():
-    assert list(BUILTIN_IDS) == ["greedy", "hold-hand", "random", "card-reader", "sampler"]
+    assert list(BUILTIN_IDS) == ["greedy", "hold-hand", "random", "card-reader", "sampler", "searcher"]
     assert list(BUILTIN_IDS.values()) == list(range(len(BUILTIN_MODULES)))
     for name in BUILTIN_IDS:
         p = POLICIES[name]
@@ -41,6 +41,8 @@ def test_every_builtin_policy_is_one_declared_module():
     assert [q.name for q in POLICIES["card-reader"].params] == ["horizon", "open_weight", "card_weight", "feed_weight",
                                                                 "take_margin", "joker_play", "joker_turn", "joker_hold"]
     assert [q.name for q in POLICIES["sampler"].params] == ["samples", "rollout", "candidates"]
+    assert [q.name for q in POLICIES["searcher"].params] == ["worlds", "rollout", "candidates", "gate", "eliminate",
+                                                             "plans", "cap"]
 
 
 def test_no_policy_reads_the_state_or_another_policys_id():
@@ -210,7 +212,9 @@ def test_an_engine_plays_only_its_policies_and_plays_them_as_the_full_engine_doe
     assert sorted(small.ids) == ["card-reader", "greedy", "hold-hand"]
     assert engine_for(["card-reader"]) is small and engine_for(["greedy"]) is engine_for(["random", "hold-hand"])
     assert engine_for(["random"]).builtins == (BUILTIN_IDS["greedy"], BUILTIN_IDS["hold-hand"], BUILTIN_IDS["random"])
-    assert engine_for(["random", "card-reader"]) is full and engine_for(["sampler"]) is full
+    assert engine_for(["random", "card-reader"]) is engine_for(["sampler"]) is not full  # no searcher
+    assert sorted(engine_for(["sampler"]).ids) == ["card-reader", "greedy", "hold-hand", "random", "sampler"]
+    assert engine_for(["searcher"]) is full
     assert engine_from_ref(small.ref()) is small and engine_from_ref(full.ref()) is full
     with pytest.raises(KeyError):
         small.policy_id("random")  # never played by the fall-back branch of another policy

@@ -71,6 +71,7 @@ BUILTIN_COLOURS = {
     "hold-hand": "#ff7f0e",  # orange
     "card-reader": "#2ca02c",  # green
     "sampler": "#9467bd",  # purple
+    "searcher": "#0b3d91",  # navy
     "random": "#7f7f7f",  # grey
     "patient": "#d62728",  # red
 }

@@ -12,6 +12,7 @@ from handsim.games.hand.policies.hold_hand import POLICY as _P1
 from handsim.games.hand.policies.random_moves import POLICY as _P2
 from handsim.games.hand.policies.card_reader import POLICY as _P3
 from handsim.games.hand.policies.sampler import POLICY as _P4
+from handsim.games.hand.policies.searcher import POLICY as _P5
 
 _p0_choose_draw = _P0.choose_draw
 _p0_play = _P0.play
@@ -27,6 +28,9 @@ _p3_play = _P3.play
 _p4_begin_turn = _P4.begin_turn
 _p4_choose_draw = _P4.choose_draw
 _p4_play = _P4.play
+_p5_begin_turn = _P5.begin_turn
+_p5_choose_draw = _P5.choose_draw
+_p5_play = _P5.play
 
 
 @njit(cache=True)
@@ -45,6 +49,8 @@ def begin_turn(g, seat):
         _p3_begin_turn(g, seat)
     if p == 4:
         _p4_begin_turn(g, seat)
+    if p == 5:
+        _p5_begin_turn(g, seat)
 
 
 @njit(cache=True)
@@ -58,6 +64,8 @@ def choose_draw(g, seat):
         return _p3_choose_draw(g, seat)
     if p == 4:
         return _p4_choose_draw(g, seat)
+    if p == 5:
+        return _p5_choose_draw(g, seat)
     return _p0_choose_draw(g, seat)
 
 
@@ -72,4 +80,6 @@ def play(g, seat):
         return _p3_play(g, seat)
     if p == 4:
         return _p4_play(g, seat)
+    if p == 5:
+        return _p5_play(g, seat)
     return _p0_play(g, seat)

@@ -11,7 +11,8 @@ source file, so a policy cannot be plugged into an engine that is already compil
   compile the default study's engine, the card-reader takes 15, greedy 6, random 4; the sampler
   adds about 20 more), so a run compiles the dispatch over the first of :data:`TIERS` that holds
   the built-in policies it plays: the light players (greedy, hold-hand, random), the default
-  study's (greedy, hold-hand, card-reader), else every one.  Each engine's drivers compile
+  study's (greedy, hold-hand, card-reader), every one but the searcher (its rollouts compile
+  for it alone), else every one.  Each engine's drivers compile
   once (about 10 s each: the policies' functions come from the cache), so a few fixed sets keep
   the engines few (a test suite or a fuzz of many line-ups compiled dozens with one engine per
   exact set).
@@ -48,7 +49,8 @@ from .registry import BUILTIN_IDS, REGISTRY
 ALWAYS = "greedy"
 #: The sets of built-in policies an engine is compiled for, smallest first; a run gets the first
 #: that holds its built-in policies (none: every built-in policy, the package's engine).
-TIERS = (("greedy", "hold-hand", "random"), ("greedy", "hold-hand", "card-reader"))
+TIERS = (("greedy", "hold-hand", "random"), ("greedy", "hold-hand", "card-reader"),
+         ("greedy", "hold-hand", "random", "card-reader", "sampler"))
 #: Kernel ids of user-written policies start here (``handsim.games.hand.kernels.state.FIRST_USER_POLICY``).
 FIRST_USER_ID = 100
 #: The marked import line of ``handsim/games/hand/kernels/engine.py`` that a generated engine replaces.

@@ -14,7 +14,7 @@ from handsim.policies.declare import Policy
 from handsim.policies.registry import Registry
 
 #: Classic Hand's policies (RULES.md §1-7), with policy files.
-REGISTRY = Registry("hand", __package__, ("greedy", "hold_hand", "random_moves", "card_reader", "sampler"),
+REGISTRY = Registry("hand", __package__, ("greedy", "hold_hand", "random_moves", "card_reader", "sampler", "searcher"),
                     policy_files=True)
 #: Modules of the built-in policies, in kernel-id order.
 BUILTIN_MODULES = REGISTRY.builtin_modules

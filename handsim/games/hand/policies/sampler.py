@@ -143,6 +143,13 @@ def _clearly_better(diff, diff2, m, n):
     the lowest mean difference among those whose mean is below 0 by more than :data:`SWITCH_Z`
     standard errors (paired: every candidate is played on the same deals); else 0 (card-reader's
     choice)."""
+    return better_by(diff, diff2, m, n, SWITCH_Z)
+
+
+@njit(cache=True)
+def better_by(diff, diff2, m, n, z):
+    """:func:`_clearly_better` with the gate ``z`` (standard errors) given: 0 always plays the
+    lowest mean difference below 0."""
     best = 0
     bestm = 0.0
     if n < 2:
@@ -151,7 +158,7 @@ def _clearly_better(diff, diff2, m, n):
         mean = diff[j] / n
         var = (diff2[j] - n * mean * mean) / (n - 1)
         se = np.sqrt(max(var, 0.0) / n)
-        if mean < bestm and mean + SWITCH_Z * se < 0.0:
+        if mean < bestm and mean + z * se < 0.0:
             best = j
             bestm = mean
     return best
