@@ -76,7 +76,9 @@ class Param:
     ``flag`` is the command-line shortcut the option offers besides ``--set NAME=V`` (classic
     Hand's ``--threshold`` for ``opening_threshold``), or ``""``.  ``fixed`` is empty when a study
     may vary the option (``--vary``), else why it may not and what to do instead, as
-    ``"REASON: ADVICE"`` (:meth:`vary_refusal`).
+    ``"REASON: ADVICE"`` (:meth:`vary_refusal`).  ``match_only`` marks an option that changes only
+    matches (who deals the next round, who wins the match): a study of single deals may set it but
+    not vary it, since every value would give the same deals (:meth:`deal_vary_refusal`).
     """
 
     name: str
@@ -89,6 +91,14 @@ class Param:
     hi: int | None = None
     flag: str = ""
     fixed: str = ""
+    match_only: bool = False
+
+    def deal_vary_refusal(self) -> str:
+        """Why a study of single deals may not vary this option, as one line, or ``""`` when it may."""
+        if not self.match_only:
+            return ""
+        return (f"cannot vary {self.name!r} in a study of single deals: it changes only matches, so every "
+                "value would play the same deals; add --matches")
 
     def vary_refusal(self) -> str:
         """Why a study may not vary this option, as one line (``cannot vary 'rounds' (the match

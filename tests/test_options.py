@@ -32,6 +32,11 @@ def test_shortcuts_and_vary_refusals_come_from_the_declarations():
     assert PARAM_BY_NAME["partnership"].vary_refusal() == ("cannot vary 'partnership' (singles and 2 v 2 are "
                                                            "different games): run one study per format")
     assert PARAM_BY_NAME["jokers"].vary_refusal() == ""
+    assert PARAM_BY_NAME["jokers"].deal_vary_refusal() == ""
+    assert PARAM_BY_NAME["dealer_rotation"].deal_vary_refusal() == (
+        "cannot vary 'dealer_rotation' in a study of single deals: it changes only matches, so every value "
+        "would play the same deals; add --matches")
+    assert [p.name for p in PARAM_BY_NAME.values() if p.match_only] == ["dealer_rotation", "standings"]
     assert [p.name for p in Rules.PARAMS if p.fixed] == ["rounds", "partnership"]
 
 

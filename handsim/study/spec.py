@@ -424,15 +424,12 @@ def make_spec(
         seen.add(k)
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
             raise StudyError(f"invalid values {repr(values):.60} for varied option {k!r}: expected a non-empty list")
-        if k == "partnership":
-            raise StudyError("cannot vary 'partnership' (singles and 2 v 2 are different games): "
-                             "run one study per format")
-        if k == "rounds":
-            raise StudyError("cannot vary 'rounds' (the match length): run one match study per length "
-                             "(--rounds N)")
         if k not in param_by_name:
             what = f"{game.qualifier} rule" if game.qualifier else "rule"
             raise RulesError(f"unknown {what} {k!r}: allowed {', '.join(param_by_name)}")
+        refusal = param_by_name[k].vary_refusal() or (not matches and param_by_name[k].deal_vary_refusal())
+        if refusal:
+            raise StudyError(refusal)
         vals, typed = [], []
         for v in values:
             cv = param_by_name[k].coerce(v)

@@ -78,10 +78,10 @@ PARAMS: tuple[Param, ...] = (
           "Who deals the next round of a match: next_seat (ER, QZ), or highest_scorer (CC): the player with the "
           "most points in the round just played; among tied players the first in playing order after the dealer "
           "(CC's tie rule is cut off; VARIANTS.md #10).  Single-deal studies draw every deal's dealer.",
-          choices=("next_seat", "highest_scorer")),
+          choices=("next_seat", "highest_scorer"), match_only=True),
     Param("standings", "choice", "lowest_wins", "7",
           "lowest_wins, or last_loses (3-4 players: one winner, one loser, the rest neutral).",
-          choices=("lowest_wins", "last_loses")),
+          choices=("lowest_wins", "last_loses"), match_only=True),
 )
 
 PARAM_BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
