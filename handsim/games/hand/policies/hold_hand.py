@@ -97,9 +97,9 @@ def play(g, seat):
 POLICY = Policy(
     "hold-hand",
     help="Lays nothing down until it can go out in one turn (a Hand); takes the discard only when that "
-         "makes the Hand; after bail_turn of its own turns, once an opponent holds bail_opponent_cards "
-         "cards or fewer, or (with distance_turn > 0) when from its own turn distance_turn on the hand is "
-         "still more than max_distance cards from going out at once, it plays like greedy.",
+         "makes the Hand; it gives up the Hand and plays like greedy at the first of: bail_turn of its own "
+         "turns played, an opponent holding bail_opponent_cards cards or fewer, or (with distance_turn > 0) "
+         "from its own turn distance_turn on, the hand still more than max_distance cards from going out at once.",
     params=(
         Param("bail_turn", 10, 1, 1000, unit="own turns",
               help="own turns after which it gives up the Hand and plays greedy"),
