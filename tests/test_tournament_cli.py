@@ -266,6 +266,15 @@ def test_a_tuned_policy_used_under_other_rules_says_so(runner, tmp_path):
     assert tuned_notes([f"@{best}"], [Rules.preset("classic"), at71], 4) == [  # a study of both thresholds
         f"{best} was tuned under classic + opening_threshold=71, this run plays classic as well: its parameters "
         "were chosen for another game"]
+    fielded = tmp_path / "fielded.toml"
+    fielded.write_text('[policy]\nname = "hold-hand"\n\n[tuned]\nplayers = 4\nrules = "classic"\n'
+                       'against = "greedy,greedy,greedy"\n')
+    classic = [Rules.preset("classic")]
+    assert tuned_notes([f"greedy,@{fielded},greedy,greedy"], classic, 4) == []  # the same field, any seat
+    assert tuned_notes([f"@{fielded}"], classic, 4) == []  # alone: a tournament pairs it with the others
+    assert tuned_notes([f"@{fielded},card-reader,greedy,card-reader:joker_play=2"], classic, 4) == [
+        f"{fielded} was tuned against greedy,greedy,greedy, this run plays it against "
+        "card-reader,greedy,card-reader:joker_play=2: its parameters were chosen for another game"]
     other = tmp_path / "other.toml"
     other.write_text('[policy]\nname = "greedy"\n\n[tuned]\nplayers = "four"\nrules = 71\n')
     assert tuned_notes([f"@{other}"], [Rules.preset("classic")], 3) == []  # what it cannot read, it does not guess

@@ -109,7 +109,9 @@ def expand_lineup_refs(text: str) -> list[str]:
 
 def tuned_notes(refs, configs, players) -> list[str]:
     """Notes for the ``@FILE`` policies among ``refs`` whose ``[tuned]`` table says they were tuned
-    under other rules or for another number of players than the run's.
+    under other rules, for another number of players than the run's, or against another field than
+    the other seats of a line-up the run plays them in (the field compared as a multiset of labels;
+    a policy given alone, which a tournament pairs with every other, is not compared).
 
     Parameters
     ----------
@@ -130,6 +132,7 @@ def tuned_notes(refs, configs, players) -> list[str]:
     from ..policies import split_lineup
 
     run_rules = sorted({r.note() for r in configs})
+    fields = _fields(refs)
     notes, seen = [], set()
     for text in refs:
         for item in split_lineup(str(text)):
@@ -151,9 +154,39 @@ def tuned_notes(refs, configs, players) -> list[str]:
                            + (" as well" if rules in run_rules else ""))
             if ((isinstance(n, int) and not isinstance(n, bool)) or n == "2v2") and str(n) != str(players):
                 why.append(f"for {n} players, this run has {players}")
+            against = tuned.get("against")
+            if isinstance(against, str) and against.strip():
+                want = sorted(a.strip() for a in split_lineup(against))
+                other = [f for f in fields.get(t, []) if sorted(f.split(",")) != want]
+                if other:
+                    why.append(f"against {against}, this run plays it against {' / '.join(other)}")
             if why:
                 notes.append(f"{t[1:]} was tuned {'; '.join(why)}: its parameters were chosen for another game")
     return notes
+
+
+def _fields(refs) -> dict[str, list[str]]:
+    """For each ``@FILE`` item of the line-ups among ``refs`` (texts of two or more policies), the
+    policies of the other seats of each line-up it plays in, as canonical labels joined by commas,
+    in line-up order (a file that cannot be read, or an item that does not parse, gives none:
+    :func:`read_policy_toml` and the line-up's own check say what is wrong)."""
+    from ..policies import split_lineup
+
+    out: dict[str, list[str]] = {}
+    for text in refs:
+        items = [x.strip() for x in split_lineup(str(text))]
+        if len(items) < 2:
+            continue
+        try:
+            labels = [parse_policy(expand_policy_ref(x)).label for x in items]
+        except (PolicyError, OSError, ValueError):
+            continue
+        for i, x in enumerate(items):
+            if x.startswith("@"):
+                field = ",".join(labels[:i] + labels[i + 1:])
+                if field not in out.setdefault(x, []):
+                    out[x].append(field)
+    return out
 
 
 def write_policy_toml(path, spec: PolicySpec, info: Mapping[str, Any] | None = None, comment: str = "") -> None:
