@@ -1484,7 +1484,7 @@ def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
                  "--no-progress", "--out", tmp_path / "s")
     assert_ok(result)
     assert result.stderr.splitlines() == [
-        "Compiling the simulation engine (once, about a minute; cached afterwards)...",
+        "Compiling the simulation engine (once, 1 to 2 minutes; cached afterwards)...",
         "Compiling the deal tracer for --trace (once, about half a minute; cached afterwards)..."]
     # bad input is reported before anything is announced or compiled
     asked.clear()

@@ -291,7 +291,7 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             engine = spec.engine()
             if not quiet:
                 what, driver = spec.game.engine_words(spec.matches)
-                announce_engine_compile(engine, what, "about a minute", driver)
+                announce_engine_compile(engine, what, "1 to 2 minutes", driver)
             result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
                                scheduler=scheduler, command=command_line(ctx), keep={"trace": trace} if trace else None)
             with report_progress(progress):  # where the progress bar was shown

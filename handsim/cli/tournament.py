@@ -169,7 +169,7 @@ def _compile_notice(quiet: bool, policies) -> None:
     if not quiet:
         from handsim.policies import engine_of as engine_for
 
-        announce_engine_compile(engine_for(policies), "the simulation engine", "about a minute", "play_deals")
+        announce_engine_compile(engine_for(policies), "the simulation engine", "1 to 2 minutes", "play_deals")
 
 
 def _f(x, nd=1) -> str:
