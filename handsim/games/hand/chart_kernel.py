@@ -267,3 +267,34 @@ def chart_deals(seed, start, n, players, rv, pol, pp, role_of, worlds, deck, dea
     keep_alive(arr)
     keep_alive(probe_arr)
     return m
+
+
+@njit(cache=True)
+def stacked_position(players, rv, dealer, key, deck, roles):
+    """A table array (``GAME_DTYPE[1]``) at the starter's first turn of the stacked ``deck`` (begun
+    as :func:`chart_deals` begins a probe's turn; no draw: the first decision point), each seat's
+    role ``roles[s]`` in its memory (tests)."""
+    arr = new_game(players, rv, False)
+    g = arr[0]
+    reset_round(g, dealer, key)
+    for c in range(deck.shape[0]):
+        g.deck[c] = deck[c]
+    deal_from_deck(g)
+    for s in range(players):
+        api.memory(g, s)[searcher.M_ROLE] = roles[s]
+    begin_round_with(g, _begin_round)
+    api.play_turn(g, api.starter(g), True, searcher._r_begin, searcher._r_draw, _stop)
+    g.sc[S_STATUS] = STATUS_PLAYING
+    return arr
+
+
+@njit(cache=True)
+def evaluate_at(arr, seat, roles, worlds, key, out):
+    """:func:`evaluate` on the table ``arr[0]`` (from Python)."""
+    evaluate(arr[0], seat, roles, worlds, key, out)
+
+
+@njit(cache=True)
+def one_rollout_at(arr, seat, roles, world, key, a):
+    """:func:`one_rollout` on the table ``arr[0]`` (from Python)."""
+    return one_rollout(arr[0], seat, roles, world, key, a)
