@@ -144,3 +144,26 @@ def test_positions_are_reproducible_and_independent_of_jobs_and_chunk():
     pd.testing.assert_frame_equal(a, b)
     c = measure(CLASSIC, "card-reader,greedy,card-reader", deals=6, worlds=3, seed=10, jobs=1, chunk=6)
     assert not a.equals(c)
+
+
+@pytest.mark.slow
+def test_the_command_writes_the_chart_and_never_overwrites(tmp_path):
+    from click.testing import CliRunner
+
+    from handsim.cli import cli
+
+    out = tmp_path / "c"
+    args = ["chart", "--decision", "open", "--deals", "8", "--worlds", "2", "--seed", "1", "--min-positions", "2",
+            "--out", str(out)]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in out.iterdir()) == ["chart.csv", "chart.png", "positions.csv"]
+    tab = pd.read_csv(out / "chart.csv")
+    pos = pd.read_csv(out / "positions.csv")
+    assert list(tab.columns[:8]) == ["threshold", "own_turn_bucket", "open_points_bucket", "positions", "gain", "lo",
+                                     "hi", "better"]
+    assert tab["positions"].sum() == len(pos) > 0 and (tab["threshold"] == 51).all()
+    before = (out / "chart.csv").read_bytes()
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and "not a new or empty folder" in r.output
+    assert (out / "chart.csv").read_bytes() == before

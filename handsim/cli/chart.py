@@ -64,33 +64,32 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     import time
 
     from handsim._io import atomic_write
-    from handsim.games.hand.chart import cells, measure
+    from handsim.games import game_for_preset
 
     settings = list(settings)
     if threshold is not None:
         settings.append(f"opening_threshold={threshold}")
     rules = load_rules(preset, rules_file, settings)
+    charts = game_for_preset(preset).chart()
+    if charts is None:
+        raise click.UsageError("this game has no decision charts (allowed: the presets of classic Hand)")
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise click.UsageError(f"--out {out} is not a new or empty folder (a chart never overwrites)")
-    from handsim.games.hand.chart import _field
-
-    _field(rules, lineup, None)  # bad line-ups before any work
+    charts.check_field(rules, lineup)  # bad line-ups before any work
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.time()
     with click.progressbar(length=deals, label="deals", file=sys.stderr if show else _Null()) as bar:
-        pos = measure(rules, lineup, deals=deals, worlds=worlds, seed=seed, jobs=jobs, chunk=chunk,
+        pos = charts.measure(rules, lineup, deals=deals, worlds=worlds, seed=seed, jobs=jobs, chunk=chunk,
                       progress=bar.update)
     dt = time.time() - t0
-    tab = cells(pos, rows, cols, min_positions)
+    tab = charts.cells(pos, rows, cols, min_positions)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "positions.csv", pos.to_csv(index=False).encode())
     atomic_write(out / "chart.csv", tab.to_csv(index=False, float_format="%.3f").encode())
-    from handsim.games.hand.chart_plot import chart_figure
-
     thr = int(rules.opening_threshold)
-    fig = chart_figure(tab, rows, cols, f"Open now vs wait at {thr}: {lineup}, {deals} deals, {worlds} worlds, "
-                                        f"seed {seed} (gain = wait - open, points per round)")
+    fig = charts.chart_figure(tab, rows, cols, f"Open now vs wait at {thr}: {lineup}\n{deals} deals, {worlds} worlds, "
+                                        f"seed {seed}; gain = wait - open, points per round")
     import io
 
     buf = io.BytesIO()

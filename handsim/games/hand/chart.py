@@ -37,6 +37,18 @@ def _label(edges: Sequence[int], x: float) -> str:
     return f"{lo}+" if k == len(edges) - 1 else f"{lo}-{edges[k + 1] - 1}"
 
 
+def chart_figure(cells, rows: str, cols: str, title: str):
+    """:func:`handsim.games.hand.chart_plot.chart_figure` (the game's chart figure)."""
+    from handsim.games.hand.chart_plot import chart_figure as fig
+
+    return fig(cells, rows, cols, title)
+
+
+def check_field(rules, lineup: str) -> None:
+    """Refuse (:class:`InputError`) a field the chart's rollouts cannot play."""
+    _field(rules, lineup, None)
+
+
 def _field(rules, lineup: str, players: int | None):
     from handsim.policies import lineup_arrays, parse_lineup
 
