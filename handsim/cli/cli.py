@@ -10,7 +10,7 @@ import click
 
 from handsim._version import __version__
 
-from . import batch, inspect, policies, rules, russian, score, simulate, tournament
+from . import batch, chart, inspect, policies, rules, russian, score, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -67,3 +67,4 @@ handsim.add_command(russian.rearrange)
 handsim.add_command(rules.rules)
 handsim.add_command(policies.policies)
 handsim.add_command(policies.check_policy)
+handsim.add_command(chart.chart)

@@ -195,6 +195,11 @@ class Game:
         """The table printed after a study (and its ``Units:`` line)."""
         raise NotImplementedError
 
+    def chart(self):
+        """The module of the game's decision charts (``handsim chart``): ``measure``, ``cells``,
+        ``check_field`` and ``chart_figure``; ``None`` for a game without charts."""
+        return None
+
     #: The RULES.md sections of the game's rules (``"1-7"``, ``"8"``).
     rules_section = ""
     #: The commands that play the game, in words, for the refusal of a command that does not.

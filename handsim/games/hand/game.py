@@ -254,6 +254,11 @@ class HandGame(Game):
     rules_section = "1-7"
     commands = "every command"
 
+    def chart(self):
+        from handsim.games.hand import chart
+
+        return chart
+
     def options_text(self, preset: str, markdown: bool = False) -> str:
         from handsim.games.hand.rules import options_text
 

@@ -116,6 +116,9 @@ class RussianGame(Game):
     rules_section = "8"
     commands = "simulate, show-deal, check, report, rules, policies and rearrange"
 
+    def chart(self):
+        return None  # no decision charts for Russian Hand yet (handsim chart plays classic Hand)
+
     def options_text(self, preset: str, markdown: bool = False) -> str:
         from .rules import options_text, rules_table_markdown
 

@@ -112,6 +112,25 @@ def _rollout(sim, seat, rollout, hunt):
     api.finish_round(sim, api.next_seat(sim, seat), False, _r_begin, _r_draw, _r_play)
 
 
+@njit(cache=True)
+def rollout_field(sim, seat, roles):
+    """:func:`_rollout` with each seat ``s`` played by its own role ``roles[s]`` (:data:`ROLE_GREEDY`,
+    :data:`ROLE_CARD_READER` or :data:`ROLE_HUNT`, hold-hand), its defaults and an empty memory:
+    the rest of a round played by a field of several policies (``handsim chart``)."""
+    if api.round_status(sim) != api.STATUS_PLAYING:
+        return
+    for s in range(api.players(sim)):
+        mem = api.memory(sim, s)
+        mem[:] = 0
+        r = roles[s]
+        for k in range(MAX_PARAMS):
+            v = _HUNTER_PARAMS[k] if r == ROLE_HUNT else (
+                sampler._CARD_READER_PARAMS[k] if r == ROLE_CARD_READER else sampler._GREEDY_PARAMS[k])
+            api.set_param(sim, s, k, v)
+        mem[M_ROLE] = r
+    api.finish_round(sim, api.next_seat(sim, seat), False, _r_begin, _r_draw, _r_play)
+
+
 # ------------------------------------------------------------------------- turn plans
 
 
