@@ -520,7 +520,8 @@ def test_report_lists_rule_options_in_declaration_order(runner, tmp_path):
     table = text.split("**All rule options**", 1)[1].split("\n\n", 2)[1]
     names = re.findall(r"^\| `(\w+)` \|", table, flags=re.M)
     assert names == [p.name for p in PARAMS]
-    assert "| `jokers` | 2 |" in table.splitlines()[2]
+    assert "| `decks` | two |" in table.splitlines()[2]
+    assert "| `jokers` | 2 |" in table.splitlines()[3]
 
 
 @pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
