@@ -69,10 +69,10 @@ def seats_allowed(preset: str, ov: dict, players: int) -> bool:
     """Whether the rules ``preset`` + ``ov`` can be played by ``players`` single players (e.g.
     ``decks=by_players`` needs 4): the cases below skip the player counts the rules refuse."""
     from handsim.errors import RulesError
-    from handsim.games.hand.rules import Rules
+    from handsim.games import game_for_preset
 
     try:
-        Rules.preset(preset, **ov).validate(players)
+        game_for_preset(preset).preset(preset, **ov).validate(players)
     except RulesError:
         return False
     return True
