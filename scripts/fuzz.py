@@ -39,7 +39,7 @@ sys.path.insert(0, ROOT)
 
 #: Every value of every option of sections 1-6 that changes play, each in a preset (the list
 #: ``handsim check-policy`` runs user-written policies through).
-from handsim.policies.check import PARTNERSHIP_VARIANTS, VARIANTS, describe  # noqa: E402
+from handsim.policies.check import PARTNERSHIP_VARIANTS, VARIANTS, describe, seats_allowed  # noqa: E402
 
 LINEUPS = {
     2: ["random,random", "random,greedy", "hold-hand,random", "card-reader,random",
@@ -54,7 +54,7 @@ LINEUPS = {
         "card-reader:joker_hold=0,card-reader:joker_hold=100,card-reader:take_margin=0,feed_weight=0,random",
         "sampler:samples=3,candidates=2,card-reader,random,greedy",
         "sampler:samples=2,rollout=1,hold-hand,card-reader,random",
-        "searcher:worlds=4,candidates=2,card-reader,searcher:worlds=2,plans=0,eliminate=0,random"],
+        "searcher:worlds=4,candidates=2,card-reader,searcher:worlds=2,plans=0,eliminate=0,rollout=1,random"],
 }
 
 
@@ -83,6 +83,8 @@ def cases():
     """The (preset, overrides, players, line-up) combinations, cycled deal by deal."""
     out = []
     for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4)):
+        if not seats_allowed(preset, ov, players):  # e.g. kuwait (decks=by_players): 4 players only
+            continue
         for lu in LINEUPS[players]:
             out.append((preset, ov, players, lu))
     for preset, ov, lu in GO_OUT_DISCARD_MUST_OPEN:

@@ -95,6 +95,7 @@ OPTION_CASES = [
     ("fill-set", "classic", {"set_joker_swap": "fill_set"}, 3, "greedy,card-reader,hold-hand"),
     ("jawaker-saudi", "jawaker_saudi", {}, 4, "card-reader,greedy,hold-hand,random"),
     ("levant", "levant", {}, 3, "card-reader,hold-hand,greedy"),
+    ("kuwait", "kuwait", {}, 4, "hold-hand,card-reader,greedy,card-reader"),
 ]
 
 #: The searching player (issue 21), after every case above for the same reason, on fewer deals (it

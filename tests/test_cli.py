@@ -200,6 +200,10 @@ BAD_INPUTS = [
     (["show-deal", "--lineup", "hold-hand,greedy,greedy:support_hand=1,greedy"], ["works only in 2 v 2"]),
     (["simulate", "--vary", "rounds=3,5"], ["cannot vary 'rounds'"]),
     (["simulate", "--players", "2v2", "--vary", "partnership=true,false"], ["cannot vary 'partnership'"]),
+    (["simulate", "--preset", "kuwait", "--players", "3"],
+     ["decks=by_players deals one deck to 3 players, which is not implemented yet", "allowed 4 players"]),
+    (["show-deal", "--set", "decks=by_players", "--players", "2"], ["decks=by_players", "2 players"]),
+    (["simulate", "--set", "decks=one"], ["'one'", "two or by_players"]),
     (["simulate", "--vary", "dealer_rotation=next_seat,highest_scorer"],
      ["cannot vary 'dealer_rotation' in a study of single deals", "add --matches"]),
     (["simulate", "--players", "3", "--vary", "standings=lowest_wins,last_loses"],
@@ -516,7 +520,8 @@ def test_report_lists_rule_options_in_declaration_order(runner, tmp_path):
     table = text.split("**All rule options**", 1)[1].split("\n\n", 2)[1]
     names = re.findall(r"^\| `(\w+)` \|", table, flags=re.M)
     assert names == [p.name for p in PARAMS]
-    assert "| `jokers` | 2 |" in table.splitlines()[2]
+    assert "| `decks` | two |" in table.splitlines()[2]
+    assert "| `jokers` | 2 |" in table.splitlines()[3]
 
 
 @pytest.mark.parametrize("cmd", ["simulate", "meld", "arrange", "score", "show-deal", "check", "report", "rules",
@@ -749,6 +754,10 @@ def test_rules_preset_hand71_shows_each_values_source_and_the_blocked_rules(runn
      ["jokers=2  (P)", "opening_threshold=51  (P)", "starter=dealer  (AA)", "dealer_rotation=highest_scorer  (CC)",
       "go_out_requires_discard=true  (P)", "rounds=7  (P, AA)"],
      ["P", "AA", "CC"]),
+    ("kuwait", ["decks", "go_out_requires_discard", "hand_min_new_meld_cards"],
+     ["decks=by_players  (KB, DW)", "jokers=2  (KB)", "max_jokers_per_meld=1  (KB)", "starter=dealer_right  (KB)",
+      "go_out_requires_discard=true  (KB)", "hand_min_new_meld_cards=14  (KB)"],
+     ["KB", "DW"]),
 ])
 def test_rules_preset_shows_each_values_source(runner, preset, differs, shown, tags):
     from handsim.games.hand.rules import Rules

@@ -20,6 +20,10 @@ __all__ = ["INDEX", "JSON_KINDS", "PARAMS", "PARAM_BY_NAME", "PRESETS", "Param",
 
 
 PARAMS: tuple[Param, ...] = (
+    Param("decks", "choice", "two", "1",
+          "Decks of 52 cards: two (every source but KB, DW), or by_players (KB, DW): one deck for 2-3 players, "
+          "two for 4-5; one deck is not implemented yet, so by_players plays 4 players only.",
+          choices=("two", "by_players")),
     Param("jokers", "int", 2, "1", "Jokers added to the two 52-card decks (classic 2, Qahwa 4).", lo=0, hi=8),
     Param("joker_penalty", "int", 15, "1", "Points a joker left in hand counts at round end (15 or 30).", lo=0, hi=200,
           flag="--joker-penalty"),
@@ -113,6 +117,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     "levant": {"starter": "dealer", "dealer_rotation": "highest_scorer", "go_out_requires_discard": True, "rounds": 7},
     "jawaker_saudi": {"discard_pickup": "new_meld_only", "opening_rule": "ascending", "ascending_increment": 1,
                       "set_joker_swap": "fill_set", "rounds": 5},
+    # Kuwait (Koutbo6, Duwaween; VARIANTS.md "Proposed presets"): one deck for 2-3 players and
+    # five-player tables are not possible yet (4 players only), its special Hands are BLOCKED
+    "kuwait": {"decks": "by_players", "go_out_requires_discard": True, "hand_min_new_meld_cards": 14},
 }
 
 #: Where a preset's values come from (VARIANTS.md "Proposed presets", its source tags), shown by
@@ -126,6 +133,8 @@ PRESET_SOURCES: dict[str, dict[str, str]] = {
     "jawaker_saudi": {"jokers": "JS", "hand_size": "JS", "starter": "JS", "discard_pickup": "JS-a",
                       "opening_threshold": "JS", "opening_rule": "JS-b", "ascending_increment": "JS-b",
                       "set_joker_swap": "JB, JS", "rounds": "JB, JS", "partnership": "JS"},
+    "kuwait": {"decks": "KB, DW", "jokers": "KB", "max_jokers_per_meld": "KB", "hand_size": "KB", "starter": "KB",
+               "go_out_requires_discard": "KB", "hand_min_new_meld_cards": "KB"},
 }
 #: The source tags of :data:`PRESET_SOURCES` (VARIANTS.md "Sources").
 SOURCES = {"HR": "Hand Rummy offline, an Android app's description (http://9appsappstore.com/ar/android-games/"
@@ -135,6 +144,9 @@ SOURCES = {"HR": "Hand Rummy offline, an Android app's description (http://9apps
                  "in-the-arab-world/; its 'the dealer starts' is unconfirmed by P)",
            "CC": "catsatcards.com, 'How To Play Hand' (https://catsatcards.com/Games/Hand.htm; the next dealer is the "
                  "last round's highest scorer, its tie rule cut off)",
+           "KB": "Koutbo6, a Kuwaiti games app's 'Hand Game' page (https://koutbo6.com/en/games/hand/; its special "
+                 "Hands are cut off)",
+           "DW": "Duwaween Games (Kuwait), Hand profile (https://duwaween.games/en/core_games/game-profile/3)",
            "JB": "Jawaker blog, 'Hand rules' (https://blog.jawaker.com/en/hand-rules-en/)",
            "JS": "Jawaker rules page, Saudi Hand (https://www.jawaker.com/en/rules/hand_saudi), both stored versions",
            "JS-a": "the older stored version of JS (the taken discard must be melded at once: new_meld_only)",
@@ -199,6 +211,9 @@ class Rules(_Rules):
         if players is not None and self.standings == "last_loses" and players < 3:
             raise RulesError(f"standings=last_loses needs 3 or 4 players, not {players}: "
                              "allowed standings=lowest_wins with 2 players")
+        if players is not None and self.decks == "by_players" and players < 4:
+            raise RulesError(f"decks=by_players deals one deck to {players} players, which is not implemented yet: "
+                             "allowed 4 players (two decks) with decks=by_players, or decks=two")
         if players is not None:
             deck = 104 + self.jokers
             need = players * self.hand_size + 1 + 1  # deal, the starter's extra card, one stock card
