@@ -12,5 +12,4 @@ def _no_compile_notices(request, monkeypatch):
         return
     import handsim.cli._common as common
 
-    monkeypatch.setattr(common, "kernels_cached", lambda module, *names: True)
     monkeypatch.setattr(common, "COMPILE_NOTICES", False)  # compile_notice: it listens to numba itself

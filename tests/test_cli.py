@@ -1463,55 +1463,6 @@ def test_simulate_help_names_every_output_file(runner, tmp_path):
 
 
 @pytest.mark.compile_notices
-def test_every_command_that_compiles_says_so(runner, tmp_path, monkeypatch):
-    """arrange, show-deal and simulate (and its --trace) announce a compilation on stderr when
-    their kernels are not in the cache; commands that compile nothing never do."""
-    import handsim.cli._common
-
-    asked = []
-
-    def not_cached(module, *names):
-        asked.append((module, *names))
-        return False
-
-    monkeypatch.setattr(handsim.cli._common, "kernels_cached", not_cached)
-    result = run(runner, "arrange", "QH KH AH")
-    assert_ok(result)
-    assert result.stderr == "Compiling the meld search (once, a few seconds; cached afterwards)...\n"
-    assert asked[-1] == ("handsim.games.hand.kernels.arrange", "make_weights", "search", "meld_cards", "meld_value")
-    from handsim.games.hand.policies.engines import builtin_engine, engine_for
-
-    result = run(runner, "show-deal", "--deal", 3, "--players", 2)  # card-reader: the engine of the first 4 built-ins
-    assert_ok(result)
-    assert result.stderr == "Compiling the deal tracer (once, about half a minute; cached afterwards)...\n"
-    assert asked[-1] == (engine_for(["card-reader"]).module_name, "play_traced")
-    assert asked[-1][0].startswith("hs_engine_")
-    assert_ok(run(runner, "show-deal", "--deal", 3, "--players", 2, "--round", 1, "--policy", "greedy"))
-    assert asked[-1] == (engine_for(["greedy"]).module_name, "play_traced_match_round")
-    assert builtin_engine().module_name == "handsim.games.hand.kernels.engine"  # every built-in policy: searcher too
-    result = run(runner, "simulate", "--policy", "greedy", "--players", 2, "--deals", 4, "--trace", 1, "--jobs", 1,
-                 "--no-progress", "--out", tmp_path / "s")
-    assert_ok(result)
-    assert result.stderr.splitlines() == [
-        "Compiling the simulation engine (once, 1 to 2 minutes; cached afterwards)...",
-        "Compiling the deal tracer for --trace (once, about half a minute; cached afterwards)..."]
-    # bad input is reported before anything is announced or compiled
-    asked.clear()
-    assert_usage_error(run(runner, "arrange", "QH KH ZZ"), "bad card 'ZZ'")
-    assert asked == []
-    for args in (["meld", "5H 6H 7H"], ["rules"], ["policies"], ["check", tmp_path / "s" / "traces.jsonl"]):
-        result = run(runner, *args)
-        assert_ok(result)
-        assert "Compiling" not in result.stderr, args
-    assert asked == []
-    # cached: nothing is said
-    monkeypatch.setattr(handsim.cli._common, "kernels_cached", lambda module, *names: True)
-    result = run(runner, "arrange", "QH KH AH")
-    assert_ok(result)
-    assert result.stderr == ""
-
-
-@pytest.mark.compile_notices
 def test_kernels_cached_reads_the_cache_of_this_checkout(tmp_path):
     """An empty cache folder: nothing is cached, and asking compiles nothing; after arrange ran
     (in this process, with the usual cache) its kernels are."""

@@ -32,8 +32,9 @@ ALLOWED: list[tuple[tuple[str, ...], int, str]] = [
      "Hand game calls its tracer): they move into each game's own commands, asked of the game"),
     (("handsim/cli/russian.py",), 3,
      "the rearrange command is Russian Hand's own: it moves with the game's commands into games/russian/"),
-    (("handsim/policies/check.py", "handsim/policies/files.py"), 5,
-     "policy files and check-policy exist for classic Hand only (its state dtype, tracer and checker): "
+    (("handsim/policies/check.py", "handsim/policies/files.py"), 6,
+     "policy files and check-policy exist for classic Hand only (its state dtype, tracer, checker and the "
+     "checked policy API a file is given): "
      "they go behind the game protocol when a second game takes policy files"),
     (("handsim/tournament/",), 2,
      "tournaments and tuning play classic Hand only (its rules come from the game registry; its round "

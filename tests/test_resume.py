@@ -337,7 +337,8 @@ def test_ctrl_c_during_the_first_compile_of_a_study_exits_130_leaving_no_folder(
                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, start_new_session=True)
     first = p.stderr.readline()
-    assert first == "Compiling the simulation engine (once, 1 to 2 minutes; cached afterwards)...\n", first
+    assert first == ("Compiling the simulation engine for greedy, hold-hand, random (once for these players, 1 to 2 "
+                     "minutes; cached afterwards)...\n"), first
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=HANG_GUARD)
     err = first + err

@@ -239,10 +239,16 @@ def test_a_user_policy_name_is_listed_and_parsed_with_its_parameters():
 
 BAD_POLICIES = '''
 """Policies that break the rules, each in its own way (tests/test_user_policies.py)."""
+import os
+import sys
+
 import numpy as np
 from numba import njit
 from handsim.policies import Param, Policy, api
 from handsim.games.hand.policies.greedy import choose_draw_greedy, play_greedy
+
+sys.path.insert(0, os.path.dirname(__file__))  # its helper module, beside it
+import bad_helpers  # noqa: E402
 
 
 @njit(cache=True)
@@ -366,8 +372,22 @@ def play_overrun(g, seat):  # from the round's turn LATE_OVERRUN on, an index pa
         elif how == 3:
             if api.param(g, seat, 8) > 0.5:  # a parameter slot that does not exist (slots 0..7)
                 return api.NO_DISCARD
-        else:
+        elif how == 4:
             m[0] = 1 // (api.turn(g) - api.turn(g))  # a division by zero
+        elif how == 5:  # API functions compiled apart from the file, given an out array one card short
+            api.seen_cards(g, seat, np.zeros(api.N_TYPES - 1, dtype=np.int8))
+        elif how == 6:
+            api.unseen_cards(g, seat, np.zeros(api.N_TYPES - 1, dtype=np.int8))
+        elif how == 7:
+            api.deck_counts(g, np.zeros(api.N_TYPES - 1, dtype=np.int8))
+        elif how == 8:  # ... or a seat past the table (within the engine's arrays at 2 players)
+            api.plan_hand(g, api.players(g))
+        elif how == 9:
+            api.plan_melds(g, -1, api.OPEN, 0, 1, False)
+        elif how == 10:  # a helper of another module (reached as an attribute), indexing past the memory
+            bad_helpers.overrun(g, seat)
+        else:  # ... whose own helper gives the API a seat past the table
+            bad_helpers.peek(g, seat)
     return first_legal(g, seat)
 
 
@@ -386,8 +406,10 @@ STUCK = Policy("stuck", help="In one deal in 8 its play never returns.", choose_
                begin_round=begin_stuck)
 DICE = Policy("dice", help="Discards at random, from the global generator.", choose_draw=draw, play=play_dice)
 OVERRUN = Policy("overrun", help="From turn late on, indexes past its memory or parameters (or divides by zero).",
-                 params=(Param("how", 0, 0, 4, unit="kind", help="0 writes past api.memory, 1 reads past it, 2 a "
-                               "negative index before it, 3 parameter slot 8, 4 divides by zero"),
+                 params=(Param("how", 0, 0, 11, unit="kind", help="0 writes past api.memory, 1 reads past it, 2 a "
+                               "negative index before it, 3 parameter slot 8, 4 divides by zero, 5-7 a short out array "
+                               "to seen_cards, unseen_cards, deck_counts, 8-9 a bad seat to plan_hand, plan_melds, "
+                               "10-11 a helper of another module past api.memory, a bad seat to seen_cards"),
                          Param("late", 1, 1, 1000, unit="turns", help="the round's turn it starts from")),
                  choose_draw=draw, play=play_overrun)
 HOW = OVERRUN.slot("how")
@@ -395,9 +417,33 @@ LATE_OVERRUN = OVERRUN.slot("late")
 '''
 
 
+BAD_HELPERS = '''
+"""Helpers of bad_policies.py, in a module of their own (tests/test_user_policies.py)."""
+import numpy as np
+from numba import njit
+from handsim.policies import api
+
+
+@njit(cache=True)
+def overrun(g, seat):  # writes past its memory (onto the next seat's)
+    api.memory(g, seat)[api.MEMORY_SLOTS + 2] = 1
+
+
+@njit(cache=True)
+def _seen_by(g, seat):
+    return api.seen_cards(g, seat, np.zeros(api.N_TYPES, dtype=np.int8))
+
+
+@njit(cache=True)
+def peek(g, seat):  # asks for the cards a seat past the table has seen
+    return _seen_by(g, api.players(g) + 1)[0]
+'''
+
+
 @pytest.fixture(scope="module")
 def bad_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("bad") / "bad_policies.py"
+    (path.parent / "bad_helpers.py").write_text(BAD_HELPERS, encoding="utf-8")
     path.write_text(BAD_POLICIES, encoding="utf-8")
     load_policy_files([path])
     return path
@@ -468,12 +514,19 @@ def test_simulate_stops_at_an_illegal_move_exit_1_and_keeps_the_finished_work(ba
 
 #: What the line says of an index out of range (or another exception in a policy's compiled code).
 RAISED = ("it raised an exception in play - an index outside api.memory(g, seat) (16 slots: 0..15), api.param "
-          "(8 slots: 0..7) or another array (a policy file compiles with bounds checks), a division by zero, or a "
+          "(8 slots: 0..7) or another array (a policy file compiles with bounds checks), a seat outside the table or "
+          "an array too short given to an API function (they check them for a policy file), a division by zero, or a "
           "raise in its code")
 
 
-@pytest.mark.parametrize("how", [0, 1, 2, 3, 4], ids=["write-past-memory", "read-past-memory", "negative-index",
-                                                      "parameter-slot-8", "divide-by-zero"])
+API_ABUSES = [5, 6, 7, 8, 9, 10, 11]
+API_ABUSE_IDS = ["seen_cards-short-out", "unseen_cards-short-out", "deck_counts-short-out", "plan_hand-bad-seat",
+                 "plan_melds-bad-seat", "helper-module-past-memory", "helper-module-bad-seat"]
+
+
+@pytest.mark.parametrize("how", [0, 1, 2, 3, 4] + API_ABUSES,
+                         ids=["write-past-memory", "read-past-memory", "negative-index", "parameter-slot-8",
+                              "divide-by-zero"] + API_ABUSE_IDS)
 def test_an_index_out_of_range_stops_the_round_naming_policy_deal_seat_and_turn(bad_file, how):
     """Issue 23, cause 3: writing past api.memory killed the process (SIGSEGV) or changed another
     seat's memory. Policy files compile with bounds checks; the exception stops the round with the
@@ -514,6 +567,40 @@ def test_simulate_stops_at_an_index_out_of_range_exit_1_and_keeps_the_finished_w
                "--jobs", 1, "--seed", 3, "--out", tmp_path / "late", "-q")
     assert f"show-deal --seed 3 --deal {deal} " in one_error_line(late, 1)  # the same deal as the illegal discard
     assert run("report", out, "-q").exit_code == 0  # the finished work reports
+
+
+@pytest.fixture(scope="module")
+def late_deal(bad_file, tmp_path_factory):
+    """The first deal of the study below where late:late=50 discards a card it does not hold."""
+    late = run("simulate", "--policy-file", bad_file, "--lineup", "late:late=50,greedy", "--deals", 60, "--chunk", 5,
+               "--jobs", 1, "--seed", 3, "--out", tmp_path_factory.mktemp("late") / "s", "-q")
+    return int(one_error_line(late, 1).split("show-deal --seed 3 --deal ")[1].split()[0])
+
+
+@pytest.mark.parametrize("how", API_ABUSES, ids=API_ABUSE_IDS)
+def test_an_api_function_given_a_bad_seat_or_short_out_stops_a_study_keeping_the_finished_work(bad_file, tmp_path,
+                                                                                                how, late_deal):
+    """The API functions compiled apart from the policy file (and helpers in another module) are
+    checked for it too: from the round's turn 50 the policy misuses them (before, it played as
+    late:late=50), so the study stops at the same deal as late's illegal discard, exit 1, one line,
+    the chunks before it kept; check-policy refuses the policy."""
+    from handsim.simulate import CHECKPOINT
+
+    label = f"overrun:how={how},late=50"
+    out = tmp_path / "study"
+    result = run("simulate", "--policy-file", bad_file, "--lineup", f"{label},greedy", "--deals", 60, "--chunk", 5,
+                 "--jobs", 1, "--seed", 3, "--out", out, "-q")
+    line = one_error_line(result, 1)
+    assert line.startswith(f"Error: policy '{label}' (seat "), line
+    assert f" stopped with an error in deal {late_deal} (seed 3), turn " in line and RAISED in line, line
+    assert f"the finished work is kept in {out}" in line, line
+    done = np.load(out / CHECKPOINT)["__done__"].tolist()
+    assert len(done) >= 1 and late_deal >= 5 * len(done), (done, late_deal)  # chunks before the failing deal
+    bad = run("check-policy", bad_file, f"overrun:how={how}", "--deals", 2, "--jobs", 1)
+    assert bad.exit_code == 1, bad.output
+    assert "2 deals with a discrepancy, an illegal move or moves that differ when played again" in bad.output
+    assert f"stopped with an error in deal 0 (seed 0), turn 1: {RAISED}" in bad.output, bad.output
+    assert "Traceback" not in bad.output
 
 
 def test_check_policy_and_a_tournament_refuse_an_index_out_of_range(bad_file, tmp_path):

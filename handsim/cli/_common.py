@@ -579,45 +579,104 @@ def kernels_cached(module: str, *names: str) -> bool:
     return True
 
 
-def announce_compile(what: str, how_long: str, module: str, *names: str) -> None:
-    """Say on stderr that ``what`` compiles now (taking ``how_long``), if the kernels
-    ``<module>.<names>`` (``module`` dotted) are not in the cache yet."""
-    if not kernels_cached(module, *names):
-        click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
-
-
 #: Whether :func:`compile_notice` speaks (the test suite silences it: a command's output must not
 #: depend on what the cache happens to hold; tests marked ``compile_notices`` let it speak).
 COMPILE_NOTICES = True
 
 
-@contextlib.contextmanager
-def compile_notice(what: str, how_long: str):
+class compile_notice:
     """Within the block, say on stderr - once, when numba starts compiling (a kernel not in the
-    cache, or in it for other argument types only) - that ``what`` compiles, taking ``how_long``.
+    cache, or in it for other argument types only) - that ``what`` compiles, taking ``how_long``
+    (``once``: how often it compiles, e.g. ``once per version of the files``).  The same notice
+    may be entered again (a command that compiles in two steps with other work between them): it
+    is still said once.
 
-    Unlike :func:`announce_compile`, which asks the cache beforehand whether a kernel is there,
-    this listens to numba itself, so a kernel cached for other argument types (``rearrange``
-    after a Russian study: 35 s of silence) is announced too; loading from the cache says nothing.
+    It listens to numba itself (its ``numba:compile`` event, from any thread of this process), not
+    to a look at the cache beforehand, which missed kernels cached for other argument types only
+    (``rearrange`` after a Russian study: 35 s of silence; the tracer for other players than a
+    study's).  Loading from the cache says nothing, and the notice comes before the wait.
     """
-    if not COMPILE_NOTICES:
-        yield
-        return
-    from numba.core import event
 
-    class _Notice(event.Listener):
-        said = False
+    def __init__(self, what: str, how_long: str, once: str = "once"):
+        self.text = f"Compiling {what} ({once}, {how_long}; cached afterwards)..."
+        self.said = False
+        self._listener = None
 
-        def on_start(self, ev):
-            if not self.said:
-                self.said = True
-                click.echo(f"Compiling {what} (once, {how_long}; cached afterwards)...", err=True)
+    def __enter__(self):
+        if COMPILE_NOTICES:
+            from numba.core import event
 
-        def on_end(self, ev):
-            pass
+            notice = self
 
-    with event.install_listener("numba:compile", _Notice()):
-        yield
+            class _Listener(event.Listener):
+                def on_start(self, ev):
+                    if not notice.said:
+                        notice.said = True
+                        click.echo(notice.text, err=True)
+
+                def on_end(self, ev):
+                    pass
+
+            self._listener = _Listener()
+            event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc):
+        if self._listener is not None:
+            from numba.core import event
+
+            event.unregister("numba:compile", self._listener)
+            self._listener = None
+        return False
+
+
+#: How long the compilations the commands announce take, measured from numba's compile events
+#: on two cores (figures in the commit that set them).  An engine's first driver compiles its
+#: players' functions too: 1 to 2 minutes (the README's 1.5 minutes for the default study's
+#: engine; three to four minutes on two cores shared with other work); each further driver of the
+#: same engine (the tracer after a study, the match engine) 10 to 30 seconds (8 s and 26 s
+#: measured under load), its players' functions loaded from the cache.  Then the meld search of
+#: ``arrange`` (12 to 20 s), Russian Hand's tracer, the chart's rollout kernel.
+ENGINE_COMPILE = "1 to 2 minutes"
+DRIVER_COMPILE_SECONDS = (10, 30)
+ARRANGE_COMPILE = "about 20 seconds"
+RUSSIAN_TRACER_COMPILE = "about a minute"
+CHART_COMPILE = "about a minute"
+
+
+def engine_notice(engine, what: str, how_long: str = ENGINE_COMPILE, quiet: bool = False, drivers: int = 1):
+    """:func:`compile_notice` for ``drivers`` drivers of ``engine`` (:mod:`handsim.games.hand.policies.engines`,
+    or a game's engine without policy files): ``what`` for the built-in players it is compiled for
+    (each set of players has its engine, so a notice said again for other players says so), or
+    for the policies of its policy files (compiled once per version of the files).  It takes
+    ``how_long``, or :data:`DRIVER_COMPILE_SECONDS` a driver when another driver of the
+    engine is in the cache already (its players' functions are then loaded, not compiled: only
+    the time said depends on the cache, not whether anything is said).  ``quiet``: no notice."""
+    if quiet:
+        return contextlib.nullcontext()
+    if hasattr(engine, "has_compiled_driver") and engine.has_compiled_driver():
+        low, high = DRIVER_COMPILE_SECONDS
+        how_long = f"{low * drivers} to {high * drivers} seconds"
+    files = getattr(engine, "files", ())
+    if files:
+        from pathlib import Path
+
+        names = ", ".join(Path(f.path).name for f in files)
+        return compile_notice(f"{what} for the policies of {names}", how_long, "once per version of the files")
+    names = engine.builtin_names() if hasattr(engine, "builtin_names") else ()
+    if not names:
+        return compile_notice(what, how_long)
+    return compile_notice(f"{what} for {', '.join(names)}", how_long, "once for these players")
+
+
+def compiling(notice, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` within ``notice`` (:func:`compile_notice`, :func:`engine_notice`), in
+    a helper thread while the main thread waits (:func:`handsim._interrupt.interruptible`), so
+    that Ctrl-C ends the command at once (exit 130, 'Interrupted.') even while numba compiles."""
+    from handsim._interrupt import interruptible
+
+    with notice:
+        return interruptible(fn, *args, **kwargs)
 
 
 @contextlib.contextmanager
@@ -639,22 +698,6 @@ def sigint_ends():
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def announce_engine_compile(engine, what: str, how_long: str, driver: str) -> None:
-    """Say on stderr that driver ``driver`` of ``engine`` (:mod:`handsim.games.hand.policies.engines`)
-    compiles now, if it is not in the cache yet: ``what`` for an engine of built-in policies,
-    naming the policy files for an engine of policy files."""
-    if engine.files:
-        if not engine.is_compiled(driver):
-            from pathlib import Path
-
-            names = ", ".join(Path(f.path).name for f in engine.files)
-            click.echo(f"Compiling {what} for the policies of {names} (once per version of the files, {how_long}; "
-                       "cached afterwards)...", err=True)
-        return
-    engine.module  # imports it (compiles nothing), so that kernels_cached finds it by name
-    announce_compile(what, how_long, engine.module_name, driver)
 
 
 #: Seconds a report may take before its progress is shown on stderr.

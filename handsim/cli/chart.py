@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ._common import Command, IntIn, classic_rules_options, load_rules
+from ._common import CHART_COMPILE, Command, IntIn, classic_rules_options, compile_notice, compiling, load_rules
 
 CHART_HELP = """Measure one decision class and write a basic-strategy chart.
 
@@ -77,6 +77,9 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise click.UsageError(f"--out {out} is not a new or empty folder (a chart never overwrites)")
     charts.check_field(rules, lineup)  # bad line-ups before any work
+    # the kernel compiles (or loads) here, said when numba compiles, Ctrl-C acting at once; the
+    # workers then load it, and the clock starts after it
+    compiling(compile_notice("the chart's rollouts", CHART_COMPILE), charts.warm_up, rules, lineup)
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.time()
     with click.progressbar(length=deals, label="deals", file=sys.stderr if show else _Null()) as bar:

@@ -7,8 +7,9 @@ import math
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, InputFile, IntIn, announce_compile, announce_engine_compile,
-                      cards_text, dump_json, load_rules, parse_players, preset_name, rules_game, rules_note, rules_options, set_differs,
+from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, InputFile, IntIn, ARRANGE_COMPILE, RUSSIAN_TRACER_COMPILE, cards_text,
+                      compile_notice, compiling,
+                      engine_notice, dump_json, load_rules, parse_players, preset_name, rules_game, rules_note, rules_options, set_differs,
                       sorted_cards, table)
 
 _JSON_HELP = "Print the answer as one JSON object."
@@ -107,8 +108,7 @@ def arrange(cards, preset, rules_file, settings, as_json):
         raise click.BadParameter(
             f"{len(hand)} cards, but a player holds at most hand_size + 1 = {rules.hand_size + 1}: allowed 1 to "
             f"{rules.hand_size + 1} cards (--set hand_size=N allows N + 1, up to 21)", param_hint="'CARDS'")
-    announce_compile("the meld search", "a few seconds", "handsim.games.hand.kernels.arrange", "make_weights", "search", "meld_cards", "meld_value")
-    a = best_arrangement(hand, rules)
+    a = compiling(compile_notice("the meld search", ARRANGE_COMPILE), best_arrangement, hand, rules)
     if as_json:
         click.echo(dump_json(a.to_json()))
         return
@@ -517,15 +517,17 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
     for note in tuned_notes([x for x in (policy, lineup) if x is not None], [rules],
                             "2v2" if rules.partnership else len(specs)):
         click.echo(f"Note: {note}", err=True)
-    try:
-        engine = engine_for(specs)
-        if match_round is not None and match_round > rules.rounds:  # a tie-break round: did the match have it?
-            announce_engine_compile(engine, "the match engine", "about a minute", "play_matches")
+    tiebreak = match_round is not None and match_round > rules.rounds  # a tie-break round: did the match have it?
+
+    def replay():
+        if tiebreak:
             _check_tiebreak_round(rules, specs, deal, seed, match_round)
-        driver = "play_traced" if match_round is None else "play_traced_match_round"
-        announce_engine_compile(engine, "the deal tracer", "about half a minute", driver)
-        trace = trace_deal(rules, specs, deal, seed,
-                           match_round=None if match_round is None else match_round - 1)
+        return trace_deal(rules, specs, deal, seed, match_round=None if match_round is None else match_round - 1)
+
+    try:
+        notice = engine_notice(engine_for(specs), "the match engine and its deal tracer" if tiebreak else
+                               "the deal tracer", drivers=2 if tiebreak else 1)
+        trace = compiling(notice, replay)
     except PolicyMoveError as e:  # the moves up to the illegal one, then the one-line error (exit 1)
         partial = getattr(e, "trace", None)
         if partial is not None and not as_json:
@@ -567,10 +569,9 @@ def _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_
     else:
         specs = [parse_policy(game.default_policy if policy is None else policy, game.name)] * (players or 4)
     rules.validate(len(specs))
-    announce_compile("the Russian Hand deal tracer", "about a minute", "handsim.games.russian.kernels.engine",
-                     "play_traced")
     try:
-        trace = trace_deal(rules, specs, deal, seed)
+        trace = compiling(compile_notice("the Russian Hand deal tracer", RUSSIAN_TRACER_COMPILE), trace_deal, rules,
+                          specs, deal, seed)
     except RussianEngineError as e:  # a bug, not bad input: exit 1, one line
         raise click.ClickException(f"internal engine error: {e} (please report it)") from None
     click.echo(dump_json(trace) if as_json else render_russian_game(trace))

@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from ._common import PRESET_NAMES, Command, IntIn, announce_engine_compile
+from ._common import PRESET_NAMES, Command, IntIn, engine_notice
 
 POLICIES_HELP = """List the policies and their parameters: the built-in ones, and with --policy-file
 the user-written policies of that file (see docs/policies.md).
@@ -109,22 +109,27 @@ def check_policy(ctx, file, policy, deals, seed, jobs, progress):
                                f"(the built-ins are checked by scripts/fuzz.py)")
     if os.path.realpath(spec.policy.source) != os.path.realpath(file):
         raise click.UsageError(f"policy {spec.name!r} is declared in {spec.policy.source}, not in {file}")
-    engine = engine_for([spec])
-    announce_engine_compile(engine, "the engine", "about a minute", "play_traced")
+    from handsim._interrupt import interruptible
+    from handsim.policies.check import warm_up
+
     jobs = jobs or os.cpu_count() or 1
     if progress is None:
         progress = sys.stderr.isatty()
     bar = None
-    if progress:
-        from tqdm import tqdm
+    # said when numba compiles: the warm-up compiles the engine and its tracer in this process (the
+    # workers load them), in a helper thread so that Ctrl-C acts at once
+    with engine_notice(engine_for([spec]), "the engine and its deal tracer", drivers=2):
+        interruptible(warm_up, file, policy)
+        if progress:
+            from tqdm import tqdm
 
-        bar = tqdm(total=deals, unit="deal", desc="checking", file=sys.stderr, dynamic_ncols=True)
-    try:
-        report = run_check(file, policy, deals=deals, seed=seed, jobs=jobs,
-                           progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
+            bar = tqdm(total=deals, unit="deal", desc="checking", file=sys.stderr, dynamic_ncols=True)
+        try:
+            report = run_check(file, policy, deals=deals, seed=seed, jobs=jobs,
+                               progress=(lambda n: bar.update(n - bar.n)) if bar is not None else None)
+        finally:
+            if bar is not None:
+                bar.close()
     c = report.counts
     seats = max(c["seats"], 1)
     click.echo(f"{spec.label} from {file}: {report.deals:,} deals over {report.cases} cases (every preset and rule "

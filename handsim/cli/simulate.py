@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, announce_engine_compile, command_line,
+from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, ENGINE_COMPILE, command_line, engine_notice,
                       dump_json, parse_players, preset_name, report_progress, rules_note, rules_options,
                       speed_text)
 from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
@@ -128,7 +128,7 @@ Examples:
     $ handsim simulate --preset russian --players 3 --policy greedy --policy patient:hold_max=2 --deals 50000
 
 \b
-The first run compiles the engine (about a minute, announced on stderr).  Ctrl-C or 'kill PID'
+The first run compiles the engine (1 to 2 minutes, announced on stderr).  Ctrl-C or 'kill PID'
 stops a study within a chunk; every finished chunk is kept in checkpoint.npz and --resume DIR
 continues.  A study started with '&' in a non-interactive shell ignores SIGINT (stop it with
 'kill PID'); one killed outright (SIGKILL, a crash) keeps its last checkpoint (one every 10 s).
@@ -267,7 +267,12 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
         check_scheduler(scheduler)  # before anything is created or compiled
     from handsim.study import check_policy_files
 
-    check_policy_files(spec.engine())  # policy files that do not compile: refused before --force deletes anything
+    engine = spec.engine()
+    # said when numba compiles (the policy files' functions here, the engine in the study's warm-up,
+    # which runs in a helper thread: Ctrl-C acts at once); once for both
+    notice = engine_notice(engine, spec.game.engine_words(spec.matches)[0], ENGINE_COMPILE, quiet)
+    with notice:
+        check_policy_files(engine)  # policy files that do not compile: refused before --force deletes anything
 
     # ---- where (claimed for this process until the command ends)
     if out is None:
@@ -288,21 +293,18 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
 
     try:
         with sigterm_stops():
-            engine = spec.engine()
-            if not quiet:
-                what, driver = spec.game.engine_words(spec.matches)
-                announce_engine_compile(engine, what, "1 to 2 minutes", driver)
-            result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal, resume=bool(resume),
-                               scheduler=scheduler, command=command_line(ctx), keep={"trace": trace} if trace else None)
+            with notice:
+                result = run_study(spec, jobs=n_jobs, out=out, progress=progress, per_deal=per_deal,
+                                   resume=bool(resume), scheduler=scheduler, command=command_line(ctx),
+                                   keep={"trace": trace} if trace else None)
             with report_progress(progress):  # where the progress bar was shown
                 write_outputs(result, out, command=command_line(ctx))
             traces = None
             if trace:
-                if not quiet:
-                    announce_engine_compile(engine, "the deal tracer for --trace", "about half a minute", "play_traced")
                 from handsim.study.executors import interruptible
 
-                traces = interruptible(_write_traces, spec, out, trace)  # (compiles the tracer: Ctrl-C acts at once)
+                with engine_notice(engine, "the deal tracer for --trace", quiet=quiet):
+                    traces = interruptible(_write_traces, spec, out, trace)  # (compiles the tracer: Ctrl-C acts at once)
             if not quiet:
                 _print_results(result, spec, out, traces, n_jobs)
     except KeyboardInterrupt as e:

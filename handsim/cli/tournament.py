@@ -13,7 +13,7 @@ import click
 
 from handsim.errors import InputError
 
-from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, announce_engine_compile, classic_rules_options, command_line,
+from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, ENGINE_COMPILE, classic_rules_options, command_line, engine_notice,
                       load_rules, parse_players, speed_text, table)
 from ._study_options import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated,
                              check_only, default_out, given, read_run_json, sigterm_stops)
@@ -165,11 +165,12 @@ def _interrupted(ctx, out: Path, command: str, has_work: bool, e: KeyboardInterr
     ctx.exit(143 if isinstance(e, Terminated) else 130)
 
 
-def _compile_notice(quiet: bool, policies) -> None:
-    if not quiet:
-        from handsim.policies import engine_of as engine_for
+def _compile_notice(quiet: bool, policies):
+    """Within the block, the compile notice of the engine that plays ``policies`` (said when numba
+    compiles it: the first stage's warm-up); none with --quiet."""
+    from handsim.policies import engine_of as engine_for
 
-        announce_engine_compile(engine_for(policies), "the simulation engine", "1 to 2 minutes", "play_deals")
+    return engine_notice(engine_for(policies), "the simulation engine", ENGINE_COMPILE, quiet)
 
 
 def _f(x, nd=1) -> str:
@@ -255,8 +256,10 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
                 click.echo(f"Note: {note}", err=True)
     if check_only(ctx):
         return spec
-    out, n_jobs, progress, history = _prepare(ctx, "tournament", spec, spec.entries, out, resume, force, scheduler, jobs, progress,
-                                              quiet)
+    notice = _compile_notice(quiet, spec.entries)  # the policy files' functions, then the engine: said once
+    with notice:
+        out, n_jobs, progress, history = _prepare(ctx, "tournament", spec, spec.entries, out, resume, force, scheduler,
+                                                  jobs, progress, quiet)
     d = spec.design()
     if not quiet:
         fmt = "2 v 2" if spec.teams else f"{spec.players} players"
@@ -266,9 +269,9 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
                    f"-> {out}")
     try:
         with sigterm_stops():  # kill PID: stop like Ctrl-C (finished chunks kept, workers stopped), exit 143
-            _compile_notice(quiet, spec.entries)
-            result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
-                                    scheduler=scheduler)
+            with notice:
+                result = run_tournament(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
+                                        scheduler=scheduler)
             result.run_info.update(history)
             write_tournament(result, out)
     except KeyboardInterrupt as e:
@@ -407,7 +410,10 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
                          confirm_deals, confirm_seed, policy_files=policy_files)
     if check_only(ctx):
         return spec
-    out, n_jobs, progress, history = _prepare(ctx, "tune", spec, [spec.base, *spec.against], out, resume, force, scheduler, jobs, progress, quiet)
+    notice = _compile_notice(quiet, [spec.base, *spec.against])  # the policy files' functions, then the engine: said once
+    with notice:
+        out, n_jobs, progress, history = _prepare(ctx, "tune", spec, [spec.base, *spec.against], out, resume, force,
+                                                  scheduler, jobs, progress, quiet)
     if not quiet:
         what = ("grid" if spec.strategy == "grid" else f"TPE, {spec.trials} trials in batches of {spec.batch}")
         click.echo(f"Tuning {spec.base.label} ({', '.join(r.name + ' ' + r.text() for r in spec.ranges)}; {what}) "
@@ -416,9 +422,9 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
     log = None if quiet else (lambda text: click.echo(text, err=True))
     try:
         with sigterm_stops():
-            _compile_notice(quiet, [spec.base, *spec.against])
-            result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume), scheduler=scheduler,
-                              log=log)
+            with notice:
+                result = run_tune(spec, jobs=n_jobs, out=out, progress=progress, resume=bool(resume),
+                                  scheduler=scheduler, log=log)
             result.run_info.update(history)
             write_tune(result, out)
     except KeyboardInterrupt as e:

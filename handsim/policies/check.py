@@ -219,6 +219,27 @@ def _batch(args):
     return rep
 
 
+def warm_up(policy_file, policy: str) -> None:
+    """Compile (or load from the cache) what :func:`check_policy` plays ``policy`` of ``policy_file``
+    with - its engine's study driver and deal tracer - in this process, before any worker forks:
+    the workers then load them, and a command's compile notice (numba's compile event, heard in
+    this process only) covers the whole compilation.
+
+    Raises
+    ------
+    handsim.errors.PolicyFileError, handsim.errors.PolicyError
+        A policy file whose functions do not compile (one line), an unknown policy or parameter.
+    """
+    from ..games.hand.game import warm_up as _warm_up
+    from . import load_policy_files, parse_policy
+    from handsim.policies import engine_of as engine_for
+
+    files = [str(policy_file)] if policy_file else []
+    load_policy_files(files)
+    _warm_up(False, engine_for([parse_policy(policy)]))  # the policy's functions compile, or a one-line error
+    _batch((files, policy, 0, 0, 1))  # the tracer of the same engine: deal 0 of the first case, played and checked
+
+
 def check_policy(policy_file, policy: str, deals: int = 3000, seed: int = 0, jobs: int = 1,
                  progress=None) -> CheckReport:
     """Play ``deals`` deals of ``policy`` (a name with optional parameters, ``"mine:aggr=3"``) from
@@ -248,15 +269,8 @@ def check_policy(policy_file, policy: str, deals: int = 3000, seed: int = 0, job
     handsim.errors.PolicyFileError, handsim.errors.PolicyError
         A policy file that cannot be used; an unknown policy or parameter.
     """
-    from ..games.hand.game import warm_up as _warm_up
-    from . import load_policy_files, parse_policy
-    from handsim.policies import engine_of as engine_for
-
     files = [str(policy_file)] if policy_file else []
-    load_policy_files(files)
-    spec = parse_policy(policy)
-    engine = engine_for([spec])
-    _warm_up(False, engine)  # the policy's functions compile, or a one-line error
+    warm_up(policy_file, policy)
     report = CheckReport(cases=len(policy_cases(policy)))
     step = 100
     batches = [(files, policy, seed, s, min(step, deals - s)) for s in range(0, deals, step)]

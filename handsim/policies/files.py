@@ -204,26 +204,65 @@ def _import(path: Path, text: str, sha: str):
 
 
 def _check_bounds(module) -> None:
-    """Compile the jitted functions of a policy file with numba's bounds checks: an index outside
+    """Compile the jitted functions of a policy file, and of the helpers it imports from its own
+    modules, with numba's bounds checks, and give them the checked policy API: an index outside
     ``api.memory(g, seat)`` (``MEMORY_SLOTS`` slots), a parameter slot outside ``api.param``'s, or
-    past any other array then raises ``IndexError`` instead of writing over the table (a crash,
-    or silently other results); the engine's dispatch turns it into the round's error (naming
-    the policy, deal, seat and turn).  Every numba function the file's namespace holds is checked,
-    except handsim's own (the built-in policies' pieces it reuses, the API: they do not slow down);
-    the API's accessors are inlined, so their indexing is checked as the file's own.  The kernel
+    past any other array, a seat outside the table or an ``out`` array too short given to an API
+    function, then raises ``IndexError`` instead of writing over the table (a crash, or silently
+    other results); the engine's dispatch turns it into the round's error (naming the policy,
+    deal, seat and turn).
+
+    Checked: every numba function the file's namespace holds, those of the modules it holds
+    (``import helpers``), and those their code names in turn, except handsim's own (the built-in
+    policies' pieces it reuses, the API: they do not slow down) and numba's and numpy's.  In each
+    of those namespaces the API module (``api``) and the API functions imported by name are
+    replaced by :mod:`handsim.games.hand.policies.api_checked`, whose versions of the separately
+    compiled API functions check the seat and the arrays they are given; the API's one-line
+    accessors are inlined, so their indexing is checked as the file's own.  What is not checked:
+    the built-in policies' functions a file calls (``greedy.play_greedy(g, 9)``), and code
+    reached other than through a namespace (a function passed in as an argument).  The kernel
     cache folder is named after handsim's sources, so no unchecked build of the file is loaded
     from it."""
+    import types
+
     from numba.core.dispatcher import Dispatcher
 
-    for value in list(vars(module).values()):
-        if not isinstance(value, Dispatcher):
+    from handsim.games.hand.policies import api, api_checked
+
+    checked = {id(getattr(api, name)): getattr(api_checked, name) for name in api_checked.CHECKED}
+
+    installed = tuple(os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix})
+
+    def foreign(name: str) -> bool:  # the user's own code: not handsim's, the standard library's or an installed package's
+        if name == "handsim" or name.startswith("handsim.") or name.split(".")[0] in sys.stdlib_module_names:
+            return False
+        path = getattr(sys.modules.get(name), "__file__", None)
+        return not path or not os.path.realpath(path).startswith(installed)
+
+    seen: set[int] = set()
+    found: dict[int, Dispatcher] = {}
+    todo = [vars(module)]
+    while todo:  # every namespace reached: the API swapped, the file's and its helpers' functions found
+        space = todo.pop()
+        if id(space) in seen:
             continue
-        home = getattr(value.py_func, "__module__", "") or ""
-        if home == "handsim" or home.startswith(("handsim.", "numba.", "numpy.")):
-            continue
-        value.targetoptions["boundscheck"] = True
-        if value.overloads:  # called while the file loaded: compiled already, without the checks
-            value.recompile()
+        seen.add(id(space))
+        for key, value in list(space.items()):
+            if value is api:
+                space[key] = api_checked
+            elif id(value) in checked:
+                space[key] = checked[id(value)]
+            elif isinstance(value, Dispatcher):
+                if foreign(getattr(value.py_func, "__module__", "") or ""):
+                    found[id(value)] = value
+                    todo.append(value.py_func.__globals__)
+            elif isinstance(value, types.ModuleType) and foreign(value.__name__):
+                todo.append(vars(value))  # import helpers: its functions, as the file's
+    for value in found.values():  # then compiled with the checks, against the swapped namespaces
+        if not value.targetoptions.get("boundscheck"):
+            value.targetoptions["boundscheck"] = True
+            if value.overloads:  # called while the file loaded: compiled already, without the checks
+                value.recompile()
 
 
 def check_compiles(pf: PolicyFile) -> None:

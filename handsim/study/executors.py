@@ -13,6 +13,7 @@ import os
 import signal
 
 from ..errors import StudyError
+from .._interrupt import interruptible  # noqa: F401  (the runner's warm-up; lives where the CLI reaches it lightly)
 from .chunks import work
 
 
@@ -154,35 +155,6 @@ def work_on_cluster(item):
         out = work(item)
     _WARM.add(engine)
     return out
-
-
-def interruptible(fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` in a helper thread while this (main) thread waits, so that Ctrl-C or
-    a SIGTERM handler acts at once: for a first call that compiles kernels (a minute).  numba's
-    compiler spends its longest stretches in LLVM, outside Python: called in the main thread, the
-    signal's handler ran only when that returned, seconds to a minute later.  The wait is in the
-    main thread, so the handler's exception (``KeyboardInterrupt``) is raised here; the helper is
-    a daemon thread, left to end with the process.  What ``fn`` raises is raised here.  Outside
-    the main thread ``fn`` is simply called."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return fn(*args, **kwargs)
-    box: dict = {}
-
-    def target():
-        try:
-            box["value"] = fn(*args, **kwargs)
-        except BaseException as e:  # noqa: BLE001 - raised again in the caller's thread
-            box["error"] = e
-
-    helper = threading.Thread(target=target, name=f"handsim {getattr(fn, '__name__', 'call')}", daemon=True)
-    helper.start()
-    while helper.is_alive():
-        helper.join(0.1)
-    if "error" in box:
-        raise box["error"]
-    return box.get("value")
 
 
 @contextlib.contextmanager

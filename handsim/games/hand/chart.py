@@ -79,6 +79,20 @@ def _chunk(args) -> np.ndarray:
     return out[:m]
 
 
+def warm_up(rules, lineup: str) -> None:
+    """Compile (or load from the cache) the chart's kernel for ``lineup`` in this process, before
+    :func:`measure` forks its workers (they then load it, and a command's compile notice, which
+    hears numba's compile event in this process only, covers the compilation): one deal, two
+    worlds.
+
+    Raises
+    ------
+    InputError
+        As :func:`measure`.
+    """
+    measure(rules, lineup, deals=1, worlds=2)
+
+
 def measure(rules, lineup: str = "card-reader,card-reader,card-reader,card-reader", deals: int = 100,
             worlds: int = 16, seed: int = 0, jobs: int = 1, chunk: int = 20,
             progress: Callable[[int], None] | None = None, deck=None, dealer: int = 0) -> pd.DataFrame:

@@ -126,6 +126,16 @@ class Engine:
         """
         return self.ids[name]
 
+    def builtin_names(self) -> tuple[str, ...]:
+        """The built-in policies it plays, by name, in kernel id order (the players its compile notice names)."""
+        by_id = {i: name for name, i in BUILTIN_IDS.items()}
+        return tuple(by_id[i] for i in self.builtins)
+
+    def has_compiled_driver(self) -> bool:
+        """Whether any of its :data:`DRIVERS` is in the compilation cache already (then its players'
+        functions are too, and another driver compiles in seconds)."""
+        return any(self.is_compiled(d) for d in DRIVERS)
+
     def stem(self) -> str:
         return "engine" if self.path is None else self.path.stem
 

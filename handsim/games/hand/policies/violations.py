@@ -103,7 +103,8 @@ def describe_move(err) -> tuple[str, str]:
         return (f"raised an exception in {after}",
                 f"an index outside api.memory(g, seat) ({S.MEMORY_SLOTS} slots: 0..{S.MEMORY_SLOTS - 1}), "
                 f"api.param ({S.N_POLICY_PARAMS} slots: 0..{S.N_POLICY_PARAMS - 1}) or another array (a policy "
-                "file compiles with bounds checks), a division by zero, or a raise in its code")
+                "file compiles with bounds checks), a seat outside the table or an array too short given to an API "
+                "function (they check them for a policy file), a division by zero, or a raise in its code")
     if code == S.E_TOO_LONG:
         return (f"played {a} turns without the round ending",
                 f"the turn cap ({S.MAX_TURNS:,} turns): no seat went out and the stock never ran out")
