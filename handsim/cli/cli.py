@@ -10,7 +10,7 @@ import click
 
 from handsim._version import __version__
 
-from . import batch, chart, inspect, policies, rules, russian, score, simulate, tournament
+from . import batch, chart, equity, inspect, policies, rules, russian, score, simulate, tournament
 from ._common import CONTEXT_SETTINGS, Group
 
 
@@ -68,3 +68,4 @@ handsim.add_command(rules.rules)
 handsim.add_command(policies.policies)
 handsim.add_command(policies.check_policy)
 handsim.add_command(chart.chart)
+handsim.add_command(equity.equity)

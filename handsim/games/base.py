@@ -200,6 +200,12 @@ class Game:
         ``check_field`` and ``chart_figure``; ``None`` for a game without charts."""
         return None
 
+    def equity(self):
+        """The module of the game's match equity (``handsim equity``): ``round_pool``,
+        ``equity_table``, ``equity_mc``, ``equity_two_sides`` and ``equity_figure``; ``None`` for
+        a game without matches of rounds."""
+        return None
+
     #: The RULES.md sections of the game's rules (``"1-7"``, ``"8"``).
     rules_section = ""
     #: The commands that play the game, in words, for the refusal of a command that does not.

@@ -259,6 +259,11 @@ class HandGame(Game):
 
         return chart
 
+    def equity(self):
+        from handsim.games.hand import equity
+
+        return equity
+
     def options_text(self, preset: str, markdown: bool = False) -> str:
         from handsim.games.hand.rules import options_text
 

@@ -119,6 +119,9 @@ class RussianGame(Game):
     def chart(self):
         return None  # no decision charts for Russian Hand yet (handsim chart plays classic Hand)
 
+    def equity(self):
+        return None  # Russian Hand is a single game, not a match of scored rounds (RULES.md section 8)
+
     def options_text(self, preset: str, markdown: bool = False) -> str:
         from .rules import options_text, rules_table_markdown
 

@@ -1,0 +1,207 @@
+"""``handsim equity``: the match equity table of a field (issue 26 part 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._common import Command, IntIn
+
+EQUITY_HELP = """The chance of winning a match from given standings, from a field's round outcomes.
+
+STUDY is a folder of `handsim simulate --per-deal` (classic Hand's presets): its deals are the
+field's round outcomes.  Each round left in the match is one of those deals drawn at random, the
+start moving round by round as the study's rules move it (dealer_rotation); after the last round
+the lowest total wins and a shared lowest total plays extra rounds until it breaks (RULES.md
+section 7).  Two sides (2 players, or 2 v 2) are computed exactly by dynamic programming; 3 or 4
+single players by --samples Monte Carlo continuations (with a standard error), which also give
+the chance of losing under standings=last_loses.  The confidence intervals add to the Monte
+Carlo's error what the study's finite sample of rounds adds (--bootstrap replicates of it).
+
+The model treats the rounds of a match as independent draws of the field's rounds: it is exact
+for players that do not change their play by the score (every built-in policy) and says nothing
+about players that would.
+
+Without --standings it writes, into --out (a new or empty folder): match_equity.csv (one row per
+rounds left, lead and who starts next: --position's chance of winning the match when it leads
+every opponent by LEAD points, the opponents level; a negative lead is a deficit; seat_next is its
+seat in the next round, 0 = it starts) and match_equity.png.  With --standings it prints each position's chances from those totals.
+
+\b
+Examples:
+    $ handsim simulate --deals 20000 --per-deal --out runs/field
+    $ handsim equity runs/field --out runs/equity
+    $ handsim equity runs/field --standings 120,60,90,150 --rounds-left 2 --starter 1
+"""
+
+
+@click.command(cls=Command, name="equity", help=EQUITY_HELP, short_help="Match equity from a field's round outcomes.")
+@click.argument("study", type=click.Path(file_okay=False, exists=True), metavar="STUDY")
+@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Output folder of the table (new or empty: nothing is overwritten).")
+@click.option("--config", "config_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
+              help="The study's configuration (row of its configurations, 0 first); needed when it has several.")
+@click.option("--lineup", "lineup_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
+              help="The study's line-up (0 first); needed when it has several.")
+@click.option("--position", type=IntIn(0, 3, "0..3"), default=0, show_default=True,
+              help="The line-up position whose chances the table gives.")
+@click.option("--rounds", type=IntIn(1, 100, "1..100"), default=None,
+              help="Rounds left at most in the table.  [default: the study's rules' rounds]")
+@click.option("--lead-max", type=IntIn(0, 2000, "0..2000"), default=200, show_default=True,
+              help="The table's leads run from -LEAD_MAX to LEAD_MAX points.")
+@click.option("--lead-step", type=IntIn(1, 1000, "1..1000"), default=10, show_default=True,
+              help="Points between the table's leads.")
+@click.option("--samples", type=IntIn(100, 10**8, "100..10^8"), default=50000, show_default=True,
+              help="Monte Carlo continuations per cell (3 or 4 single players).")
+@click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True,
+              help="Seed of the continuations (the same seed draws the same ones for every cell).")
+@click.option("--bootstrap", type=IntIn(0, 1000, "0..1000"), default=10, show_default=True,
+              help="Bootstrap replicates of the study's rounds for the confidence intervals (what the finite "
+                   "sample of rounds adds to the Monte Carlo's own error); 0: none.")
+@click.option("--standings", default=None, metavar="T0,T1,...",
+              help="Each line-up position's total so far (points): print the chances from there.")
+@click.option("--rounds-left", type=IntIn(0, 100, "0..100"), default=1, show_default=True,
+              help="With --standings: regular rounds still to play.")
+@click.option("--starter", type=IntIn(0, 3, "0..3"), default=0, show_default=True,
+              help="With --standings: the line-up position that starts the next round.")
+@click.option("--wins", default=None, metavar="W0,W1,...",
+              help="With --standings: rounds won so far by each position (a tie for last place under "
+                   "standings=last_loses).  [default: 0 each]")
+def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step, samples, seed, bootstrap,
+           standings, rounds_left, starter, wins):
+    import io
+    import time
+
+    import numpy as np
+
+    from handsim._io import atomic_write, refuse_if_in_use
+
+    folder = Path(study)
+    refuse_if_in_use(folder)
+    eq, rules, players, labels, pool = _pool(folder, config_i, lineup_i)
+    if position >= players:
+        raise click.UsageError(f"--position {position} is not a line-up position (allowed: 0..{players - 1})")
+    kw = dict(highest_scorer=rules.dealer_rotation == "highest_scorer", dealer_right=rules.starter == "dealer_right")
+    partnership = bool(rules.partnership)
+    last_loses = rules.standings == "last_loses"
+    if standings is not None:
+        tot = _ints(standings, "--standings", players)
+        w = _ints(wins, "--wins", players) if wins is not None else None
+        if starter >= players:
+            raise click.UsageError(f"--starter {starter} is not a line-up position (allowed: 0..{players - 1})")
+        _warn_if_few(pool)
+        click.echo(f"From totals {','.join(map(str, tot))}, {rounds_left} round(s) left, position {starter} to start; "
+                   f"{pool.rounds:,} rounds of the field {','.join(labels)}:")
+        for me in range(players):
+            def chances(pl_, me=me):
+                if partnership:
+                    return _team(eq, pl_, tot, starter, rounds_left, me, kw), 0.0, 0.0
+                p, lose, se = eq.equity_mc(pl_, tot, starter, rounds_left, me, samples, seed, last_loses=last_loses,
+                                           wins=w, **kw)
+                return float(p[0]), float(lose[0]), float(se[0])
+
+            p, lose, se = chances(pool)
+            reps = [chances(pool.resample(seed * 1000003 + b + 1)) for b in range(bootstrap)]
+            pool_se = float(np.std([x[0] for x in reps], ddof=1)) if bootstrap > 1 else 0.0
+            half = 1.96 * (se ** 2 + pool_se ** 2) ** 0.5
+            who = f"team {me % 2}+{me % 2 + 2}" if partnership else labels[me]
+            ci = f" (95% CI {max(p - half, 0):.1%} to {min(p + half, 1):.1%})" if half > 0 else ""
+            click.echo(f"  position {me} ({who}): wins {p:.1%}{ci}" + (f", loses {lose:.1%}" if last_loses else ""))
+        return
+    if out is None:
+        raise click.UsageError("give --out DIR for the table, or --standings for one position's chances")
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise click.UsageError(f"--out {out} is not a new or empty folder (equity never overwrites)")
+    R = rounds or int(rules.rounds)
+    _warn_if_few(pool)
+    t0 = time.time()
+    import sys
+
+    with click.progressbar(length=R * (1 + bootstrap), label="rounds left x tables", file=sys.stderr if sys.stderr.isatty() else io.StringIO()) as bar:
+        tab = eq.equity_table(pool, R, me=position, partnership=partnership, last_loses=last_loses,
+                              lead_max=lead_max, lead_step=lead_step, samples=samples, seed=seed,
+                              bootstrap=bootstrap, progress=bar.update, **kw)
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(out / "match_equity.csv", tab.to_csv(index=False, float_format="%.5f").encode())
+    fig = eq.equity_figure(tab, f"{', '.join(labels)}: {pool.rounds:,} rounds of the field; position {position}")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120)
+    atomic_write(out / "match_equity.png", buf.getvalue())
+    even = tab[(tab["lead"] == 0) & (tab["rounds_left"] == R)]["p_win"].mean()
+    click.echo(f"{len(tab):,} cells from {pool.rounds:,} rounds in {time.time() - t0:.1f} s "
+               f"({'exact' if tab['method'].iloc[0] == 'dp' else f'{samples:,} continuations each'}); "
+               f"level with {R} round(s) left: wins {even:.1%}: {out}")
+
+
+def _warn_if_few(pool) -> None:
+    """Say on stderr when the field's rounds are too few for the table's chances to be trusted."""
+    per = pool.rounds if pool.symmetric else pool.rounds // pool.players
+    if per < 2000:
+        click.echo(f"Warning: only {per:,} rounds per starter in the study: the chances follow those few rounds "
+                   f"closely (at least 20,000 deals are advised)", err=True)
+
+
+def _team(eq, pool, tot, starter, rounds_left, me, kw) -> float:
+    d = (tot[(me + 1) % 4] + tot[(me + 3) % 4]) - (tot[me] + tot[(me + 2) % 4])  # the other team - mine
+    lead_max = abs(d)
+    E = eq.equity_two_sides(pool, me, max(rounds_left, 0), True, kw["highest_scorer"], kw["dealer_right"],
+                            lead_max)
+    return float(E[rounds_left, starter, lead_max + d])
+
+
+def _ints(text: str, what: str, n: int) -> list[int]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        vals = [int(p) for p in parts]
+    except ValueError:
+        raise click.UsageError(f"{what} {text!r} is not {n} whole numbers separated by commas") from None
+    if len(vals) != n:
+        raise click.UsageError(f"{what} gives {len(vals)} numbers for {n} line-up positions")
+    if any(abs(v) > 10**6 for v in vals):
+        raise click.UsageError(f"{what}: each number must be within -10^6..10^6")
+    return vals
+
+
+def _pool(folder: Path, config_i, lineup_i):
+    """The game's equity module, the study's rules, players, line-up labels and :class:`RoundPool` of the chosen configuration
+    and line-up."""
+    import pandas as pd
+
+    from handsim.study import CHECKPOINT, read_checkpoint
+
+    ck_path = folder / CHECKPOINT
+    if not ck_path.is_file():
+        raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
+    spec = read_checkpoint(ck_path, policies=False).spec
+    eq = spec.game.equity()
+    if eq is None:
+        raise click.UsageError(f"{folder} is a study of {spec.game.name}: match equity is for classic Hand's presets "
+                               "(a match of scored rounds)")
+    per_deal = folder / "per_deal"
+    if not per_deal.is_dir() or not any(per_deal.glob("*.parquet")):
+        raise click.UsageError(f"{folder} has no per-deal rows: run the study with --per-deal "
+                               "(handsim simulate ... --per-deal --out FOLDER)")
+    configs = spec.configs()
+    ci = _choose(config_i, len(configs), "--config", "configurations")
+    li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
+    rows = pd.read_parquet(per_deal, filters=[("config", "==", ci), ("lineup", "==", li)],
+                           columns=["deal", "seat", "position", "policy", "score", "went_out"])
+    from handsim.errors import InputError
+
+    try:
+        pool = eq.round_pool(rows, spec.players)
+    except InputError as e:
+        raise click.UsageError(f"{folder}: {e}") from None
+    return eq, configs[ci], spec.players, pool.labels, pool
+
+
+def _choose(i, n: int, flag: str, what: str) -> int:
+    if i is None:
+        if n > 1:
+            raise click.UsageError(f"the study has {n} {what}: choose one with {flag} (allowed: 0..{n - 1})")
+        return 0
+    if i >= n:
+        raise click.UsageError(f"{flag} {i} is not one of the study's {n} {what} (allowed: 0..{n - 1})")
+    return i
