@@ -238,3 +238,26 @@ def test_equity_command_writes_the_table_and_refuses_bad_input(tmp_path):
         r = CliRunner().invoke(cli, ["equity"] + args)
         assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output, (args, r.output)
         assert len(r.output.strip().splitlines()) == 1, r.output
+
+
+@pytest.mark.slow
+@pytest.mark.compile_notices
+def test_equity_says_its_compilation_once_in_an_empty_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    study = tmp_path / "field"
+    env = dict(os.environ, HANDSIM_CACHE_DIR=str(tmp_path / "cache"))
+    run = [sys.executable, "-m", "handsim"]
+    p = subprocess.run(run + ["simulate", "--players", "3", "--lineup", "greedy,greedy,greedy", "--deals", "30",
+                              "--jobs", "1", "--per-deal", "--out", str(study), "-q"], env=env, capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    said = []
+    for _ in range(2):
+        p = subprocess.run(run + ["equity", str(study), "--standings", "0,0,0", "--samples", "200", "--bootstrap", "0"],
+                           env=env, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        said.append(p.stderr.count("Compiling the match equity kernel"))
+    assert said == [1, 0]

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+import handsim._kernels  # noqa: F401  (points numba's cache at handsim's folder before the kernels below)
 from handsim.errors import InputError
 
 #: Tie-break rounds played at most after the last regular round (as the match driver).
@@ -402,6 +403,14 @@ def equity_mc(pool: RoundPool, totals, starter: int, rounds_left: int, me: int, 
                dealer_right, last_loses, np.int64(me), lv, rw, rl)
     p = rw / samples
     return p, rl / samples, np.sqrt(np.clip(p * (1 - p), 0.0, None) / samples)
+
+
+def warm_up() -> None:
+    """Compile (or load from the kernel cache) the Monte Carlo kernel on a one-round pool, so that a
+    command can say the compilation before its work (``handsim equity``)."""
+    pool = RoundPool(np.array([[-30, 10, 20]], np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), 3, True,
+                     ("x",) * 3)
+    equity_mc(pool, [0, 0, 0], 0, 1, 0, samples=1)
 
 
 def equity_table(pool: RoundPool, rounds: int, *, me: int = 0, partnership: bool = False,
