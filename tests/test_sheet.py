@@ -112,6 +112,10 @@ def test_the_command_prints_writes_and_never_overwrites(tmp_path):
     assert "seat 0 wins with -48 points after 3 rounds." in html.read_text()
     again = runner.invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--csv", str(csv)], input=sheet)
     assert again.exit_code == 2 and f"{csv} exists: handsim never overwrites a file" in again.output
+    same = tmp_path / "same.x"  # the CSV was written, then replaced by the HTML (breaker C34)
+    both = runner.invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--csv", str(same), "--html",
+                                str(tmp_path / "." / "same.x")], input=sheet)
+    assert both.exit_code == 2 and "--csv and --html name the same file" in both.output and not same.exists()
     js = runner.invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--json"], input=sheet)
     assert json.loads(js.output)["winner"] == [0]
     bad = runner.invoke(main, ["score", "-", "--match"], input='{"scores": [-30, -30]}\n')

@@ -116,6 +116,9 @@ def test_existing_out_is_refused_and_force_replaces_it(runner, tournament_dir, t
     (["--policy", "greedy", "--policy", "random", "--set", "jokers=99"], ["jokers"]),
     (["--policy", "greedy", "--policy", "@missing.toml"], ["missing.toml", "No such file"]),
     (["--policy", "greedy", "--policy", "random", "--deals", "0"], ["out of range"]),
+    # was: a whole tournament at 71, the --set silently dropped (breaker J07)
+    (["--policy", "greedy", "--policy", "random", "--threshold", "71", "--set", "opening_threshold=91"],
+     ["--threshold 71 contradicts --set opening_threshold=91"]),
 ])
 def test_tournament_input_errors_are_one_line(runner, tmp_path, args, fragments):
     assert_usage_error(run(runner, "tournament", *args, "--out", tmp_path / "x", *FAST), *fragments)
@@ -190,6 +193,12 @@ def tune_dir(tmp_path_factory):
                                       "--out", str(out), *FAST])
     assert_ok(result)
     return out, result
+
+
+def test_tune_refuses_a_threshold_that_contradicts_set(runner, tmp_path):
+    assert_usage_error(run(runner, "tune", "hold-hand", "--param", "bail_turn=1:2", "--threshold", 71, "--set",
+                           "opening_threshold=91", "--deals", 1, "--out", tmp_path / "t"),
+                       "--threshold 71 contradicts --set opening_threshold=91")
 
 
 def test_tune_writes_best_toml_that_simulate_and_tournament_read(runner, tune_dir, tmp_path):

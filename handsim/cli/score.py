@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ._common import Command, InputFile, dump_json, load_rules, rules_options, table
@@ -52,6 +54,8 @@ def score(file, preset, rules_file, settings, as_json, match, csv_path, html_pat
     name = "standard input" if name in ("<stdin>", "-") or not isinstance(name, str) else name
     if (csv_path or html_path) and not match:
         raise click.UsageError("--csv and --html write a match's sheet: add --match")
+    if csv_path and html_path and Path(csv_path).resolve() == Path(html_path).resolve():
+        raise click.UsageError(f"--csv and --html name the same file {csv_path}: give each its own path")
     try:
         data = file.read()
     except OSError as e:

@@ -14,7 +14,7 @@ import click
 from handsim.errors import InputError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, ENGINE_COMPILE, classic_rules_options, command_line, engine_notice,
-                      load_rules, parse_players, speed_text, table)
+                      load_rules, parse_players, set_differs, speed_text, table)
 from ._study_options import (DEFAULT_CHUNK, FORCE_HELP, MAX_CHUNK, MAX_DEALS, POLICY_FILE_OPTION, Terminated,
                              check_only, default_out, given, read_run_json, sigterm_stops)
 
@@ -108,6 +108,9 @@ def _why(e: Exception) -> str:
 def _rules(preset, rules_file, settings, threshold, two_v_two):
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
     if threshold is not None:
+        if set_differs(settings, "opening_threshold", rules.opening_threshold, threshold):
+            raise click.UsageError(f"--threshold {threshold} contradicts --set opening_threshold="
+                                   f"{rules.opening_threshold}: give one of them")
         rules = rules.replace(opening_threshold=threshold)
     return rules
 
