@@ -272,7 +272,8 @@ def _switches(st: StudyView) -> list[tuple[Finding, dict, str]]:
 
 def _why_they_differ(st: StudyView, vs_rec: Mapping[str, Any] | None, sw_rec: Mapping[str, Any], col: str) -> str:
     """One sentence on why *at the same table* and *switching one seat* give different figures, with
-    the gap between the two when both are the same policies' scores in the same line-up."""
+    the gap between the two (as printed) when both are the same policies' scores in the same line-up
+    and both intervals exclude 0."""
     a, b = sw_rec["policy_a"], sw_rec["policy_b"]
     why = (" The two figures differ because *at the same table* compares players in the same rounds, while "
            f"*switching one seat* compares that seat playing `{a}` and playing `{b}`, so it also counts what `{a}` "
@@ -284,6 +285,8 @@ def _why_they_differ(st: StudyView, vs_rec: Mapping[str, Any] | None, sw_rec: Ma
         return why + "."
     ev = estimate(vs_rec, "mean_diff", "ci95_low", "ci95_high", PR)
     es = estimate(sw_rec, "mean_diff", "ci95_low", "ci95_high", PR)
+    if not (ev.significant and es.significant):  # the gap of two uncertain figures says little
+        return why + "."
     nd = max(len(ev.number().rpartition(".")[2]) if "." in ev.number() else 0,
              len(es.number().rpartition(".")[2]) if "." in es.number() else 0)
     # the gap of the two figures as printed (e.g. +14.8 - +17.5 = -2.7)

@@ -326,7 +326,7 @@ def _brief_edge(st: _Study) -> Finding | None:
     for i, (_, r) in enumerate(rows.iterrows()):
         est = _share(r["edge"], r["edge_ci95_low"], r["edge_ci95_high"], diff=True)
         win = _share(r["win_rate"], r["win_rate_ci95_low"], r["win_rate_ci95_high"])
-        parts.append(f"{win.text()} of games, {verdict(est, lower_is_better=False, unit=i == 0)}"
+        parts.append(f"{win.number()} of games (95% CI {win.ci_text}): {verdict(est, lower_is_better=False, unit=i == 0)}"
                      + _at(r, st.varying, len(rows)))
     r0 = rows.iloc[0]
     return Finding(f"The first player's chance to win, against a fair share of {fmt_pct(r0['fair_share'])}: "
@@ -350,11 +350,12 @@ def _brief_length(st: _Study) -> Finding | None:
             q = g.iloc[0]
             so = _share(q["stock_out_rate"], q["stock_out_rate_ci95_low"], q["stock_out_rate_ci95_high"])
             drawn = _f(q["draw_game_rate"]) > 0
-            stock.append(f"{so.text()}" + (f", with {fmt_pct(q['draw_game_rate'])} of games drawn" if drawn else "")
+            stock.append(f"{so.number()}{' of games' if i == 0 else ''} (95% CI {so.ci_text})"
+                         + (f", {fmt_pct(q['draw_game_rate'])} of games drawn" if drawn else "")
                          + _at(r, st.varying, len(rows)))
-    text = "A game lasts " + "; ".join(parts) + " on average (all players' turns together)"
+    text = "A game lasts, on average (all players' turns together), " + "; ".join(parts)
     if stock:
-        text += "; the stock runs out in " + "; ".join(stock) + " of games"
+        text += ". The stock runs out in " + "; ".join(stock)
     r0 = rows.iloc[0]
     return Finding(text + ".", None, _where(r0, [], r0["lineup"]))
 
