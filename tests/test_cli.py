@@ -105,7 +105,10 @@ def test_tiny_study_subprocess(tmp_path):
     assert lines[0].startswith("Simulating 1 configuration × 1 line-up (greedy×2) × 40 deals = 40 rounds")
     assert lines[1] == "In brief:", p.stdout
     assert re.fullmatch(r"  greedy scores -?[\d.]+ points per player-round \(95% CI -?[\d.]+ to -?[\d.]+\)\.", lines[2])
-    assert lines[3] == "  Lower scores are better." and lines[4] == ""
+    # how often a Hand ends a round and how long rounds are, then that lower is better
+    assert re.fullmatch(r"  A Hand ends [\d.]+% of rounds; a round lasts [\d.]+ turns on average \(all players' turns "
+                        r"together\)\.", lines[3]), lines[3]
+    assert lines[4] == "  Scores are penalty points: lower is better." and lines[5] == ""
     assert "mean_score" in p.stdout and "95% CI" in p.stdout and "p_unopened" in p.stdout
     tail = lines[lines.index(next(ln for ln in lines if ln.startswith("Report: "))):]
     assert tail[0] == "Report: tmp/report.html" and tail[1].startswith("Results: tmp/ (report.md, ")

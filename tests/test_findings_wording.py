@@ -100,7 +100,9 @@ def test_study_findings_claim_no_difference_when_the_interval_includes_0(null_st
     # the effect of the option, policy against policy, switching one seat and the summary all say it
     assert {"in-brief", "effect-opening_threshold", "versus", "lineups"} <= sections, sections
     for f in ns:
-        assert "not significant: the interval includes 0" in f.text, f.text
+        # (a share that no deal changed, e.g. In brief's Hands per round, is the same in every deal)
+        assert ("the same in every deal" if f.estimate.identical else "not significant: the interval includes 0") \
+            in f.text, f.text
         assert not DIRECTION.search(f.text), f.text
     versus = [f for f in ns if f.text.startswith("`hold-hand` − `greedy`")]
     assert versus and all(f.text.endswith(": no difference shown.") for f in versus)
@@ -207,12 +209,12 @@ def test_tournament_findings_claim_no_difference_when_the_interval_includes_0():
     ns = not_significant(doc)
     assert len(ns) == 2  # the summary and the head-to-head section
     for f in ns:
-        assert f.text == ("`greedy` − `hold-hand` = -0.40 points per player-round (95% CI -1.10 to +0.30; not "
-                          "significant: the interval includes 0): no difference in score shown between `greedy` "
-                          "and `hold-hand`.")
+        assert f.text == ("`greedy` and `hold-hand` score about the same: `greedy` − `hold-hand` = -0.40 points per "
+                          "player-round (95% CI -1.10 to +0.30; not significant: the interval includes 0): no "
+                          "difference in score shown.")
         assert not DIRECTION.search(f.text)
     sig = [f.text for f in all_findings(doc) if f.estimate is not None and f.estimate.significant]
-    assert ("`greedy` scores less than `random` at the same tables: `greedy` − `random` = -20.00 points per "
+    assert ("`greedy` does better than `random` at the same tables (scores less): `greedy` − `random` = -20.00 points per "
             "player-round (95% CI -22.00 to -18.00); over each deal's seatings `greedy` had the lower total on 60.0% "
             "of deals (95% CI 56.0% to 64.0%), the same total on 0% and the higher on 40.0%.") in sig
     # the table says it too, and the figure is drawn with a hollow marker for the pair
@@ -238,7 +240,7 @@ def test_two_v_two_tournament_findings_are_per_team_round():
     doc = tournament_doc([("greedy", 150, 140, 160), ("random", -150, -160, -140)],
                          [("greedy", "random", -90.0, -95.0, -85.0)], spec)
     texts = [f.text for f in all_findings(doc)]
-    assert any(t.startswith("`greedy`'s team scores less than `random`'s team at the same tables: `greedy` − `random` "
+    assert any(t.startswith("`greedy`'s team does better than `random`'s team at the same tables (scores less): `greedy` − `random` "
                             "= -90.00 points per team-round") for t in texts)
     assert "per player-round" not in " ".join(texts)
     assert_units_named(doc)
@@ -302,8 +304,8 @@ def test_tune_findings_claim_no_difference_when_the_interval_includes_0():
 
 
 @pytest.mark.parametrize("diff,lo,hi,start", [
-    (-2.4, -4.4, -0.4, "Confirmed on 300 fresh deals (seed 6): `{best}` scores less than the defaults"),
-    (2.4, 0.4, 4.4, "Not confirmed: on 300 fresh deals (seed 6) `{best}` scores more than the defaults"),
+    (-2.4, -4.4, -0.4, "Confirmed on 300 fresh deals (seed 6): `{best}` does better than the defaults"),
+    (2.4, 0.4, 4.4, "Not confirmed: on 300 fresh deals (seed 6) `{best}` does worse than the defaults"),
 ])
 def test_tune_confirmation_states_a_direction_only_outside_0(diff, lo, hi, start):
     best = TUNE.candidate({"bail_turn": 1}).label

@@ -115,12 +115,15 @@ def test_summary_comes_first_and_is_short(written):
     tops = re.findall(r"^## (.+)$", text, flags=re.M)
     assert tops[0] == "In brief"
     items = [x for x in section(text, "In brief").splitlines() if x.startswith("- ")]
-    assert 3 <= len(items) <= 6
-    assert all("95% CI" in x or "the same in every deal" in x for x in items)
-    assert ("joker penalty from 15 to 30: the difference in `hold-hand`'s mean score is 0.0 points per player-round "
-            "(the same in every deal)") in text
-    # a significant effect is stated as a change, with its unit
-    assert ("Raising the opening threshold from 51 to 71 changes `hold-hand`'s mean score by +8.0 points per "
+    assert 3 <= len(items) <= 5
+    # every difference with its interval; the one line without one gives levels (of a line-up that mixes policies)
+    assert all("95% CI" in x or "the same in every deal" in x for x in items if not x.startswith("- A Hand ends"))
+    assert ("- A Hand ends 10.2% of rounds at opening threshold 51 and 10.2% at 71; a round lasts 34.5 turns on "
+            "average at opening threshold 51 and 38.4 at 71 (all players' turns together). [joker penalty 15]") in items
+    assert ("Raising the joker penalty from 15 to 30, `hold-hand`'s score: the same in every deal (0.0 points per "
+            "player-round) at opening threshold 51; the same in every deal (0.0) at 71.") in text
+    # a significant effect is said worse or better for the player, with its unit
+    assert ("Raising the opening threshold from 51 to 71 makes `hold-hand`'s score worse by 8.0 points per "
             "player-round (95% CI") in text
 
 
@@ -700,22 +703,23 @@ def unopened_study(thresholds=(None,)) -> StudyAccumulator:
     return acc
 
 
-@pytest.mark.parametrize("thresholds, rules, said", [
-    ((None,), {"opening_threshold": 71, "opening_rule": "fixed"}, "P(unopened) at opening threshold 71 goes from"),
-    ((None,), {"opening_threshold": 51, "opening_rule": "ascending"},
-     "P(unopened) at opening threshold 51 (ascending openings) goes from"),
-    ((91, 51), {"opening_threshold": 51, "opening_rule": "fixed"}, "P(unopened) at opening threshold 91 goes from"),
+@pytest.mark.parametrize("thresholds, rules, opening, said", [
+    ((None,), {"opening_threshold": 71, "opening_rule": "fixed"}, " at opening threshold 71", "P(unopened) goes from"),
+    ((None,), {"opening_threshold": 51, "opening_rule": "ascending"}, " at opening threshold 51 (ascending openings)",
+     "P(unopened) goes from"),
+    ((91, 51), {"opening_threshold": 51, "opening_rule": "fixed"}, ",", "P(unopened) at opening threshold 91 goes from"),
 ])
-def test_in_brief_names_the_opening_threshold_of_p_unopened(thresholds, rules, said):
-    """The joker-penalty bullet of *In brief* says which opening P(unopened) counts: the study's
-    threshold (run.json rules), or the first value of a varying one (the bullet's baseline)."""
+def test_in_brief_names_the_opening_threshold_of_p_unopened(thresholds, rules, opening, said):
+    """The joker-penalty bullet of *In brief* says which opening its figures (and P(unopened)) count: the
+    study's threshold (run.json rules) once, at its start, or the first value of a varying one (the
+    bullet's baseline) at P(unopened)."""
     acc = unopened_study(thresholds)
     s = acc.summary()
     g = s[(s["seat"] == "all") & (s["joker_penalty"] == 30)]
     assert np.allclose(g["p_unopened"], 0.05)  # the premise: 5% of player-rounds at penalty 30
     doc = findings.build(acc.summary(), acc.paired(), acc.histograms(), {"rules": rules}, dpi=30)
     brief = [f.text for s in doc.sections if s.id == "in-brief" for b in s.blocks for f in getattr(b, "items", ())]
-    joker = [t for t in brief if t.startswith("Raising the joker penalty from 15 to 30")]
+    joker = [t for t in brief if t.startswith(f"Raising the joker penalty from 15 to 30{opening}")]
     assert len(joker) == 1, brief
     assert f"; {said} 0% to 5.0% of player-rounds (+5.0 percentage points, 95% CI" in joker[0], joker[0]
     if len(thresholds) > 1:  # the threshold's own bullet names both values and needs no "at"

@@ -162,6 +162,11 @@ def test_spec_round_trip_checkpoint_and_report(tmp_path):
     for word in ("opening", "Hand (the one-turn", "points per player-round", "unopened"):
         assert word not in text
     assert "The first player wins" in text and "Playing `patient` instead of `greedy`" in text
+    # In brief: at most five lines, the first seat's chance and the game's length among them
+    brief = [x for x in text.split("## In brief\n", 1)[1].split("\n## ", 1)[0].splitlines() if x.startswith("- ")]
+    assert 2 <= len(brief) <= 5, brief
+    assert brief[0].startswith("- The first player's chance to win, against a fair share of 33.3%: ")
+    assert brief[1].startswith("- A game lasts, on average ") and "The stock runs out in" in brief[1]
 
 
 def test_bad_russian_studies_are_refused():

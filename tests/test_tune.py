@@ -154,8 +154,8 @@ def test_outputs_and_best_toml_round_trip(known, tmp_path):
     assert len(csv) == 3 and {"bail_turn", "mean_score", "ci95_low", "diff_vs_default", "is_best"} <= set(csv.columns)
     report = (out / "report.md").read_text(encoding="utf-8")
     c = res.confirm
-    assert (f"Confirmed on {c['deals']} fresh deals (seed {c['seed']}): `{c['best']}` scores less than the defaults "
-            f"`{c['default']}`: best − defaults = {c['diff']:+.2f} points per player-round (95% CI "
+    assert (f"Confirmed on {c['deals']} fresh deals (seed {c['seed']}): `{c['best']}` does better than the defaults "
+            f"`{c['default']}` (scores less): best − defaults = {c['diff']:+.2f} points per player-round (95% CI "
             f"{c['diff_ci95_low']:+.2f} to {c['diff_ci95_high']:+.2f}).") in report
     assert "](tune.png)" in report and "](confirm.png)" in report
 

@@ -183,11 +183,13 @@ def pair_finding(r: Mapping[str, Any], teams: bool = False) -> Finding:
         col, other = ("p_deal_ahead", "p_deal_behind") if better == a else ("p_deal_behind", "p_deal_ahead")
         share, tied, higher = _share(r, col), _share(r, "p_deal_tied"), _share(r, other)
         # the three shares together: "lower on 28.9%" alone hid that 63.4% of deals were tied
-        text = (f"{who(better)} scores less than {who(worse)} at the same tables: `{a}` − `{b}` = {e.text()}; "
+        text = (f"{who(better)} does better than {who(worse)} at the same tables (scores less): `{a}` − `{b}` = "
+                f"{e.text()}; "
                 f"over each deal's seatings {who(better)} had the lower total on {share.number()} of deals "
                 f"(95% CI {share.ci_text}), the same total on {tied.number()} and the higher on {higher.number()}.")
     else:
-        text = f"`{a}` − `{b}` = {e.text()}: no difference in score shown between {who(a)} and {who(b)}."
+        text = (f"{who(a)} and {who(b)} score about the same: `{a}` − `{b}` = {e.text()}: no difference in score "
+                "shown.")
     return Finding(text, e)
 
 
@@ -226,7 +228,7 @@ def _t_summary(spec, ratings, cross, order, played) -> Section:
         items.append(fit)
     if not items:
         return sec.add(Paragraph("No results yet."))
-    sec.add(BulletList(tuple(items[:6])))
+    sec.add(BulletList(tuple(items[:5])))
     note = ("Scores are penalty points: lower is better. The ranking is by rating (finishing order at the table); "
             "the head-to-head score differences are paired over the same deals and seats.")
     if played < spec.deals:
@@ -440,10 +442,11 @@ def confirmation_finding(confirm: Mapping[str, Any], best: str, default: str, te
     e = _diff(confirm["diff"], confirm["diff_ci95_low"], confirm["diff_ci95_high"], score_unit(teams))
     where = f"on {int(confirm['deals']):,} fresh deals (seed {int(confirm['seed'])})"
     if e.significant and e.value < 0:
-        text = f"Confirmed {where}: `{best}` scores less than the defaults `{default}`: best − defaults = {e.text()}."
+        text = (f"Confirmed {where}: `{best}` does better than the defaults `{default}` (scores less): best − "
+                f"defaults = {e.text()}.")
     elif e.significant:
-        text = (f"Not confirmed: {where} `{best}` scores more than the defaults `{default}`: best − defaults = "
-                f"{e.text()}.")
+        text = (f"Not confirmed: {where} `{best}` does worse than the defaults `{default}` (scores more): best − "
+                f"defaults = {e.text()}.")
     else:
         text = (f"Not confirmed: {where}, best − defaults (`{best}` − `{default}`) = {e.text()}: no difference "
                 "shown.")

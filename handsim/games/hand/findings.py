@@ -349,6 +349,22 @@ class StudyView:
         rules = self.info.get("rules")
         return rules.get(name) if isinstance(rules, Mapping) else None
 
+    def unopened_words(self) -> str:
+        """What a player who never opened pays, from the study's rules (RULES.md §6): ``"pays 100 on
+        top of the cards left"``, ``"scores 100 in all"`` (``unopened_penalty = flat``), or, when the
+        configurations vary it, ``"pays each configuration's `unopened_points`"``."""
+        from .rules import PARAMS
+
+        rules = {p.name: p.default for p in PARAMS}
+        given = self.info.get("rules")
+        rules.update(given if isinstance(given, Mapping) else {})
+        if "unopened_points" in self.options or "unopened_penalty" in self.options:
+            return "pays each configuration's `unopened_points` (RULES.md §6)"
+        points = str(int(rules["unopened_points"])).replace("-", "−")
+        if rules["unopened_penalty"] == "flat":
+            return f"scores {points} in all"
+        return f"pays {points} on top of the cards left"
+
     def reference_lineup(self) -> str | None:
         """The first line-up in which every seat plays one policy (the rule's effect with no mix), else the first."""
         for lu in self.lineups:

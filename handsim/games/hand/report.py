@@ -30,6 +30,7 @@ from . import plots
 from .findings import (MAX_ROWS, PR, StudyView, TR, capped, change_verb, estimate, flip_lineup_pairs, has_joker_left,
                        has_matches, is_nan, lineup_policies, option_columns, paired_rates, quantiles_from_histograms,
                        share_estimate, versus_from_summary)
+from .brief import brief_section
 from .sections import (effect_section, levels_section, lineups_section, matches_section, partnership_section,
                        round_section, versus_section)
 from .tables import SPREAD_COLUMNS, team_margin_table
@@ -351,7 +352,7 @@ def _spread_table(st: StudyView, df: pd.DataFrame) -> Section | None:
     sub.add(Paragraph("How one player's score in a round spreads, over all seats of each policy: a tenth of the "
                       "player-rounds score at most p10 points, half at most the median, nine tenths at most p90; the "
                       "last column is the share of player-rounds that cost more than 100 points (an unopened player "
-                      "pays 100 on top of the cards left). They describe the rounds played and carry no interval."),
+                      f"{st.unopened_words()}). They describe the rounds played and carry no interval."),
             Table(tuple(option_columns(st.options)) + (
                 st.lineup_column(), Column("policy"), Column("p10", "points", True), Column("median", "points", True),
                 Column("p90", "points", True), Column("over 100", "% of player-rounds", True)), tuple(rows), note=note))
@@ -371,139 +372,6 @@ def _files_section(st: StudyView, csv_files: Sequence[str]) -> Section:
     }
     return Section("Files", level=2, id="files").add(
         BulletList(tuple(f"`{f}`: {what[f]}." for f in csv_files if f in what)))
-
-
-# ----------------------------------------------------------------------------------------------
-# the executive summary
-
-
-def _opening_of(st: StudyView, rate: str, option: str, config: Mapping[str, Any]) -> str:
-    """`` at opening threshold 51`` after P(unopened) when the clause's option is not the threshold
-    itself (whose clause names both values): which opening the players did not make."""
-    if rate != "p_unopened" or option == "opening_threshold":
-        return ""
-    threshold = st.rule_value("opening_threshold", config)
-    if threshold is None:
-        return ""
-    ascending = st.rule_value("opening_rule", config) == "ascending"
-    return f" at opening threshold {value_text(threshold)}" + (" (ascending openings)" if ascending else "")
-
-
-def _summary_section(st: StudyView) -> Section:
-    sec = Section("In brief", level=2, id="in-brief")
-    items: list[Finding] = []
-    ref = st.reference_lineup()
-    first = st.first_config()
-    # 1. each rule option: baseline -> last value, for the reference line-up
-    for option in [o for o in st.options if o in st.values][:3]:
-        vals = st.values[option]
-        base, last = vals[0], vals[-1]
-        p = plots.baseline_rows(st.paired, option, base)
-        p = p[(p["lineup"] == ref) & (p["to_value"].map(value_text) == value_text(last))]
-        # a later option's effect at each value of the first varied option (a joker-penalty effect
-        # may grow with the threshold): up to three of them, the baseline's first
-        others = [o for o in st.options if o != option]
-        x = st.options[0] if option != st.options[0] and len(st.values.get(st.options[0], ())) > 1 else None
-        for o in others:
-            if o != x:
-                p = p[p[o].map(value_text) == value_text(first[o])]
-        if not len(p):
-            continue
-        at_base = p if x is None else p[p[x].map(value_text) == value_text(first[x])]
-        r = (at_base if len(at_base) else p).iloc[0].to_dict()
-        e = estimate(r, "mean_diff", "ci95_low", "ci95_high", PR)
-        verb = change_verb(base, last)
-        recs = [r] if x is None else [r] + [q for q in spread_pick(p.to_dict("records"), 3)
-                                            if value_text(q[x]) != value_text(r[x])][:2]
-        if len(recs) > 1:  # one clause per value of x, each worded by its own interval
-            parts = [f"{estimate(q, 'mean_diff', 'ci95_low', 'ci95_high', PR).text()} at {human(x)} {value_text(q[x])}"
-                     for q in recs]
-            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)}: the difference in "
-                    f"`{r['policy']}`'s mean score is " + "; ".join(parts))
-        elif e.significant:
-            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)} changes "
-                    f"`{r['policy']}`'s mean score by {e.text()}")
-        else:  # no direction, no claim of a change
-            text = (f"{verb} the {human(option)} from {value_text(base)} to {value_text(last)}: the difference in "
-                    f"`{r['policy']}`'s mean score is {e.text()}")
-        r1 = st.row({**first, option: base}, ref, r["policy"])
-        r2 = st.row({**first, option: last}, ref, r["policy"])
-        rates = paired_rates(r)
-        shown = [max(rates[:2], key=lambda k: abs(float(r[f"{k}_diff"] or 0)))]
-        if option == "joker_penalty" and "p_joker_left" in rates:
-            shown.append("p_joker_left")
-        for rate in shown:
-            de = estimate(r, f"{rate}_diff", f"{rate}_diff_ci95_low", f"{rate}_diff_ci95_high", "pp")
-            if r1 is not None and r2 is not None and de.significant:
-                text += (f"; {plots.RATE_NAMES[rate]}{_opening_of(st, rate, option, first)} goes from "
-                         f"{fmt_pct(r1[rate])} to {fmt_pct(r2[rate])} of player-rounds ({de.text(inner=True)})")
-        items.append(Finding(text + ".", e, st.where({**r, **first, "lineup": ref},
-                                                     skip=(option,) if len(recs) == 1 else (option, x))))
-    # 2. policy against policy (not for 2 v 2, where a policy pools partners and opponents)
-    vs = st.versus
-    if vs is not None and len(vs) and not st.teams:
-        for lu in st.mixed_lineups()[:1]:
-            g = vs[vs["lineup"] == lu]
-            a, b = g["policy_a"].iloc[0], g["policy_b"].iloc[0]
-            g = g[(g["policy_a"] == a) & (g["policy_b"] == b)]
-            x = st.options[0] if st.options else None
-            for o in st.options[1:]:
-                g = g[g[o].map(value_text) == value_text(first[o])]
-            recs = spread_pick(g.to_dict("records"), 3)
-            parts = [f"{estimate(r, 'mean_diff', 'ci95_low', 'ci95_high', PR).text()}"
-                     + (f" at {human(x)} {value_text(r[x])}" if x else "") for r in recs]
-            e = estimate(recs[-1], "mean_diff", "ci95_low", "ci95_high", PR)
-            items.append(Finding(f"At the same table, `{a}` − `{b}` (the first's mean score minus the second's) is "
-                                 + "; ".join(parts) + ".", e,
-                                 st.where({**first, "lineup": lu}, skip=(x,) if x else ())))
-    # 3. switching one seat (teams: the team's score and its chance to win)
-    lp = st.lineup_pairs
-    if lp is not None and len(lp):
-        for (la, lb, pos), g in itertools.islice(lp.groupby(["lineup_a", "lineup_b", "position"], sort=False), 2):
-            x = st.options[0] if st.options else None
-            for o in st.options[1:]:
-                g = g[g[o].map(value_text) == value_text(first[o])]
-            recs = spread_pick(g.to_dict("records"), 3)
-            if not recs:
-                continue
-            r0 = recs[0]
-            if has_matches(st.summary) and r0["matches"] > 0:
-                col, unit, what = "match_win_diff", "pp", ("its team's" if r0["team"] else "its") + " chance of winning the match"
-            elif r0["team"]:
-                col, unit, what = "team_diff", TR, f"{r0['team']}'s score"
-            else:
-                col, unit, what = "mean_diff", PR, "that player's score"
-            lo, hi = ("ci95_low", "ci95_high") if col == "mean_diff" else (f"{col}_ci95_low", f"{col}_ci95_high")
-            parts = [estimate(r, col, lo, hi, unit).text()
-                     + (f" at {human(x)} {value_text(r[x])}" if x and len(recs) > 1 else "") for r in recs]
-            e = estimate(recs[-1], col, lo, hi, unit)
-            items.append(Finding(f"Playing `{r0['policy_a']}` instead of `{r0['policy_b']}` at position {int(pos)}: "
-                                 f"the difference in {what} is " + "; ".join(parts) + ".", e,
-                                 st.where({**first, "lineup": la}, skip=(x,) if x else ())))
-    # 4. matches: team A's win rate in mixed line-ups
-    if st.matches and st.teams and len(items) < 6:
-        t = st.full[(st.full["seat"] == "team A")]
-        for lu in st.mixed_lineups()[:1]:
-            g = t[t["lineup"] == lu]
-            for o in st.options[1:]:
-                g = g[g[o].map(value_text) == value_text(first[o])]
-            recs = spread_pick(g.to_dict("records"), 3)
-            x = st.options[0] if st.options else None
-            parts = [share_estimate(r, "match_win_rate").text() + (f" at {human(x)} {value_text(r[x])}" if x else "")
-                     for r in recs]
-            items.append(Finding(f"Team A ({recs[0]['policy']}) wins, of its matches, " + "; ".join(parts)
-                                 + " (a fair share is 50%).", None, f"line-up {lineup_text(lu)}"))
-    if not items and len(st.allrows):
-        for r in st.allrows.to_dict("records")[:4]:
-            e = estimate(r, "mean_score", "ci95_low", "ci95_high", PR, diff=False)
-            items.append(Finding(f"`{r['policy']}` scores {e.text()}.", e, st.where(r)))
-    if not items:
-        sec.add(Paragraph("No results yet."))
-        return sec
-    sec.add(BulletList(tuple(items[:6])))
-    sec.add(Paragraph("Lower scores are better. The sections below give every comparison, its figure and table.",
-                      note=True))
-    return sec
 
 
 # ----------------------------------------------------------------------------------------------
@@ -541,7 +409,7 @@ def build(summary: pd.DataFrame, paired: pd.DataFrame, histograms: Mapping[str, 
     if n_rounds:
         lead.append(f"{int(n_rounds):,} rounds")
     doc.lead = ("Study of " + "; ".join(lead) + ". Scores are points per player-round: lower is better.") if lead else ""
-    doc.add(_summary_section(st))
+    doc.add(brief_section(st))
     doc.add(_run_section(st))
     doc.add(_how_to_read(st))
     if len(st.summary):

@@ -188,8 +188,8 @@ def levels_section(st: StudyView) -> Section:
             ("mean_score", "mean_score.png", "Mean score per round",
              "Mean score per round (points, lower is better) of each policy over all its seats."),
             ("p_unopened", "p_unopened.png", "P(unopened)",
-             "Share of player-rounds (%) in which the player never laid down an opening; each pays 100 on top of "
-             "its cards. The axis starts at 0."),
+             "Share of player-rounds (%) in which the player never laid down an opening; such a player "
+             f"{st.unopened_words()}. The axis starts at 0."),
             ("p_hand", "p_hand.png", "P(Hand)",
              "Share of player-rounds (%) that end with the player going out in one turn (a Hand). The axis "
              "starts at 0.")):

@@ -26,6 +26,7 @@ from handsim.report.document import (BulletList, Column, Document, Estimate, Fig
                                      Table, fmt_number, fmt_pct, resumed_bullet)
 from handsim.report.files import FORMATS, check_formats, write_document
 from handsim.report.plots import lineup_text, value_text
+from handsim.report.words import verdict
 
 from .rules import PARAMS
 
@@ -295,18 +296,124 @@ def _versus_findings(st: _Study) -> list[Finding]:
     return out
 
 
+#: Lines of *In brief* at most.
+MAX_BRIEF = 5
+
+
+def _at(r: Mapping[str, Any], varying: Sequence[str], n: int) -> str:
+    """`` at `first_round` = free`` after a clause, when the line has one clause per configuration."""
+    return f" at {_config_text(r, varying)}" if varying and n > 1 else ""
+
+
+def _per_config(df: pd.DataFrame, varying: Sequence[str], lineup_col: str = "lineup") -> pd.DataFrame:
+    """The rows of ``df`` of its first line-up (or line-up pair), one per configuration, three at most."""
+    if not len(df):
+        return df
+    first = df[lineup_col].iloc[0]
+    rows = df[df[lineup_col] == first]
+    if "lineup_b" in df.columns and lineup_col == "lineup_a":
+        rows = rows[rows["lineup_b"] == df["lineup_b"].iloc[0]]
+    return rows.iloc[plots.spread_pick(list(range(len(rows))), 3)] if len(rows) > 3 else rows
+
+
+def _brief_edge(st: _Study) -> Finding | None:
+    s = st.seats
+    s = s[(s["seat"] == 0) & s["lineup"].map(_single_policy)] if len(s) else s
+    rows = _per_config(s, st.varying)
+    if not len(rows):
+        return None
+    parts = []
+    for i, (_, r) in enumerate(rows.iterrows()):
+        est = _share(r["edge"], r["edge_ci95_low"], r["edge_ci95_high"], diff=True)
+        win = _share(r["win_rate"], r["win_rate_ci95_low"], r["win_rate_ci95_high"])
+        parts.append(f"{win.number()} of games (95% CI {win.ci_text}): {verdict(est, lower_is_better=False, unit=i == 0)}"
+                     + _at(r, st.varying, len(rows)))
+    r0 = rows.iloc[0]
+    return Finding(f"The first player's chance to win, against a fair share of {fmt_pct(r0['fair_share'])}: "
+                   + "; ".join(parts) + ".", _share(r0["edge"], r0["edge_ci95_low"], r0["edge_ci95_high"], diff=True),
+                   _where(r0, [], r0["lineup"]))
+
+
+def _brief_length(st: _Study) -> Finding | None:
+    rows = _per_config(st.length, st.varying)
+    if not len(rows):
+        return None
+    groups = st.groups
+    parts, stock = [], []
+    for i, (_, r) in enumerate(rows.iterrows()):
+        m = _num(r["mean_turns"], r["turns_ci95_low"], r["turns_ci95_high"], "turns")
+        parts.append((m.text() if i == 0 else f"{m.number()} (95% CI {m.ci_text})") + _at(r, st.varying, len(rows)))
+        g = groups[groups["lineup"] == r["lineup"]]
+        for o in st.varying:
+            g = g[g[o].map(value_text) == value_text(r[o])]
+        if len(g):
+            q = g.iloc[0]
+            so = _share(q["stock_out_rate"], q["stock_out_rate_ci95_low"], q["stock_out_rate_ci95_high"])
+            drawn = _f(q["draw_game_rate"]) > 0
+            stock.append(f"{so.number()}{' of games' if i == 0 else ''} (95% CI {so.ci_text})"
+                         + (f", {fmt_pct(q['draw_game_rate'])} of games drawn" if drawn else "")
+                         + _at(r, st.varying, len(rows)))
+    text = "A game lasts, on average (all players' turns together), " + "; ".join(parts)
+    if stock:
+        text += ". The stock runs out in " + "; ".join(stock)
+    r0 = rows.iloc[0]
+    return Finding(text + ".", None, _where(r0, [], r0["lineup"]))
+
+
+def _brief_switch(st: _Study) -> list[Finding]:
+    lp = st.lineup_pairs
+    out = []
+    if not len(lp):
+        return out
+    for _, g in list(lp.groupby(["lineup_a", "lineup_b", "position"], sort=False))[:2]:
+        rows = g.iloc[plots.spread_pick(list(range(len(g))), 3)]
+        parts = []
+        for i, (_, r) in enumerate(rows.iterrows()):
+            est = _share(r["win_diff"], r["win_diff_ci95_low"], r["win_diff_ci95_high"], diff=True)
+            parts.append(verdict(est, lower_is_better=False, unit=i == 0) + _at(r, st.varying, len(rows)))
+        r0 = rows.iloc[0]
+        text = (f"Playing `{r0['policy_a']}` instead of `{r0['policy_b']}` at line-up position {int(r0['position'])}, "
+                "that player's chance to win: " + "; ".join(parts) + ".")
+        out.append(Finding(text, _share(r0["win_diff"], r0["win_diff_ci95_low"], r0["win_diff_ci95_high"], diff=True),
+                           f"line-up {lineup_text(r0['lineup_a'])} against {lineup_text(r0['lineup_b'])}"))
+    return out
+
+
+def _brief_versus(st: _Study, switch: Finding | None, pair) -> Finding | None:
+    vs = st.versus
+    if len(vs):  # the first pair of policies of the first line-up
+        vs = vs[(vs["policy_a"] == vs["policy_a"].iloc[0]) & (vs["policy_b"] == vs["policy_b"].iloc[0])]
+    rows = _per_config(vs, st.varying) if len(vs) else vs
+    if not len(rows):
+        return None
+    parts = []
+    for i, (_, r) in enumerate(rows.iterrows()):
+        est = _share(r["win_diff"], r["win_diff_ci95_low"], r["win_diff_ci95_high"], diff=True)
+        parts.append(verdict(est, lower_is_better=False, unit=i == 0) + _at(r, st.varying, len(rows)))
+    r0 = rows.iloc[0]
+    text = (f"At the same table, `{r0['policy_a']}` against `{r0['policy_b']}` (the chance to win per seat held, the "
+            "first's minus the second's): " + "; ".join(parts) + ".")
+    if switch is not None:
+        a, b = pair
+        text += (" The two figures differ because *at the same table* compares players in the same games, while "
+                 f"*switching one seat* compares that seat playing `{a}` and playing `{b}`, so it also counts what "
+                 f"`{a}` does to the other players' chances.")
+    return Finding(text, _share(r0["win_diff"], r0["win_diff_ci95_low"], r0["win_diff_ci95_high"], diff=True),
+                   f"line-up {lineup_text(r0['lineup'])}")
+
+
 def _summary_section(st: _Study) -> Section:
     sec = Section("In brief", level=2, id="in-brief")
-    items: list[Finding] = []
-    items += _edge_findings(st)[:4]
-    items += _stock_findings(st)[:3]
-    items += _length_findings(st)[:3]
-    items += _switch_findings(st)[:4]
-    items += _versus_findings(st)[:2]
+    switches = _brief_switch(st)
+    lp = st.lineup_pairs
+    pair = (lp["policy_a"].iloc[0], lp["policy_b"].iloc[0]) if len(lp) else None
+    items = [f for f in (_brief_edge(st), _brief_length(st)) if f is not None] + switches[:1]
+    versus = _brief_versus(st, switches[0] if switches else None, pair)
+    items += ([versus] if versus is not None else []) + switches[1:]
     if not items:
         sec.add(Paragraph("No game was played."))
         return sec
-    sec.add(BulletList(tuple(items)))
+    sec.add(BulletList(tuple(items[:MAX_BRIEF])))
     return sec
 
 
