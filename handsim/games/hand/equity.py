@@ -129,9 +129,11 @@ def _sides(players: int, partnership: bool) -> np.ndarray:
     return np.arange(players)
 
 
-def _next_starter(k: int, scores_rel: np.ndarray, players: int, highest_scorer: bool, dealer_right: bool) -> int:
+@njit(cache=True)
+def _next_starter(k, scores_rel, players, highest_scorer, dealer_right):
     """The next round's starter (line-up position) after a round started by ``k`` with these seat
-    scores (RULES.md section 3, ``dealer_rotation``), as the match driver's ``next_dealer``."""
+    scores (RULES.md section 3, ``dealer_rotation``), as the match driver's ``next_dealer``: the one
+    rule of both the programme's transitions and the Monte Carlo's rounds."""
     dealer = (k - 1) % players if dealer_right else k
     best = (dealer + 1) % players
     if highest_scorer:
@@ -153,21 +155,19 @@ def transitions(pool: RoundPool, me: int, partnership: bool, highest_scorer: boo
         difference ``lo + j`` and passes the start to ``k2``; each ``hist[k]`` sums to 1.
     """
     P = pool.players
+    if not partnership and P > 2:
+        raise InputError("two-side equity needs 2 players or 2 v 2")
+    _groups(pool)  # every starter has rounds, or the one-line refusal
     side = _sides(P, partnership)
     mine = side[me]
     per_k = []
     for k in range(P):
         idx = pool.by_starter(k)
-        if len(idx) == 0:
-            raise InputError(f"the study has no deal started by line-up position {k} (allowed: a study of at least "
-                             f"{P} deals, whose deals rotate the starter)")
         sc = pool.scores[idx]
         by_pos = np.empty_like(sc)
         for s in range(P):
             by_pos[:, (k + s) % P] = sc[:, s]
         diff = by_pos[:, side != mine].sum(axis=1) - by_pos[:, side == mine].sum(axis=1)
-        if not partnership and P > 2:
-            raise InputError("two-side equity needs 2 players or 2 v 2")
         nxt = np.array([_next_starter(k, row, P, highest_scorer, dealer_right) for row in sc]) \
             if highest_scorer else np.full(len(idx), (k + 1) % P)
         per_k.append((diff, nxt))
@@ -261,14 +261,7 @@ def _play_round(state, k, scores, out, groups, gstart, gcount, pos_tot, wins, hi
         pos_tot[(k + s) % P] += scores[i, s]
     if out[i] >= 0:
         wins[(k + out[i]) % P] += 1
-    dealer = (k - 1) % P if dealer_right else k
-    best = (dealer + 1) % P
-    if highest_scorer:
-        for j in range(2, P + 1):
-            s2 = (dealer + j) % P
-            if scores[i, (s2 - k) % P] > scores[i, (best - k) % P]:
-                best = s2
-    return state, ((best + 1) % P if dealer_right else best)
+    return state, _next_starter(k, scores[i], P, highest_scorer, dealer_right)
 
 
 @njit(cache=True)

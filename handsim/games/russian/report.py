@@ -360,6 +360,16 @@ def _brief_length(st: _Study) -> Finding | None:
     return Finding(text + ".", None, _where(r0, [], r0["lineup"]))
 
 
+def _win_diff_parts(rows: pd.DataFrame, varying: Sequence[str]) -> list[str]:
+    """One clause per row of a difference in the chance to win ("better by ..." / "about the
+    same"), the unit said in the first, each naming its configuration when there are several."""
+    parts = []
+    for i, (_, r) in enumerate(rows.iterrows()):
+        est = _share(r["win_diff"], r["win_diff_ci95_low"], r["win_diff_ci95_high"], diff=True)
+        parts.append(verdict(est, lower_is_better=False, unit=i == 0) + _at(r, varying, len(rows)))
+    return parts
+
+
 def _brief_switch(st: _Study) -> list[Finding]:
     lp = st.lineup_pairs
     out = []
@@ -367,10 +377,7 @@ def _brief_switch(st: _Study) -> list[Finding]:
         return out
     for _, g in list(lp.groupby(["lineup_a", "lineup_b", "position"], sort=False))[:2]:
         rows = g.iloc[plots.spread_pick(list(range(len(g))), 3)]
-        parts = []
-        for i, (_, r) in enumerate(rows.iterrows()):
-            est = _share(r["win_diff"], r["win_diff_ci95_low"], r["win_diff_ci95_high"], diff=True)
-            parts.append(verdict(est, lower_is_better=False, unit=i == 0) + _at(r, st.varying, len(rows)))
+        parts = _win_diff_parts(rows, st.varying)
         r0 = rows.iloc[0]
         text = (f"Playing `{r0['policy_a']}` instead of `{r0['policy_b']}` at line-up position {int(r0['position'])}, "
                 "that player's chance to win: " + "; ".join(parts) + ".")
@@ -386,10 +393,7 @@ def _brief_versus(st: _Study, switch: Finding | None, pair) -> Finding | None:
     rows = _per_config(vs, st.varying) if len(vs) else vs
     if not len(rows):
         return None
-    parts = []
-    for i, (_, r) in enumerate(rows.iterrows()):
-        est = _share(r["win_diff"], r["win_diff_ci95_low"], r["win_diff_ci95_high"], diff=True)
-        parts.append(verdict(est, lower_is_better=False, unit=i == 0) + _at(r, st.varying, len(rows)))
+    parts = _win_diff_parts(rows, st.varying)
     r0 = rows.iloc[0]
     text = (f"At the same table, `{r0['policy_a']}` against `{r0['policy_b']}` (the chance to win per seat held, the "
             "first's minus the second's): " + "; ".join(parts) + ".")
