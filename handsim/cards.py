@@ -53,16 +53,17 @@ def rank_of(t: int) -> int:
     return t % N_RANKS + 1
 
 
-def hand_value(t: int, joker_penalty: int) -> int:
+def hand_value(t: int, joker_penalty: int, ace_value: int = 11) -> int:
     """Points a card left in hand counts at round end (RULES.md section 1).
 
-    2-10 count face value, J/Q/K 10, Ace 11, a joker ``joker_penalty``.
+    2-10 count face value, J/Q/K 10, an Ace ``ace_value`` (11 in classic), a joker
+    ``joker_penalty``.
     """
     if t == JOKER:
         return joker_penalty
     r = rank_of(t)
     if r == 1:
-        return 11
+        return ace_value
     return min(r, 10)
 
 

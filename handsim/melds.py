@@ -10,8 +10,8 @@ position 1 is the Ace low, 2..13 are 2..K, 14 is the Ace high.  A run's Ace posi
 follows from its other cards: an Ace next to a 2 is low, an Ace next to a King is high.
 
 Opening value (points) of a card in a meld, from the card it stands for:
-2-10 face value, J/Q/K 10, Ace 11, except an Ace at run position 1 which counts
-``rules.ace_low_value``.
+2-10 face value, J/Q/K 10, Ace ``rules.ace_value`` (11 in classic), except an Ace at run
+position 1 which counts ``rules.ace_low_value``.
 
 A joker in a run stands for one fixed position.  A joker in a set stands for a suit the
 set's naturals lack; which one is recorded, but since RULES.md section 5 lets any lacking
@@ -86,18 +86,18 @@ def format_pairs(pairs: Iterable[Pair]) -> str:
     return " ".join(format_card(c) if c != JOKER else f"JK={format_card(sf)}" for c, sf in pairs)
 
 
-def rank_value(rank: int) -> int:
+def rank_value(rank: int, ace_value: int = 11) -> int:
     """Value in points of a card of ``rank`` (1 = Ace .. 13 = King) in a set or in hand:
-    Ace 11, J/Q/K 10, 2-10 face value (RULES.md section 1)."""
-    return 11 if rank == 1 else min(rank, 10)
+    Ace ``ace_value`` (11 in classic), J/Q/K 10, 2-10 face value (RULES.md section 1)."""
+    return ace_value if rank == 1 else min(rank, 10)
 
 
 def position_value(pos: int, rules) -> int:
     """Opening value in points of run position ``pos`` (1..14): 1 -> ``rules.ace_low_value``,
-    2..10 face value, 11..13 -> 10, 14 (Ace high) -> 11 (RULES.md section 1)."""
+    2..10 face value, 11..13 -> 10, 14 (Ace high) -> ``rules.ace_value`` (RULES.md section 1)."""
     if pos == ACE_LOW:
         return rules.ace_low_value
-    return rank_value(1 if pos == ACE_HIGH else pos)
+    return rank_value(1 if pos == ACE_HIGH else pos, rules.ace_value)
 
 
 def _natural_at(suit: int, pos: int) -> int:
@@ -165,7 +165,7 @@ def validate_meld(cards: Sequence[Sequence[int]], rules) -> MeldCheck:
 
     stands = [sf for _, sf in pairs]
     if len({rank_of(sf) for sf in stands}) == 1:
-        return _check_set(pairs)
+        return _check_set(pairs, rules.ace_value)
     if len({suit_of(sf) for sf in stands}) == 1:
         return _check_run(pairs, rules)
     return _illegal(f"{format_pairs(pairs)} is neither a set (one rank) nor a run (one suit)")
@@ -181,14 +181,14 @@ def _joker_limits(n_naturals: int, n_jokers: int, rules) -> str:
     return ""
 
 
-def _check_set(pairs: tuple[Pair, ...]) -> MeldCheck:
+def _check_set(pairs: tuple[Pair, ...], ace_value: int) -> MeldCheck:
     if len(pairs) > MAX_SET:
         return _illegal(f"a set has at most {MAX_SET} cards (got {len(pairs)})")
     twice = _first_duplicate(sf for _, sf in pairs)
     if twice is not None:
         return _illegal(_twice(twice, "set"))
     rank = rank_of(pairs[0][1])
-    return MeldCheck(ok=True, kind="set", value=rank_value(rank) * len(pairs), cards=pairs)
+    return MeldCheck(ok=True, kind="set", value=rank_value(rank, ace_value) * len(pairs), cards=pairs)
 
 
 def _check_run(pairs: tuple[Pair, ...], rules) -> MeldCheck:

@@ -96,6 +96,7 @@ OPTION_CASES = [
     ("jawaker-saudi", "jawaker_saudi", {}, 4, "card-reader,greedy,hold-hand,random"),
     ("levant", "levant", {}, 3, "card-reader,hold-hand,greedy"),
     ("kuwait", "kuwait", {}, 4, "hold-hand,card-reader,greedy,card-reader"),
+    ("ace-10", "classic", {"ace_value": 10}, 4, "card-reader,greedy,hold-hand,random"),
 ]
 
 #: The searching player (issue 21), after every case above for the same reason, on fewer deals (it

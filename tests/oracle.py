@@ -48,27 +48,27 @@ def card(suit: int, rank: int) -> int:
     return suit * 13 + rank - 1
 
 
-def hand_points(t: int, joker_penalty: int) -> int:
-    """Value of a card left in hand: 2-10 face, J/Q/K 10, Ace 11, joker ``joker_penalty``."""
+def hand_points(t: int, joker_penalty: int, ace_value: int = 11) -> int:
+    """Value of a card left in hand: 2-10 face, J/Q/K 10, Ace ``ace_value``, joker ``joker_penalty``."""
     if t == JOKER:
         return joker_penalty
     r = rank_of(t)
     if r == 1:
-        return 11
+        return ace_value
     return min(r, 10)
 
 
-def set_card_value(rank: int) -> int:
-    """Opening value of each card of a set of ``rank`` (Ace 11)."""
-    return 11 if rank == 1 else min(rank, 10)
+def set_card_value(rank: int, ace_value: int = 11) -> int:
+    """Opening value of each card of a set of ``rank`` (Ace ``ace_value``)."""
+    return ace_value if rank == 1 else min(rank, 10)
 
 
-def position_value(pos: int, ace_low_value: int) -> int:
-    """Opening value of a run position: 1 -> ace_low_value, 2..10 face, 11..13 -> 10, 14 -> 11."""
+def position_value(pos: int, ace_low_value: int, ace_value: int = 11) -> int:
+    """Opening value of a run position: 1 -> ace_low_value, 2..10 face, 11..13 -> 10, 14 -> ace_value."""
     if pos == 1:
         return ace_low_value
     if pos == 14:
-        return 11
+        return ace_value
     return min(pos, 10)
 
 
@@ -112,7 +112,7 @@ def _set_reading(cards: tuple[int, ...], rules) -> OMeld | None:
         return None
     # Every choice of missing suits for the jokers gives the same value; take the first ones.
     pairs = [(c, c) for c in naturals] + [(JOKER, card(s, rank)) for s in missing[:jokers]]
-    return OMeld("set", tuple(pairs), set_card_value(rank) * len(cards))
+    return OMeld("set", tuple(pairs), set_card_value(rank, rules.ace_value) * len(cards))
 
 
 def _run_readings(cards: tuple[int, ...], rules) -> list[OMeld]:
@@ -148,7 +148,7 @@ def _run_readings(cards: tuple[int, ...], rules) -> list[OMeld]:
                 pairs.append((placed[p], placed[p]))
             else:
                 pairs.append((JOKER, card_at_position(suit, p)))
-        value = sum(position_value(p, rules.ace_low_value) for p in range(lo, hi + 1))
+        value = sum(position_value(p, rules.ace_low_value, rules.ace_value) for p in range(lo, hi + 1))
         out.append(OMeld("run", tuple(pairs), value))
     return out
 
@@ -223,7 +223,7 @@ def meld_value(kind: str, pairs, rules) -> int:
             raise InvalidMeld("set of mixed ranks")
         if len({suit_of(s) for s in sfs}) != n:
             raise InvalidMeld("set with a repeated suit")
-        return set_card_value(rank_of(sfs[0])) * n
+        return set_card_value(rank_of(sfs[0]), rules.ace_value) * n
     if kind == "run":
         if n > 13:
             raise InvalidMeld("a run has at most 13 cards")
@@ -234,7 +234,7 @@ def meld_value(kind: str, pairs, rules) -> int:
             if pos[-1] > 14:
                 continue
             if all(p in positions_of_rank(rank_of(s)) for p, s in zip(pos, sfs)):
-                return sum(position_value(p, rules.ace_low_value) for p in pos)
+                return sum(position_value(p, rules.ace_low_value, rules.ace_value) for p in pos)
         raise InvalidMeld("stands_for cards are not consecutive positions in order")
     raise InvalidMeld(f"unknown meld kind {kind!r}")
 
@@ -261,7 +261,7 @@ def check_arrangement(hand, melds, leftover, rules) -> tuple[int, int]:
     assert used == Counter(int(c) for c in hand), (
         f"melds + leftover {sorted(used.elements())} != hand {sorted(hand)}"
     )
-    deadwood = sum(hand_points(int(c), rules.joker_penalty) for c in leftover)
+    deadwood = sum(hand_points(int(c), rules.joker_penalty, rules.ace_value) for c in leftover)
     return total, deadwood
 
 
@@ -361,7 +361,7 @@ def solve(hand, rules) -> OracleResult:
             rest[low] -= 1
             best = f(tuple(rest))
             if objective == "deadwood":
-                best += hand_points(types[low], rules.joker_penalty)
+                best += hand_points(types[low], rules.joker_penalty, rules.ace_value)
             choice = None
             # Option 2: lay a legal meld that holds the lowest card and fits in what is left.
             for vec, m in melds_from[low]:

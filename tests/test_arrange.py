@@ -148,6 +148,7 @@ def rules_strategy(draw, min_naturals=(1,)):
         max_jokers_per_meld=draw(st.sampled_from([1, 2, 4])),
         min_natural_cards_per_meld=draw(st.sampled_from(min_naturals)),
         ace_low_value=draw(st.sampled_from([1, 11])),
+        ace_value=draw(st.sampled_from([1, 10, 11])),
         joker_penalty=draw(st.sampled_from([15, 30])),
         opening_threshold=draw(st.sampled_from([51, 71])),
     )
@@ -275,6 +276,7 @@ def random_rules(rng: random.Random, min_naturals=(1,)) -> Rules:
         max_jokers_per_meld=rng.choice([1, 2, 4]),
         min_natural_cards_per_meld=rng.choice(min_naturals),
         ace_low_value=rng.choice([1, 11]),
+        ace_value=rng.choice([1, 10, 11]),
         joker_penalty=rng.choice([15, 30]),
     )
 

@@ -591,6 +591,31 @@ def test_meld_ace_low_value_is_a_rule(runner):
     assert d["value"] == 11 + 2 + 3
 
 
+@pytest.mark.parametrize("cards, value", [
+    ("AS AH AD", 30),           # a set of Aces: 3 x 10, not 33
+    ("QH KH AH", 10 + 10 + 10),  # the high Ace: 10, not 11
+    ("AH 2H 3H", 1 + 2 + 3),     # the low Ace keeps ace_low_value
+])
+def test_meld_ace_value_is_a_rule(runner, cards, value):
+    _, d = meld_json(runner, cards, "--set", "ace_value=10")
+    assert d["value"] == value
+
+
+def test_score_reads_ace_value(runner, tmp_path):
+    # seat 1 keeps AS 5H: 10 + 5 = 15 with ace_value 10 (16 in classic)
+    path = tmp_path / "end.json"
+    path.write_text(json.dumps({"out": 0, "hand_finish": False, "hands": ["", "AS 5H"], "opened": [True, True]}))
+    result = run(runner, "score", str(path), "--set", "ace_value=10", "--json")
+    assert_ok(result)
+    assert json.loads(result.output)["scores"] == [-30, 15]
+
+
+@pytest.mark.parametrize("value", ["0", "12"])
+def test_ace_value_out_of_range_is_a_usage_error(runner, value):
+    assert_usage_error(run(runner, "meld", "AS AH AD", "--set", f"ace_value={value}"),
+                       f"invalid value '{value}' for rule 'ace_value'", "from 1 to 11")
+
+
 @pytest.mark.parametrize("cards, reason", [
     ("KH AH 2H", "K-A-2"),
     ("9H 9H 9S", "two 9H"),

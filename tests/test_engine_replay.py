@@ -103,6 +103,8 @@ VARIANTS = [
     ("qahwa", {"hand_doubles_others": False, "joker_penalty": 15}),
     ("qahwa", {"hand_min_new_meld_cards": 0, "max_jokers_per_meld": 1}),
     ("qahwa", {"hand_size": 10, "starter": "dealer_right"}),
+    ("classic", {"ace_value": 10}),
+    ("classic", {"ace_value": 1, "ace_low_value": 11}),
 ]
 
 

@@ -415,6 +415,26 @@ def test_ace_low_value_in_an_opening(ace_low_value):
         assert trace["result"]["scores"] == [-60, 360]
 
 
+@pytest.mark.parametrize("ace_value", [11, 10])
+def test_ace_value_in_an_opening_and_in_hand(ace_value):
+    # Seat 0: AS AH AD (3 x ace_value) + 2C 3C 4C 5C 6C (20) + 9H, hand_size 8.
+    #   ace_value 11: 33 + 20 = 53 >= 51: seat 0 opens, throws 9H and is out: a Hand; seat 1
+    #     holds 10D..AD 9C 10C JC = 40 + 11 + 29 = 80: (80 + 100) * 2 = 360.
+    #   ace_value 10: 30 + 20 = 50 < 51: no opening; it throws 9H.  Seat 1 draws 2H, opens with
+    #     10D..AD (50) + 9C 10C JC (29) = 79 and throws 2H: a Hand.  Seat 0 keeps the Aces at 10
+    #     each and 2C..6C: 30 + 20 = 50, (50 + 100) * 2 = 300.
+    rules = CLASSIC.replace(hand_size=8, ace_value=ace_value)
+    trace, ev = play(rules, {0: "AS AH AD 2C 3C 4C 5C 6C 9H", 1: "10D JD QD KD AD 9C 10C JC"}, stock="2H")
+    if ace_value == 11:
+        assert ev[-2:] == ["discard 0 9H", "out 0 hand"]
+        assert sorted(ev[1:3]) == ["meld 0 run 2C 3C 4C 5C 6C", "meld 0 set AS AH AD"]
+        assert trace["result"]["scores"] == [-60, 360]
+    else:
+        assert ev == ["turn 0", "discard 0 9H", "turn 1", "draw 1 stock 2H", "meld 1 run 10D JD QD KD AD",
+                      "meld 1 run 9C 10C JC", "discard 1 2H", "out 1 hand"]
+        assert trace["result"]["scores"] == [300, -60]
+
+
 @pytest.mark.parametrize("hand, throw, score0", [
     # K-A-2 wraps: not a run.  Only the Q set melds: 30 < 51 (KS AS 2S would add 10 + 11 + 2 or
     # 10 + 1 + 2).  Seat 0 throws AS (11 points); keeps Q set + KS 2S 5H 7D =

@@ -30,6 +30,7 @@ def test_fuzz_cases_cover_every_option_value():
     assert {-30, -50, 0} <= seen["out_score"] and {-60, -150, -400} <= seen["hand_score"]
     assert {0, 100, 200} <= seen["unopened_points"]
     assert {0, 1, 10} <= seen["ascending_increment"]
+    assert {1, 10, 11} <= seen["ace_value"]
 
 
 def test_fuzz_cases_include_go_out_with_discard_and_2v2():

@@ -34,11 +34,15 @@ def test_meld_accessors_read_what_the_writers_wrote():
     assert M.meld_uses(run, cards.parse_card("AH")) == 1
     assert M.meld_uses(run, cards.parse_card("QH")) == 0  # the joker stands for it
     assert M.meld_uses(run, C.JOKER) == 1
-    assert M.meld_value(run, 1) == 10 + 10 + 10 + 11
+    assert M.meld_value(run, 1, 11) == 10 + 10 + 10 + 11
+    assert M.meld_value(run, 1, 10) == 10 + 10 + 10 + 10  # ace_value=10: the high Ace counts 10
     st = np.zeros(M.MELD_WIDTH, np.int32)
     M.write_set(st, 9, 0b0101, 1)  # 9♠ 9♦ JK
     assert M.is_set(st) and M.set_has_suit(st, 0) and not M.set_has_suit(st, 1)
-    assert M.meld_size(st) == 3 and M.set_jokers(st) == 1 and M.meld_value(st, 1) == 27
+    assert M.meld_size(st) == 3 and M.set_jokers(st) == 1 and M.meld_value(st, 1, 11) == 27
+    aces = np.zeros(M.MELD_WIDTH, np.int32)
+    M.write_set(aces, 1, 0b0111, 0)  # A♠ A♥ A♦
+    assert M.meld_value(aces, 1, 11) == 33 and M.meld_value(aces, 1, 10) == 30 and M.meld_value(aces, 11, 1) == 3
     rv = Rules.preset("classic").to_vector()
     assert M.meld_is_legal(run, rv) and M.meld_is_legal(st, rv)
     M.write_set(st, 9, 0b0001, 2)  # 9♠ JK JK: two jokers, classic allows one

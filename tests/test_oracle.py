@@ -48,6 +48,12 @@ CASES = [
     ("ace-low-run-11", "AH 2H 3H", {"ace_low_value": 11}, 16, 0),
     # Q-K-A with the Ace high: 10 + 10 + 11 = 31.
     ("ace-high-run", "QH KH AH", {}, 31, 0),
+    # ace_value 10 (KA): Q-K-A = 30; a set of Aces 3 x 10 = 30; A-2-3 keeps ace_low_value (6).
+    ("ace-high-run-10", "QH KH AH", {"ace_value": 10}, 30, 0),
+    ("ace-set-10", "AS AH AD", {"ace_value": 10}, 30, 0),
+    ("ace-low-run-ace10", "AH 2H 3H", {"ace_value": 10}, 6, 0),
+    # K-A-2 wraps: no meld; with ace_value 1 the deadwood is 10 + 1 + 2 = 13.
+    ("no-wrap-ace1", "KH AH 2H", {"ace_value": 1}, 0, 13),
     # Joker as 7H: 5 + 6 + 7 = 18 (as 4H only 4 + 5 + 6 = 15).
     ("joker-top-of-run", "JK 5H 6H", {}, 18, 0),
     # K and A fit together only in the window Q-K-A (K-A-2 wraps): joker = QH, 10+10+11 = 31.
@@ -248,7 +254,7 @@ def partition_solver(hand, rules):
     growth strings; group 0 is 'left in hand'), each other group must be a legal meld."""
     hand = list(hand)
     n = len(hand)
-    best_v, best_d = 0, sum(hand_points(c, rules.joker_penalty) for c in hand)
+    best_v, best_d = 0, sum(hand_points(c, rules.joker_penalty, rules.ace_value) for c in hand)
     cache = {}
 
     def meld_best(group):
@@ -274,7 +280,7 @@ def partition_solver(hand, rules):
                 if v is None:
                     return
                 total += v
-            left = sum(hand_points(c, rules.joker_penalty) for c in groups.get(0, []))
+            left = sum(hand_points(c, rules.joker_penalty, rules.ace_value) for c in groups.get(0, []))
             best_v, best_d = max(best_v, total), min(best_d, left)
             return
         for lab in range(0, used + 2):
@@ -293,6 +299,7 @@ def test_oracle_matches_partition_solver():
             max_jokers_per_meld=rng.choice([1, 2, 4]),
             ace_low_value=rng.choice([1, 11]),
             joker_penalty=rng.choice([15, 30]),
+            ace_value=rng.choice([1, 10, 11]),
         )
         suits = rng.sample(range(4), rng.randint(1, 2))
         lo = rng.randint(1, 13)

@@ -106,6 +106,27 @@ def test_card_reader_breaks_the_pair_whose_outs_are_gone(dead, thrown):
     assert first[-1] in (f"discard 1 {thrown[0]}", f"discard 1 {thrown[1]}")
 
 
+@pytest.mark.parametrize("ace, pair_value, run_value", [(11, 33.0, 31.0), (10, 30.0, 30.0), (1, 3.0, 21.0)])
+def test_card_reader_values_partial_melds_of_aces_by_ace_value(ace, pair_value, run_value):
+    # card_partial(t, cards, unseen, n_unseen, horizon, ace_low, ace): AS-AH completes to a set of
+    # three Aces, 3 x ace; KS-AS (the Ace high) to Q-K-A by QS, 10 + 10 + ace
+    import numpy as np
+
+    from handsim.cards import parse_card
+    from handsim.games.hand.policies.card_reader import card_partial
+
+    def vec(text):
+        v = np.zeros(53, dtype=np.int8)
+        for c in text.split():
+            v[parse_card(c)] += 1
+        return v
+
+    _, v = card_partial(parse_card("AS"), vec("AS AH"), vec("AD AC"), 50, 5.0, 1, ace)
+    assert v == pair_value
+    _, v = card_partial(parse_card("KS"), vec("KS AS"), vec("QS QS"), 50, 5.0, 1, ace)
+    assert v == pytest.approx(run_value)
+
+
 @pytest.mark.parametrize("unopened, value", [
     # 5 points of cost; unopened, the melds (30) lack 21 of the 51 needed: open_weight 7 per point,
     # scaled by (unopened_points + 40 points in hand) / 100.

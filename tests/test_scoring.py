@@ -66,6 +66,22 @@ def test_score_options_refuse_values_outside_their_range(name, value):
         CLASSIC.replace(**{name: value})
 
 
+@pytest.mark.parametrize("ace, score1", [(11, 16), (10, 15), (1, 6)])
+def test_an_ace_left_in_hand_counts_ace_value(ace, score1):
+    # seat 1 (opened) keeps AS 5H: ace + 5; seat 2 (never opened) KS AD: 10 + ace + 100
+    rules = CLASSIC.replace(ace_value=ace)
+    got = score_round(rules, 0, False, hands("", "AS 5H", "KS AD"), [True, True, False])
+    assert got == [-30, score1, 10 + ace + 100]
+
+
+@pytest.mark.parametrize("value", [0, 12])
+def test_ace_value_refuses_values_outside_1_to_11(value):
+    from handsim.games.hand.rules import RulesError
+
+    with pytest.raises(RulesError, match=f"invalid value {value} for rule 'ace_value'"):
+        CLASSIC.replace(ace_value=value)
+
+
 def test_void_round_is_all_zero():
     assert score_round(CLASSIC, None, False, hands("KS", "7H 9D", "JK"), [False, True, False]) == [0, 0, 0]
 

@@ -80,7 +80,7 @@ def meld(ctx, cards, preset, rules_file, settings, as_json):
 ARRANGE_HELP = """Best arrangement of a hand into melds: the most opening value, and the least deadwood.
 
 Prints max_melded_value (points the melds can reach), min_deadwood (fewest points left outside
-melds: Ace 11, joker joker_penalty), whether the hand can open at the rules' opening_threshold,
+melds: Ace ace_value (11), joker joker_penalty), whether the hand can open at the rules' opening_threshold,
 and the melds of both arrangements.
 
 A hand has 1 to hand_size + 1 cards (15 under every preset: the most a player holds; raise
@@ -149,7 +149,7 @@ def score_reasons(rules, out, hand_finish, hands, opened, scores, void=False) ->
             reasons.append(f"partner of seat {out}, who went out")
             continue
         cards = sorted_cards(hands[seat])
-        points = sum(hand_value(parse_card(c), rules.joker_penalty) for c in cards)
+        points = sum(hand_value(parse_card(c), rules.joker_penalty, rules.ace_value) for c in cards)
         held = f"{cards_text(cards)} = {points}" if cards else "no cards = 0"
         if opened[seat]:
             why = f"cards left {held}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from handsim.cards import JOKER, CardError, counts_of, format_card, parse_cards, sort_key
+from handsim.cards import JOKER, CardError, counts_of, format_card, hand_value, parse_cards, sort_key
 from handsim.games.hand.rules import Rules
 
 
@@ -46,7 +46,7 @@ class Arrangement:
     max_melded_value : int
         Highest opening value (points) that melds made from the hand can reach.
     min_deadwood : int
-        Fewest points (Ace 11, joker ``joker_penalty``) the hand can leave outside melds.
+        Fewest points (Ace ``ace_value``, 11 in classic; joker ``joker_penalty``) the hand can leave outside melds.
     can_open : bool
         ``max_melded_value >= opening_threshold``.
     opening_melds, opening_leftover
@@ -79,7 +79,7 @@ class Arrangement:
         }
 
 
-def _decode(path, n, ace_low) -> tuple[list[Meld], np.ndarray]:
+def _decode(path, n, ace_low, ace) -> tuple[list[Meld], np.ndarray]:
     from handsim.games.hand.kernels.melds import is_set, meld_cards, meld_value
 
     melds = []
@@ -90,7 +90,7 @@ def _decode(path, n, ace_low) -> tuple[list[Meld], np.ndarray]:
         cards = tuple((int(buf[j, 0]), int(buf[j, 1])) for j in range(k))
         for c, _ in cards:
             used[c] += 1
-        melds.append(Meld("set" if is_set(path[i]) else "run", cards, int(meld_value(path[i], ace_low))))
+        melds.append(Meld("set" if is_set(path[i]) else "run", cards, int(meld_value(path[i], ace_low, ace))))
     return melds, used
 
 
@@ -154,12 +154,12 @@ def arrange(cards, rules: Rules | None = None) -> Arrangement:
         raise CardError("more copies of a card than the deck holds")
     rv = rules.to_vector()
     total_dead = sum(
-        rules.joker_penalty if c == JOKER else (11 if c % 13 == 0 else min(c % 13 + 1, 10)) for c in cards
+        hand_value(c, rules.joker_penalty, rules.ace_value) for c in cards
     )
     oval, opath = _run_search(hand, rv, OPEN)
     dval, dpath = _run_search(hand, rv, DEAD)
-    omelds, oused = _decode(opath, len(opath), rules.ace_low_value)
-    dmelds, dused = _decode(dpath, len(dpath), rules.ace_low_value)
+    omelds, oused = _decode(opath, len(opath), rules.ace_low_value, rules.ace_value)
+    dmelds, dused = _decode(dpath, len(dpath), rules.ace_low_value, rules.ace_value)
 
     def leftover(used):
         rest = hand.astype(np.int64) - used

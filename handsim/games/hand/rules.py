@@ -28,6 +28,9 @@ PARAMS: tuple[Param, ...] = (
     Param("joker_penalty", "int", 15, "1", "Points a joker left in hand counts at round end (15 or 30).", lo=0, hi=200,
           flag="--joker-penalty"),
     Param("ace_low_value", "int", 1, "1", "Opening value of an Ace at the low end of a run (A-2-3).", lo=1, hi=11),
+    Param("ace_value", "int", 11, "1",
+          "Value of every other Ace: in a set, at the high end of a run (Q-K-A) and left in hand at round end "
+          "(classic 11; KA: 10; VARIANTS.md #4).  The low Ace of A-2-3 counts ace_low_value.", lo=1, hi=11),
     Param("max_jokers_per_meld", "int", 1, "2", "Most jokers one meld may hold.", lo=1, hi=8),
     Param("min_natural_cards_per_meld", "int", 1, "2", "Fewest real cards a meld must keep.", lo=1, hi=3),
     Param("hand_size", "int", 14, "3", "Cards dealt to each player (the starter gets one more).", lo=3, hi=20),

@@ -60,7 +60,7 @@ def score_round(
     -------
     list of int
         Points by seat: ``out_score`` (-30) for going out (``hand_score``, -60, for a Hand);
-        for every other seat the value of its cards (Ace 11, J/Q/K 10, 2-10 face, joker
+        for every other seat the value of its cards (Ace ``ace_value``, 11; J/Q/K 10, 2-10 face, joker
         ``joker_penalty``) plus ``unopened_points`` (100) if it never opened
         (``unopened_penalty="add"``) or exactly ``unopened_points`` if it never opened
         (``"flat"``), all doubled after a Hand when ``hand_doubles_others``.
@@ -93,7 +93,7 @@ def score_round(
         if partners is not None and partners[out] == seat:
             scores.append(0)
             continue
-        points = sum(hand_value(t, rules.joker_penalty) for t in hand)
+        points = sum(hand_value(t, rules.joker_penalty, rules.ace_value) for t in hand)
         if not opened[seat]:
             unopened = rules.unopened_points
             points = points + unopened if rules.unopened_penalty == "add" else unopened

@@ -27,7 +27,8 @@ from .kernels import rearrange as _k
 from .rules import RussianRules
 
 #: Rules for :func:`handsim.melds.validate_meld` with no jokers (RULES.md §2).
-_MELD_RULES = SimpleNamespace(max_jokers_per_meld=0, min_natural_cards_per_meld=3, ace_low_value=1)
+_MELD_RULES = SimpleNamespace(max_jokers_per_meld=0, min_natural_cards_per_meld=3, ace_low_value=1,
+                             ace_value=11)
 
 Meld = tuple[int, ...]
 

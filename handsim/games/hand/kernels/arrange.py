@@ -5,7 +5,7 @@ cards and maximises the *melded weight*:
 
 * mode ``OPEN``: the opening value of the melded cards (a joker is worth the card it stands
   for, an Ace at run position 1 ``ace_low_value``);
-* mode ``DEAD``: the hand value of the melded cards (Ace 11, joker ``joker_penalty``), i.e. it
+* mode ``DEAD``: the hand value of the melded cards (Ace ``ace_value``, 11 in classic; joker ``joker_penalty``), i.e. it
   minimises deadwood;
 * mode ``COUNT``: ``1000`` per melded card plus the opening value (most cards melded, then the
   highest opening value) - used to test whether a hand can go out at once.
@@ -55,6 +55,7 @@ from handsim.games.hand.kernels.melds import (  # noqa: F401  (meld_cards, meld_
     rank_hand_value,
 )
 from handsim.games.hand.kernels.params import (
+    P_ACE,
     P_ACE_LOW,
     P_JOKER_PENALTY,
     P_MAX_JOKERS,
@@ -82,22 +83,23 @@ def make_weights(rv, mode, W):
     """Fill the weight table ``W int32[6, 16]`` for rules vector ``rv`` and ``mode``."""
     W[:, :] = 0
     ace_low = rv[P_ACE_LOW]
+    ace = rv[P_ACE]
     pen = rv[P_JOKER_PENALTY]
     bonus = COUNT_BONUS if mode == COUNT else 0
     for p in range(1, ACE_HIGH + 1):
         if mode == DEAD:
-            W[_W_NAT_RUN, p] = rank_hand_value(p)
+            W[_W_NAT_RUN, p] = rank_hand_value(p, ace)
             W[_W_JOK_RUN, p] = pen
         else:
-            W[_W_NAT_RUN, p] = position_value(p, ace_low) + bonus
-            W[_W_JOK_RUN, p] = position_value(p, ace_low) + bonus
+            W[_W_NAT_RUN, p] = position_value(p, ace_low, ace) + bonus
+            W[_W_JOK_RUN, p] = position_value(p, ace_low, ace) + bonus
     for r in range(1, N_RANKS + 1):
         if mode == DEAD:
-            W[_W_NAT_SET, r] = rank_hand_value(r)
+            W[_W_NAT_SET, r] = rank_hand_value(r, ace)
             W[_W_JOK_SET, r] = pen
-            W[_W_NAT_MAX, r] = rank_hand_value(r)
+            W[_W_NAT_MAX, r] = rank_hand_value(r, ace)
         else:
-            v = rank_hand_value(r)  # a set is worth the rank's value; Ace 11
+            v = rank_hand_value(r, ace)  # a set is worth the rank's value; Ace ace_value
             W[_W_NAT_SET, r] = v + bonus
             W[_W_JOK_SET, r] = v + bonus
             m = W[_W_NAT_RUN, r]
@@ -110,7 +112,7 @@ def make_weights(rv, mode, W):
     if mode == DEAD:
         W[_W_MISC, 0] = pen
     else:
-        W[_W_MISC, 0] = 11 + bonus
+        W[_W_MISC, 0] = max(ace, ace_low, 10) + bonus  # a joker's most: an Ace or a ten-count card
     W[_W_MISC, 1] = bonus
     W[_W_MISC, 2] = rv[P_MAX_JOKERS]
     W[_W_MISC, 3] = rv[P_MIN_NATURAL]

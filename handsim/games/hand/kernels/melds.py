@@ -74,22 +74,24 @@ def position_rank(q):
 
 
 @njit(cache=True)
-def position_value(p, ace_low):
-    """Opening value of run position ``p`` (1..14): Ace low ``ace_low``, 2-10 face, J/Q/K 10, Ace high 11."""
+def position_value(p, ace_low, ace):
+    """Opening value of run position ``p`` (1..14): Ace low ``ace_low``, 2-10 face, J/Q/K 10, Ace high
+    ``ace`` (``ace_value``, 11 in classic)."""
     if p == ACE_LOW:
         return ace_low
     if p >= ACE_HIGH:
-        return 11
+        return ace
     if p >= 10:
         return 10
     return p
 
 
 @njit(cache=True)
-def rank_hand_value(r):
-    """Hand value of a natural of rank ``r`` (1..13): Ace 11, J/Q/K 10, else face value."""
+def rank_hand_value(r, ace):
+    """Hand value of a natural of rank ``r`` (1..13): Ace ``ace`` (``ace_value``, 11 in classic),
+    J/Q/K 10, else face value."""
     if r == 1 or r == ACE_HIGH:
-        return 11
+        return ace
     if r >= 10:
         return 10
     return r
@@ -324,14 +326,15 @@ def meld_cards(m, out):
 
 
 @njit(cache=True)
-def meld_value(m, ace_low):
-    """Opening value (points) of meld ``m`` (RULES.md sections 1 and 4)."""
+def meld_value(m, ace_low, ace):
+    """Opening value (points) of meld ``m`` (RULES.md sections 1 and 4): a low Ace counts
+    ``ace_low``, every other Ace ``ace``."""
     if is_run(m):
         v = 0
         for q in range(m[M_LO], m[M_HI] + 1):
-            v += position_value(q, ace_low)
+            v += position_value(q, ace_low, ace)
         return v
     n = 0
     for s in range(N_SUITS):
         n += (m[M_MASK] >> s) & 1
-    return (n + m[M_NJ]) * rank_hand_value(m[M_KEY])
+    return (n + m[M_NJ]) * rank_hand_value(m[M_KEY], ace)

@@ -9,6 +9,7 @@ from handsim.games.hand.rules import INDEX, PARAM_BY_NAME
 P_JOKERS = INDEX["jokers"]
 P_JOKER_PENALTY = INDEX["joker_penalty"]
 P_ACE_LOW = INDEX["ace_low_value"]
+P_ACE = INDEX["ace_value"]
 P_MAX_JOKERS = INDEX["max_jokers_per_meld"]
 P_MIN_NATURAL = INDEX["min_natural_cards_per_meld"]
 P_HAND_SIZE = INDEX["hand_size"]

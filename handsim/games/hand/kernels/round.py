@@ -26,6 +26,7 @@ from handsim.games.hand.kernels.params import (
     P_HAND_DOUBLES,
     P_HAND_MIN_CARDS,
     P_HAND_SIZE,
+    P_ACE,
     P_JOKER_PENALTY,
     P_JOKERS,
     P_MAX_JOKERS,
@@ -349,7 +350,7 @@ def card_hand_value(t, rv):
     """Points of card type ``t`` left in hand (RULES.md section 1)."""
     if t == JOKER:
         return rv[P_JOKER_PENALTY]
-    return rank_hand_value(rank_of(t))
+    return rank_hand_value(rank_of(t), rv[P_ACE])
 
 
 @njit(cache=True)

@@ -53,6 +53,7 @@ from handsim.games.hand.kernels.melds import (
 from handsim.games.hand.kernels.params import (
     P_OPENING_SCOPE,
     SCOPE_TEAM,
+    P_ACE,
     P_ACE_LOW,
     P_MIN_NATURAL,
     P_JOKER_SWAP,
@@ -161,7 +162,7 @@ def lay_melds(g, seat, path, n):
     if opening:
         total = 0
         for i in range(n):
-            total += meld_value(path[i], rv[P_ACE_LOW])
+            total += meld_value(path[i], rv[P_ACE_LOW], rv[P_ACE])
         req = required_opening(g)
         if total < req and rv[P_HAND_WAIVES] == 0:
             fail_move(g, E_BAD_OPENING, total, req, n)
@@ -208,7 +209,7 @@ def lay_melds(g, seat, path, n):
     elif g.sc[S_T_OPENED] == 1:
         # more melds in the opening turn belong to the opening (RULES.md section 4)
         for i in range(n):
-            g.seat[seat, Q_OPEN_VALUE] += meld_value(path[i], rv[P_ACE_LOW])
+            g.seat[seat, Q_OPEN_VALUE] += meld_value(path[i], rv[P_ACE_LOW], rv[P_ACE])
         if g.sc[S_T_WAIVED] != 0 and g.seat[seat, Q_OPEN_VALUE] >= g.sc[S_T_WAIVED]:
             g.sc[S_T_WAIVED] = 0  # the opening reached the required value after all
     if g.sc[S_T_OPENED] == 1 and g.seat[seat, Q_OPEN_VALUE] > g.sc[S_MAX_OPEN]:

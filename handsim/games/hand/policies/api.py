@@ -87,6 +87,7 @@ from handsim.games.hand.kernels.melds import (  # noqa: F401  (meld accessors, r
     swap_melds,
 )
 from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector indices: api.rule(g, api.R_...))
+    P_ACE as R_ACE,
     P_ACE_LOW as R_ACE_LOW,
     P_DISCARD_PICKUP as R_DISCARD_PICKUP,
     P_GO_OUT_DISCARD as R_GO_OUT_REQUIRES_DISCARD,

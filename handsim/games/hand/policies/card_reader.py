@@ -155,7 +155,7 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
     p = fw[_W_P]
     v = fw[_W_V]
     n_unseen = _unseen(g, seat, unseen)
-    look = outlook(unseen, n_unseen, draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW))
+    look = outlook(unseen, n_unseen, draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW), api.rule(g, api.R_ACE))
     ow = prm[OPEN_WEIGHT]
     cw = prm[CARD_WEIGHT]
     fwt = prm[FEED_WEIGHT]
@@ -315,7 +315,7 @@ def draw_decision(g, seat, prm):
     iw, fw = new_work()
     cards = iw[_W_CARDS]
     unseen = iw[_W_UNSEEN]
-    look = outlook(unseen, _unseen(g, seat, unseen), draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW))
+    look = outlook(unseen, _unseen(g, seat, unseen), draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW), api.rule(g, api.R_ACE))
     left = iw[_W_LEFT]
     p = fw[_W_P]
     v = fw[_W_V]

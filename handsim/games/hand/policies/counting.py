@@ -44,12 +44,13 @@ def _pos_card(suit, q):
 
 
 @njit(cache=True, inline="always")
-def _pos_value(q, ace_low):
-    """Opening value of run position ``q`` (RULES.md section 1: the low Ace counts ``ace_low_value``)."""
+def _pos_value(q, ace_low, ace):
+    """Opening value of run position ``q`` (RULES.md section 1: the low Ace counts ``ace_low_value``,
+    the high Ace ``ace_value``)."""
     if q == 1:
         return ace_low
     if q == 14:
-        return 11
+        return ace
     return 10 if q >= 10 else q
 
 
@@ -108,22 +109,22 @@ def _card_bit(t):
 
 
 @njit(cache=True)
-def outlook(unseen, n_unseen, horizon, ace_low):
-    """What every partial meld of a decision is valued with: ``(u1, u2, ace_low, ch)``, the
+def outlook(unseen, n_unseen, horizon, ace_low, ace):
+    """What every partial meld of a decision is valued with: ``(u1, u2, ace_low, ch, ace)``, the
     unseen cards ``unseen`` as bitsets of one and two copies (:func:`card_bits`), the low Ace's
-    value and ``ch[k]``, the chance of drawing one of ``k`` = 0 .. 4 live outs among
+    value, ``ace`` the value of every other Ace (``ace_value``) and ``ch[k]``, the chance of drawing one of ``k`` = 0 .. 4 live outs among
     ``n_unseen`` cards in ``horizon`` draws (a partial meld has at most 4: a pair lacks two
     suits, a connector has two ends, two copies each) - computed once, not once per partial."""
     ch = (0.0, _chance(1, n_unseen, horizon), _chance(2, n_unseen, horizon), _chance(3, n_unseen, horizon),
           _chance(4, n_unseen, horizon))
     u1, u2 = card_bits(unseen)
-    return u1, u2, ace_low, ch
+    return u1, u2, ace_low, ch, ace
 
 
 @njit(cache=True, inline="always")
 def _copies_unseen(look, b):
     """Unseen copies (0..2) of the card at bit ``b``."""
-    u1, u2, _, _ = look
+    u1, u2, _, _, _ = look
     return ((u1 >> b) & 1) + ((u2 >> b) & 1)
 
 
@@ -133,22 +134,22 @@ def _run_partial(sb, lo, hi, look):
     both held) of the suit whose bits start at ``sb``: chance to be completed and the opening
     value of the run of three it completes to, the completing card's value averaged over its
     live outs; ``p`` is 0 without live outs."""
-    _, _, ace_low, ch = look
-    vsum = _pos_value(lo, ace_low) + _pos_value(hi, ace_low)
+    _, _, ace_low, ch, ace = look
+    vsum = _pos_value(lo, ace_low, ace) + _pos_value(hi, ace_low, ace)
     outs = 0
     ovsum = 0.0
     if hi - lo == 2:  # a gap: the middle card
         outs = _copies_unseen(look, sb + lo + 1)
-        ovsum = outs * _pos_value(lo + 1, ace_low)
+        ovsum = outs * _pos_value(lo + 1, ace_low, ace)
     else:  # a connector: either end
         if lo - 1 >= 1:
             k = _copies_unseen(look, sb + lo - 1)
             outs += k
-            ovsum += k * _pos_value(lo - 1, ace_low)
+            ovsum += k * _pos_value(lo - 1, ace_low, ace)
         if hi + 1 <= 14:
             k = _copies_unseen(look, sb + hi + 1)
             outs += k
-            ovsum += k * _pos_value(hi + 1, ace_low)
+            ovsum += k * _pos_value(hi + 1, ace_low, ace)
     if outs == 0:
         return 0.0, 0.0
     return ch[outs], vsum + ovsum / outs
@@ -187,7 +188,7 @@ def partial_of(t, c1, look):
             outs += _copies_unseen(look, b)
     if others > 0:
         p = 1.0 if others >= 2 else look[3][outs]
-        best, bp, bv = _better((p, 3.0 * api.rank_hand_value(r)), best, bp, bv)
+        best, bp, bv = _better((p, 3.0 * api.rank_hand_value(r, look[4])), best, bp, bv)
     # runs: the Ace sits low (position 1) or high (14); partners in the order +1, +2, -1, -2 of
     # position r, then for an Ace those of position 14 (-1, -2: the King, then the Queen)
     if (c1 >> (sb + r + 1)) & 1:
@@ -206,7 +207,7 @@ def partial_of(t, c1, look):
 
 
 @njit(cache=True)
-def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
+def card_partial(t, cards, unseen, n_unseen, horizon, ace_low, ace=11):
     """The best partial meld of natural card ``t`` among ``cards`` (a leftover: cards no meld
     holds) - a pair of one rank, a connector of one suit (ranks one apart) or a gap (two apart) -
     by chance of completion times opening value.  Returns ``(p, v)``: its chance to be completed
@@ -214,8 +215,9 @@ def card_partial(t, cards, unseen, n_unseen, horizon, ace_low):
     opening value of the meld it completes to (RULES.md section 1; points); ``(0, 0)`` without a
     partial meld.  It depends on ``cards`` only through the cards of ``t``'s rank in other suits
     and of its suit within two ranks (:func:`neighbours`).  The turn's valuations call
-    :func:`partial_of` with the cards as bitsets and the chances computed once (:func:`outlook`)."""
-    return partial_of(t, card_bits(cards)[0], outlook(unseen, n_unseen, horizon, ace_low))
+    :func:`partial_of` with the cards as bitsets and the chances computed once (:func:`outlook`).
+    ``ace_low`` and ``ace`` are the Ace's values low and otherwise (``ace_low_value``, ``ace_value``)."""
+    return partial_of(t, card_bits(cards)[0], outlook(unseen, n_unseen, horizon, ace_low, ace))
 
 
 @njit(cache=True)
@@ -234,13 +236,13 @@ def partials_of(cards, look, p_out, v_out):
 
 
 @njit(cache=True)
-def partials(cards, unseen, n_unseen, horizon, ace_low, p_out, v_out):
+def partials(cards, unseen, n_unseen, horizon, ace_low, p_out, v_out, ace=11):
     """:func:`card_partial` of every natural card type held in ``cards`` into ``p_out[t]`` /
     ``v_out[t]`` (``float64[N_TYPES]``); 0 and 0 for the others.  Returns ``p_out``."""
     for t in range(api.N_NATURALS):
         p_out[t] = 0.0
         v_out[t] = 0.0
-    partials_of(cards, outlook(unseen, n_unseen, horizon, ace_low), p_out, v_out)
+    partials_of(cards, outlook(unseen, n_unseen, horizon, ace_low, ace), p_out, v_out)
     return p_out
 
 

@@ -75,6 +75,7 @@ def open_randomly(g, seat, forced):
     for i in range(n - 1, 0, -1):
         api.swap_melds(path, i, api.rand_below(g, i + 1))
     ace_low = api.rule(g, api.R_ACE_LOW)
+    ace = api.rule(g, api.R_ACE)
     take = 0
     total = 0
     top = api.taken_card(g)
@@ -86,11 +87,11 @@ def open_randomly(g, seat, forced):
             pick = True
         if pick:
             api.swap_melds(path, i, take)
-            total += api.meld_value(path[take], ace_low)
+            total += api.meld_value(path[take], ace_low, ace)
             take += 1
     i = take
     while total < req and i < n:
-        total += api.meld_value(path[i], ace_low)
+        total += api.meld_value(path[i], ace_low, ace)
         take += 1
         i += 1
     rem = api.scratch(g)

@@ -14,7 +14,8 @@ from handsim.melds import validate_meld
 from ..rules import RussianRules
 
 
-_MELD_RULES = SimpleNamespace(max_jokers_per_meld=0, min_natural_cards_per_meld=3, ace_low_value=1)
+_MELD_RULES = SimpleNamespace(max_jokers_per_meld=0, min_natural_cards_per_meld=3, ace_low_value=1,
+                             ace_value=11)
 
 Melds = Sequence[Sequence[int]]
 
