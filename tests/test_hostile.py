@@ -816,6 +816,53 @@ def test_report_refuses_run_json_and_checkpoint_of_different_studies(runner, cop
     assert tree(copy) == before
 
 
+@pytest.mark.parametrize("edit, frag", [
+    (lambda j: dict(j, spec=dict(j["spec"], deals=9)), "(deals: 9 in run.json, 5 in the checkpoint)"),
+    (lambda j: dict(j, spec=dict(j["spec"], seed=4)), "(seed: 4 in run.json, 3 in the checkpoint)"),
+    (lambda j: dict(j, spec=dict(j["spec"], rules=dict(j["spec"]["rules"], opening_threshold=71))),
+     "(rule opening_threshold: 71 in run.json, 51 in the checkpoint)"),
+], ids=["deals", "seed", "rule"])
+def test_resume_after_an_edited_spec_names_the_field(runner, copy, edit, frag):
+    """--resume of a folder whose run.json "spec" was edited names the field, the value found and the
+    checkpoint's (it said only 'belongs to a different study'); nothing is run or rewritten."""
+    run_json = copy / "run.json"
+    run_json.write_text(json.dumps(edit(json.loads(run_json.read_text()))))
+    before = tree(copy)
+    one_line(run(runner, "simulate", "--resume", copy, "-q"), 2, "belong to different studies", frag)
+    assert tree(copy) == before
+
+
+@pytest.mark.parametrize("edit, frag", [
+    (lambda j: dict(j, seed=4), 'its "seed" is 4 but its study "spec" (what the study ran) has 3'),
+    (lambda j: dict(j, deals=50), 'its "deals" is 50 but its study "spec" (what the study ran) has 5'),
+    (lambda j: dict(j, players=4), 'its "players" is 4 but its study "spec" (what the study ran) has 2'),
+    (lambda j: dict(j, seed="3"), 'its "seed" is "3" but its study "spec" (what the study ran) has 3'),
+    (lambda j: dict(j, rules=dict(j["rules"], joker_penalty=30)),
+     'its rule joker_penalty is 30 but its study "spec" (what the study ran) has 15'),
+], ids=["seed", "deals", "players", "typed", "rule"])
+@pytest.mark.parametrize("command", ["resume", "from"])
+def test_an_edited_record_in_run_json_is_refused_not_rewritten(runner, copy, tmp_path, edit, frag, command):
+    """run.json's top-level players / deals / seed / rules are a record of its "spec": a resume used to
+    rewrite an edited one silently (and --from ran the spec, not the edit).  Both refuse it with one
+    line naming the field, the value found and the spec's; the folder is unchanged.  (report writes no
+    run.json and states the spec's values: test_report_leaves_out_wrongly_typed_run_json_fields.)"""
+    run_json = copy / "run.json"
+    run_json.write_text(json.dumps(edit(json.loads(run_json.read_text()))))
+    before = tree(copy)
+    args = {"resume": ["simulate", "--resume", copy, "-q"],
+            "from": ["simulate", "--from", copy, "--out", tmp_path / "new", "--jobs", "1", "--no-progress", "-q"]}[command]
+    one_line(run(runner, *args), 2, f"{run_json}: {frag}", "not its settings")
+    assert tree(copy) == before
+    assert not (tmp_path / "new").exists()
+
+
+def test_an_unedited_record_resumes_and_reports(runner, copy):
+    """The check refuses only an edit: the study's own run.json resumes (nothing left to play) and reports."""
+    ok(run(runner, "simulate", "--resume", copy, "-q"))
+    ok(run(runner, "report", copy, "-q"))
+    assert json.loads((copy / "run.json").read_text())["seed"] == 3
+
+
 def test_report_of_another_studys_checkpoint(runner, copy, other_study):
     shutil.copy(other_study / "checkpoint.npz", copy / "checkpoint.npz")
     one_line(run(runner, "report", copy), 2, "belong to different studies", "deals: 5 in run.json, 7 in the checkpoint")
@@ -851,6 +898,7 @@ def test_report_leaves_out_wrongly_typed_run_json_fields(runner, copy):
     ok(run(runner, "report", copy))
     text = (copy / "report.md").read_text(encoding="utf-8")
     assert "fast" not in text and "**Deals:** 5 per configuration" in text
+    assert json.loads(run_json.read_text())["deals"] == "five"  # report rewrites no run.json field
 
 
 # ------------------------------------------------------------------------------ file-system trouble

@@ -27,9 +27,19 @@ def _saved_spec(folder: Path):
 
     refuse_if_in_use(folder)  # a study still starting there has written nothing yet
     run_json = folder / "run.json"
-    if run_json.exists():
-        return _spec_from_run(read_run_json(run_json), run_json)
     ck = folder / CHECKPOINT
+    if run_json.exists():
+        saved = read_run_json(run_json)
+        spec = _spec_from_run(saved, run_json)
+        if ck.exists():  # an edited run.json "spec": name the field, not only "a different study"
+            differs = _spec_difference(_spec_from_run(saved, run_json, policies=False),
+                                       read_checkpoint(ck, policies=False).spec)
+            if differs:
+                raise click.UsageError(f"{run_json} and {ck} belong to different studies ({differs}): --resume "
+                                       "would continue one study's chunks with the other's deals; restore the "
+                                       "matching file, or start a new study with --out")
+        _check_record(saved, spec, run_json)  # else a resume would rewrite the edited record silently
+        return spec
     if ck.exists():
         return read_checkpoint(ck).spec
     raise click.UsageError(f"{folder} is not a study folder: no run.json or {CHECKPOINT} in it")
@@ -47,6 +57,49 @@ def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
         return (StudySpec if policies else SavedStudy).from_json(d["spec"])
     except ValueError as e:  # StudyError, RulesError, PolicyError: one line naming the field
         raise click.UsageError(f"{where}: {' '.join(str(e).split())}") from None
+
+
+def _check_record(d: dict, spec, where) -> None:
+    """UsageError (one line naming the field) if run.json's top-level record differs from its spec."""
+    differs = _record_difference(d, spec)
+    if differs:
+        raise click.UsageError(f"{where}: {differs}")
+
+
+#: run.json's top-level copies of its study "spec" (handsim.study.runner writes both).
+_RECORD_FIELDS = ("players", "deals", "seed", "rules")
+
+
+def _record_difference(d: dict, spec) -> str:
+    """How run.json's top-level record of its study (``players``, ``deals``, ``seed``, ``rules``)
+    differs from its ``"spec"`` (what the study ran), in one line ("" if it does not).
+
+    The top-level fields are a record, not settings: --resume and --from run the spec.  An edited
+    record would be rewritten silently by a resume (and read as the study's by a person), so it is
+    refused instead, naming the field, the value found and the spec's.  A field the file lacks (or
+    a rule an older handsim did not record) is not compared."""
+    from handsim.options import fmt_value
+
+    want = {"players": spec.players, "deals": spec.deals, "seed": spec.seed,
+            "rules": json.loads(json.dumps(spec.rules.to_dict()))}
+    for key in _RECORD_FIELDS:
+        if key not in d:
+            continue
+        found, rec = d[key], want[key]
+        if key == "rules" and isinstance(found, dict):
+            k = next((k for k in found if k in rec and found[k] != rec[k]), None)
+            if k is None:
+                continue
+            return (f"its rule {k} is {fmt_value(found[k])} but its study \"spec\" (what the study ran) has "
+                    f"{fmt_value(rec[k])}: the top-level fields are a record of the study, not its settings; "
+                    f"put back {fmt_value(rec[k])}, or start a new study with the rule you want")
+        if found != rec or type(found) is not type(rec):
+            shown = json.dumps(found, ensure_ascii=False)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            return (f"its \"{key}\" is {shown} but its study \"spec\" (what the study ran) has {rec}: the "
+                    f"top-level fields are a record of the study, not its settings; put back {rec}, or start "
+                    f"a new study with the {key} you want")
+    return ""
 
 
 def _describe(spec, base: str, jobs: int, out: Path) -> str:
@@ -238,7 +291,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
             src = src / "run.json"
             if not src.exists():
                 raise click.UsageError(f"--from {from_run}: no run.json in that folder")
-        spec = _spec_from_run(read_run_json(src), src)
+        saved = read_run_json(src)
+        spec = _spec_from_run(saved, src)
+        _check_record(saved, spec, src)
     else:
         from handsim.games import game_for_preset
         from handsim.study import make_spec
@@ -480,7 +535,7 @@ def _report(folder, fmt, quiet):
             raise click.UsageError(f"{run_json} and {ck_path} belong to different studies ({differs}): a report "
                                    "would state one study's settings over the other's tables; restore the matching "
                                    "file or run the study again")
-        info = _report_info(saved, ck.spec)
+        info = _report_info(saved, ck.spec)  # the settings from the spec: an edited record is not shown
     else:
         from handsim.study import chunk_ranges
 
