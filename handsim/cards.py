@@ -53,7 +53,7 @@ def rank_of(t: int) -> int:
     return t % N_RANKS + 1
 
 
-def hand_value(t: int, joker_penalty: int, ace_value: int = 11) -> int:
+def hand_value(t: int, joker_penalty: int, ace_value: int) -> int:
     """Points a card left in hand counts at round end (RULES.md section 1).
 
     2-10 count face value, J/Q/K 10, an Ace ``ace_value`` (11 in classic), a joker

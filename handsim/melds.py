@@ -86,7 +86,7 @@ def format_pairs(pairs: Iterable[Pair]) -> str:
     return " ".join(format_card(c) if c != JOKER else f"JK={format_card(sf)}" for c, sf in pairs)
 
 
-def rank_value(rank: int, ace_value: int = 11) -> int:
+def rank_value(rank: int, ace_value: int) -> int:
     """Value in points of a card of ``rank`` (1 = Ace .. 13 = King) in a set or in hand:
     Ace ``ace_value`` (11 in classic), J/Q/K 10, 2-10 face value (RULES.md section 1)."""
     return ace_value if rank == 1 else min(rank, 10)
