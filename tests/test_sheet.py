@@ -123,3 +123,120 @@ def test_the_command_prints_writes_and_never_overwrites(tmp_path):
     assert "Traceback" not in bad.output
     lone = runner.invoke(main, ["score", "-", "--csv", str(tmp_path / "x.csv")], input="{}")
     assert lone.exit_code == 2 and "--csv and --html write a match's sheet: add --match" in lone.output
+
+
+# --- the sheet against a match study (handsim score --match --against) ------------------------
+
+def test_a_total_is_placed_among_a_histogram_of_totals_by_hand():
+    from handsim.games.hand.sheet import place
+
+    values, counts = [-90, -50, 0, 20], [2, 1, 3, 4]  # 10 totals
+    at0 = place(0, values, counts)
+    assert (at0.lower, at0.equal, at0.higher, at0.n) == (3, 3, 4, 10)
+    assert at0.percentile == 45.0  # (3 + 3/2) / 10
+    assert at0.words("10 matches") == "lower than 40% of totals in 10 matches"
+    low = place(-60, values, counts)
+    assert (low.lower, low.higher, low.percentile) == (2, 8, 20.0)
+    assert low.words("x") == "lower than 80% of totals in x"
+    high = place(50, values, counts)
+    assert high.percentile == 100.0 and high.words("x") == "higher than 100% of totals in x"
+    assert place(-91, [-90] * 1 + [0], [999, 1]).words("x") == "lower than 100% of totals in x"
+    assert place(0, [-90, 0, 5], [1, 998, 1]).words("x") == "lower than under 1% of totals in x"
+    with pytest.raises(ValueError):
+        place(0, [1, 2], [0, 0])
+
+
+def test_the_first_rule_that_differs_is_named_in_the_option_tables_order():
+    from handsim.games.hand.sheet import rules_difference
+
+    assert rules_difference(rules(), rules()) is None
+    assert rules_difference(rules(rounds=3), rules()) == "rounds is 3 for the sheet, 9 in the study"
+    assert rules_difference(rules(rounds=3, ace_value=10), rules()) == "ace_value is 10 for the sheet, 11 in the study"
+    assert rules_difference(rules(hand_doubles_others=False), rules()) == \
+        "hand_doubles_others is false for the sheet, true in the study"
+
+
+def _rows(scores):
+    """Per-deal rows of a match study: scores[match][round][position]."""
+    import pandas as pd
+
+    recs = []
+    for m, match in enumerate(scores):
+        for r, rnd in enumerate(match):
+            for p, x in enumerate(rnd):
+                recs.append({"match": m, "round": r, "position": p, "score": x})
+    return pd.DataFrame(recs)
+
+
+def test_running_totals_of_a_match_study_by_hand():
+    from handsim.games.hand.sheet import running_totals
+
+    rows = _rows([[[-30, 10], [5, -30]], [[0, 0], [-60, 8]]])
+    run = running_totals(rows.sample(frac=1, random_state=1), 2, False, 2)  # the rows' order does not matter
+    assert run.tolist() == [[-30, 10, 0, 0], [-25, -20, -60, 8]]
+    four = _rows([[[-30, 10, 0, 4], [1, 2, 3, -30]]])
+    assert running_totals(four, 4, True, 2).tolist() == [[-30, 14], [-26, -14]]
+    with pytest.raises(ValueError, match="do not hold 3 rounds"):
+        running_totals(rows, 2, False, 3)
+
+
+def _pool(rows, players):
+    import numpy as np
+
+    from handsim.games.hand.equity import RoundPool
+
+    sc = np.asarray(rows, np.int64)
+    return RoundPool(sc, sc.argmin(axis=1), np.zeros(len(sc), np.int64), players, True, ("x",) * players)
+
+
+def test_equity_after_each_round_is_even_at_level_standings_and_certain_once_decided():
+    from handsim.games.hand.sheet import sheet_equity
+
+    # the starter goes out or the other does, equally often: level totals are an even match
+    pool = _pool([[-30, 10], [10, -30]], 2)
+    sheet = score_sheet([{"scores": [0, 0], "out": None}, {"scores": [-30, 10]}, {"scores": [-30, 10]}],
+                        rules(rounds=3))
+    p, se = sheet_equity(sheet, pool, rules(rounds=3))
+    assert p[0].tolist() == [0.5, 0.5] and not se.any()
+    # after round 2 seat 0 leads by 40 with one round left: a round moves the lead by 40, and a tie
+    # (lead 0) goes to tie-break rounds won half the time: 1/2 + 1/2 x 1/2
+    assert p[1] == pytest.approx([0.75, 0.25])
+    assert p[2].tolist() == [1.0, 0.0]  # decided after the last round
+    # 3 single players, every round a cyclic shift of (-30, 10, 20): from level totals each wins 1/3
+    pool3 = _pool([[-30, 10, 20], [20, -30, 10], [10, 20, -30]], 3)
+    s3 = score_sheet([{"scores": [0, 0, 0], "out": None}, {"scores": [-30, 10, 20]}], rules(rounds=2))
+    p3, se3 = sheet_equity(s3, pool3, rules(rounds=2), samples=20000)
+    assert (abs(p3[0] - 1 / 3) < 4 * se3[0]).all() and (se3[0] > 0).all()
+    assert p3[1].tolist() == [1.0, 0.0, 0.0] and not se3[1].any()
+    # 2 v 2: team A's partners level with team B's: an even match; decided: 1 and 0
+    pool4 = _pool([[-30, 10, 0, 10], [10, -30, 10, 0]], 4)
+    s4 = score_sheet([{"scores": [0, 0, 0, 0], "out": None}, {"scores": [-30, 10, 0, 10]}],
+                     rules(rounds=2, partnership=True))
+    p4, _ = sheet_equity(s4, pool4, rules(rounds=2, partnership=True))
+    assert p4.tolist() == [[0.5, 0.5], [1.0, 0.0]]
+
+
+def test_a_sheet_against_hand_built_totals_and_rounds():
+    from handsim.games.hand.sheet import sheet_document, study_view, view_lines
+
+    r = rules(rounds=2)
+    sheet = score_sheet([{"scores": [-30, 10]}, {"scores": [5, -30]}], r)  # totals -25, -20
+    # the study: 3 matches of 2 rounds
+    rows = _rows([[[-30, 10], [5, -30]], [[10, -30], [-30, 10]], [[-60, 20], [-30, 4]]])
+    finals = ([-90, -25, -20, 24], [1, 1, 3, 1])  # 6 final totals, tie-break rounds included
+    view = study_view(sheet, r, "3 simulated matches of x ×2", finals, rows, _pool([[-30, 10], [10, -30]], 2))
+    # after round 1, among (-30, 10, 10, -30, -60, 20): seat 0's -30 has 1 lower and 2 equal: (1 + 2/2) / 6;
+    # seat 1's 10 has 3 lower, 2 equal: (3 + 1) / 6
+    assert [round(p.percentile, 3) for p in view.running[0]] == [33.333, 66.667]
+    # after round 2, among (-25, -20, -20, -20, -90, 24): -25 has 1 lower, 1 equal; -20 has 2 lower, 3 equal
+    assert [round(p.percentile, 3) for p in view.running[1]] == [25.0, 58.333]
+    assert view.p_win.tolist() == [[0.75, 0.25], [1.0, 0.0]]  # a 40-point lead, one round left; then decided
+    assert view_lines(sheet, view) == [
+        "seat 0: -25, lower than 67% of totals in 3 simulated matches of x ×2 (percentile 25.0)",
+        "seat 1: -20, higher than 33% of totals in 3 simulated matches of x ×2 (percentile 58.3)"]
+    table = sheet_table(sheet, view)
+    assert table[0]["percentile_seat0"] == 33.33 and table[1]["p_win_seat0"] == 1.0
+    md = sheet_document(sheet, view=view)
+    assert "Against the match study" in [s.title for s in md.sections]
+    unfinished = study_view(score_sheet([{"scores": [-30, 10]}], r), r, "x", finals)
+    assert unfinished.final is None and unfinished.running is None
