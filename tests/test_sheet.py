@@ -240,3 +240,108 @@ def test_a_sheet_against_hand_built_totals_and_rounds():
     assert "Against the match study" in [s.title for s in md.sections]
     unfinished = study_view(score_sheet([{"scores": [-30, 10]}], r), r, "x", finals)
     assert unfinished.final is None and unfinished.running is None
+
+
+@pytest.fixture(scope="module")
+def match_study(tmp_path_factory):
+    """Real match studies: 2 greedy players, 24 matches of 3 rounds, with per-deal rows; the same
+    without them; a study of single deals; 2 v 2 greedy, 20 matches of 2 rounds."""
+    import shutil
+
+    base = tmp_path_factory.mktemp("against")
+    runner = CliRunner()
+    for name, extra in (("m2", ["--players", "2", "--lineup", "greedy,greedy", "--rounds", "3", "--deals", "24",
+                                "--per-deal"]),
+                        ("deals", ["--players", "2", "--lineup", "greedy,greedy", "--deals", "10"]),
+                        ("t4", ["--players", "2v2", "--lineup", "greedy,greedy,greedy,greedy", "--rounds", "2",
+                                "--deals", "20", "--per-deal"])):
+        r = runner.invoke(main, ["simulate", "--jobs", "1", "--out", str(base / name), "-q"] + extra)
+        assert r.exit_code == 0, r.output
+    shutil.copytree(base / "m2", base / "bare", ignore=shutil.ignore_patterns("per_deal"))
+    return base
+
+
+def test_the_command_places_a_sheet_against_a_real_match_study(match_study, tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    sheet = "\n".join(json.dumps(r) for r in ({"scores": [-30, 45]}, {"scores": [12, -60]}, {"scores": [-30, 20]}))
+    csv, html = tmp_path / "s.csv", tmp_path / "s.html"
+    r = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against", str(match_study / "m2"),
+                                  "--csv", str(csv), "--html", str(html)], input=sheet)
+    assert r.exit_code == 0, r.output
+    # worked from the study's per-deal rows (not the checkpoint the command reads): the final totals
+    # sit on each match's last regular round, the running totals after round 1 on its first
+    rows = pd.read_parquet(match_study / "m2" / "per_deal")
+    finals = rows.loc[rows["round"] == 2, "total"].to_numpy(np.int64)
+    assert len(finals) == 48
+    words = []
+    for seat, total in ((0, -48), (1, 5)):
+        lower, equal, higher = (finals < total).sum(), (finals == total).sum(), (finals > total).sum()
+        share = f"lower than {100 * higher / 48:.0f}%" if higher >= lower else f"higher than {100 * lower / 48:.0f}%"
+        words.append(f"seat {seat}: {total}, {share} of totals in 24 simulated matches of greedy ×2 "
+                     f"(percentile {100 * (lower + equal / 2) / 48:.1f}).")
+    assert r.stdout.splitlines()[-2:] == words
+    first = rows.loc[rows["round"] == 0, "score"].to_numpy(np.int64)
+    pct0 = 100 * ((first < -30).sum() + (first == -30).sum() / 2) / 48
+    out = pd.read_csv(csv)
+    assert list(out.columns)[-4:] == ["percentile_seat0", "percentile_seat1", "p_win_seat0", "p_win_seat1"]
+    assert out["percentile_seat0"].iloc[0] == pytest.approx(pct0, abs=0.005)
+    assert out[["p_win_seat0", "p_win_seat1"]].iloc[2].tolist() == [1.0, 0.0]  # decided
+    assert (out["p_win_seat0"] + out["p_win_seat1"]).round(6).tolist() == [1.0] * 3
+    assert "Against the match study" in html.read_text() and words[0][:-1] in html.read_text()
+    js = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--json", "--against",
+                                   str(match_study / "m2")], input=sheet)
+    final = json.loads(js.stdout)["against"]["final"]
+    assert [f["lower"] + f["equal"] + f["higher"] for f in final] == [48, 48]
+    assert final[0]["lower"] == (finals < -48).sum() and final[1]["higher"] == (finals > 5).sum()
+    bare = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against",
+                                     str(match_study / "bare")], input=sheet)
+    assert bare.exit_code == 0 and "no per-deal rows in the study" in bare.output
+    assert bare.stdout.splitlines()[-2:] == words
+
+
+def test_the_command_refuses_a_study_of_other_rules_players_or_single_deals(match_study, tmp_path):
+    two = '{"scores": [-30, 45]}\n'
+    three = '{"scores": [-30, 45, 10]}\n'
+    (tmp_path / "plain").mkdir()
+    cases = [
+        ([two, "--set", "rounds=3", "--against", "deals"],
+         "is a study of single deals: it holds no match totals; make a match study with handsim simulate --rounds 3 "
+         "--players 2 --per-deal --out FOLDER"),
+        ([two, "--against", "m2"], "the study's rules differ: rounds is 9 for the sheet, 3 in the study"),
+        ([two, "--set", "rounds=3", "--set", "ace_value=10", "--against", "m2"], "ace_value is 10 for the sheet, 11"),
+        ([two, "--preset", "saudi", "--set", "rounds=3", "--against", "m2"], "differ: "),
+        ([three, "--set", "rounds=3", "--against", "m2"], "the study is of 2 players, the sheet of 3"),
+        ([two, "--set", "rounds=3", "--against", "m2", "--lineup", "1"], "--lineup 1 is not one of the study's 1"),
+        ([two, "--against", str(tmp_path / "plain")], "is not a study folder: no checkpoint.npz"),
+    ]
+    for (text, *args), fragment in cases:
+        args = [str(match_study / a) if a in ("deals", "m2") else a for a in args]
+        r = CliRunner().invoke(main, ["score", "-", "--match"] + args, input=text)
+        assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output, (args, r.output)
+        assert len(r.output.strip().splitlines()) == 1, r.output
+    r = CliRunner().invoke(main, ["score", "-", "--against", str(match_study / "m2")], input="{}")
+    assert r.exit_code == 2 and "--against places a match's sheet against a study: add --match" in r.output
+
+
+def test_a_partnership_sheet_is_placed_by_team_totals(match_study, tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    sheet = '{"scores": [-30, 45, 0, 10]}\n{"scores": [12, -30, 20, 0]}\n'  # team A 2, team B 25
+    csv = tmp_path / "t.csv"
+    r = CliRunner().invoke(main, ["score", "-", "--match", "--preset", "partnership", "--set", "rounds=2",
+                                  "--against", str(match_study / "t4"), "--csv", str(csv)], input=sheet)
+    assert r.exit_code == 0, r.output
+    rows = pd.read_parquet(match_study / "t4" / "per_deal")
+    last = rows[rows["round"] == 1]
+    team = last.assign(team=last["position"] % 2).groupby(["match", "team"])["total"].sum().to_numpy(np.int64)
+    assert len(team) == 40  # 20 matches x 2 teams
+    lower, equal = (team < 2).sum(), (team == 2).sum()
+    assert "team A (seats 0 & 2): 2, " in r.stdout
+    assert f"(percentile {100 * (lower + equal / 2) / 40:.1f})" in r.stdout.splitlines()[-2]
+    out = pd.read_csv(csv)
+    assert list(out.columns)[-4:] == ["percentile_team_A", "percentile_team_B", "p_win_team_A", "p_win_team_B"]
+    assert out[["p_win_team_A", "p_win_team_B"]].iloc[1].tolist() == [1.0, 0.0]
+    assert out["p_win_team_A"].iloc[0] + out["p_win_team_B"].iloc[0] == pytest.approx(1.0, abs=1e-5)

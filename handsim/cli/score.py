@@ -25,6 +25,18 @@ RULES.md section 7; --csv and --html write the sheet as a table and as a report 
 inconsistent sheet (two players out in a round, a Hand whose round is not doubled, a round after
 the match was decided) is refused with one line naming the round.
 
+With --match --against STUDY, the sheet is placed against a match study of the same rules
+(--preset, --set) and players (handsim simulate --rounds N): each side's final total as a
+percentile of the study's final totals (every player of every simulated match, tie-break rounds
+included; 50 is the median, low is good) and in words ("lower than 92% of totals in 10,000
+simulated matches of card-reader ×4"). When the study has per-deal rows (--per-deal), also each
+round's running total as a percentile of the study's totals after that round, and each side's
+chance of winning the match after each round from those standings with the rounds left, each
+round left drawn from the study's rounds (as handsim equity: exact for 2 players and 2 v 2,
+--samples Monte Carlo continuations for 3 or 4; seat 0 starts round 1, then the start moves as
+the rules move it). Nothing is simulated. A study of other rules or players (the first differing
+option named) or of single deals is refused.
+
 \b
 Examples:
     $ echo '{"out": 1, "hand_finish": false, "hands": ["KS 7H 9D", ""], "opened": [false, true]}' > round.json
@@ -32,10 +44,12 @@ Examples:
     $ handsim score - --json < round.json
     $ printf '{"scores": [-30, 45]}\\n{"scores": [12, -60]}\\n{"scores": [-30, 20]}\\n' > sheet.jsonl
     $ handsim score sheet.jsonl --match --set rounds=3
+    $ handsim simulate --players 2 --rounds 3 --deals 2000 --per-deal --out runs/three-rounds
+    $ handsim score sheet.jsonl --match --set rounds=3 --against runs/three-rounds
 """
 
 
-@click.command(cls=Command, name="score", help=SCORE_HELP, short_help="Score a round's end.")
+@click.command(cls=Command, name="score", help=SCORE_HELP, short_help="Score a round's end, or a match's sheet.")
 @click.argument("file", type=InputFile("rb"), metavar="FILE|-")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help=_JSON_HELP)
@@ -198,9 +212,10 @@ def _against(folder: Path, sheet, rules, lineup_i, samples):
     configs = spec.configs()
     diffs = [rules_difference(rules, c) for c in configs]
     if None not in diffs:
-        where = "the study's rules" if len(configs) == 1 else f"none of the study's {len(configs)} configurations "                                                                "has the sheet's rules; the first"
-        raise click.UsageError(f"--against {folder}: {where} differ{'s' if len(configs) > 1 else ''}: {diffs[0]} "
-                               "(give the sheet's rules with --preset, --rules or --set)")
+        where = ("the study's rules differ" if len(configs) == 1 else
+                 f"none of the study's {len(configs)} configurations has the sheet's rules; the first differs")
+        raise click.UsageError(f"--against {folder}: {where}: {diffs[0]} (give the sheet's rules with --preset, "
+                               "--rules or --set)")
     ci = diffs.index(None)
     li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
     acc = ck.accumulator
