@@ -345,3 +345,19 @@ def test_a_partnership_sheet_is_placed_by_team_totals(match_study, tmp_path):
     assert list(out.columns)[-4:] == ["percentile_team_A", "percentile_team_B", "p_win_team_A", "p_win_team_B"]
     assert out[["p_win_team_A", "p_win_team_B"]].iloc[1].tolist() == [1.0, 0.0]
     assert out["p_win_team_A"].iloc[0] + out["p_win_team_B"].iloc[0] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_tie_break_round_has_no_running_percentile_and_its_equity_is_the_tie_breaks():
+    from handsim.games.hand.sheet import sheet_equity, study_view
+
+    r = rules(rounds=1)
+    pool = _pool([[-30, 10], [10, -30]], 2)
+    # level after the one regular round: a tie-break round decides, each side winning it half the time
+    sheet = score_sheet([{"scores": [0, 0], "out": None}, {"scores": [10, -30]}], r)
+    assert [x.tiebreak for x in sheet.rounds] == [False, True] and sheet.winner == (1,)
+    p, _ = sheet_equity(sheet, pool, r)
+    assert p.tolist() == [[0.5, 0.5], [0.0, 1.0]]
+    view = study_view(sheet, r, "2 matches", ([-20, 10], [2, 2]), _rows([[[-30, 10]], [[10, -30]]]), pool)
+    assert view.running[1] is None and [x.percentile for x in view.running[0]] == [50.0, 50.0]
+    assert [(x.lower, x.equal, x.higher) for x in view.final] == [(2, 2, 0), (0, 0, 4)]  # 10 and -30 among -20, 10
+    assert sheet_table(sheet, view)[1]["percentile_seat0"] == ""
