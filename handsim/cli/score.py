@@ -111,18 +111,18 @@ def _score_match(text: str, name: str, rules, as_json: bool, csv_path, html_path
     from pathlib import Path
 
     from handsim._io import atomic_write, parse_json
-    from handsim.games.hand.sheet import SheetError, score_sheet, sheet_document, sheet_table
+    from handsim.games.hand import sheet as hs
 
     for path in (csv_path, html_path):
         if path is not None and Path(path).exists():
             raise click.UsageError(f"{path} exists: handsim never overwrites a file; give a new path or remove it")
     rows = [parse_json(line, f"{name}, line {i}") for i, line in enumerate(text.splitlines(), 1) if line.strip()]
     try:
-        sheet = score_sheet(rows, rules)
-    except SheetError as e:
+        sheet = hs.score_sheet(rows, rules)
+    except hs.SheetError as e:
         raise click.UsageError(f"in {name}: {e}") from None
-    view = _against(Path(study), sheet, rules, lineup_i, samples) if study is not None else None
-    table_rows = sheet_table(sheet, view)
+    view = _against(hs, Path(study), sheet, rules, lineup_i, samples) if study is not None else None
+    table_rows = hs.sheet_table(sheet, view)
     if csv_path is not None:
         import pandas as pd
 
@@ -130,7 +130,7 @@ def _score_match(text: str, name: str, rules, as_json: bool, csv_path, html_path
     if html_path is not None:
         from handsim.report import html as html_renderer
 
-        atomic_write(html_path, html_renderer.render(sheet_document(sheet, view=view)).encode("utf-8"))
+        atomic_write(html_path, html_renderer.render(hs.sheet_document(sheet, view=view)).encode("utf-8"))
     if as_json:
         doc = {"rounds": table_rows, "status": sheet.status, "winner": list(sheet.winner), "loser": sheet.loser}
         if view is not None:
@@ -151,14 +151,12 @@ def _score_match(text: str, name: str, rules, as_json: bool, csv_path, html_path
         click.echo("* a tie-break round (RULES.md section 7)")
     click.echo(sheet.status + ".")
     if view is not None:
-        _print_view(sheet, view)
+        _print_view(sheet, view, hs.view_lines(sheet, view))
 
 
-def _print_view(sheet, view) -> None:
+def _print_view(sheet, view, lines) -> None:
     """The terminal's view of a sheet against a study: each round's percentiles and chances of
-    winning (with per-deal rows), then the final totals in words."""
-    from handsim.games.hand.sheet import view_lines
-
+    winning (with per-deal rows), then the final totals in words (``lines``)."""
     click.echo(f"\nAgainst {view.what} (the same rules and players):")
     if view.running is not None:
         names = [n.split(" (")[0] for n in sheet.sides()]
@@ -176,18 +174,18 @@ def _print_view(sheet, view) -> None:
     else:
         click.echo("(no per-deal rows in the study: each round's percentile and the chances of winning need a study "
                    "run with --per-deal)")
-    for line in view_lines(sheet, view):
+    for line in lines:
         click.echo(line + ".")
 
 
-def _against(folder: Path, sheet, rules, lineup_i, samples):
+def _against(hs, folder: Path, sheet, rules, lineup_i, samples):
     """Read a match study folder (its checkpoint, and its per-deal rows when there are) and place
-    the sheet against the configuration of the sheet's rules; one-line refusals."""
+    the sheet against the configuration of the sheet's rules (``hs``: the module
+    :mod:`handsim.games.hand.sheet`); one-line refusals."""
     import numpy as np
     import pandas as pd
 
     from handsim._io import refuse_if_in_use
-    from handsim.games.hand.sheet import rules_difference, study_view
     from handsim.study import CHECKPOINT, read_checkpoint
 
     from ._common import compile_notice, compiling
@@ -211,7 +209,7 @@ def _against(folder: Path, sheet, rules, lineup_i, samples):
         raise click.UsageError(f"--against {folder}: the study is of {spec.players} players, the sheet of "
                                f"{sheet.players}")
     configs = spec.configs()
-    diffs = [rules_difference(rules, c) for c in configs]
+    diffs = [hs.rules_difference(rules, c) for c in configs]
     if None not in diffs:
         where = ("the study's rules differ" if len(configs) == 1 else
                  f"none of the study's {len(configs)} configurations has the sheet's rules; the first differs")
@@ -246,7 +244,7 @@ def _against(folder: Path, sheet, rules, lineup_i, samples):
         if not (sheet.teams or sheet.players == 2):
             compiling(compile_notice("the match equity kernel", EQUITY_COMPILE), eq.warm_up)
     try:
-        view = study_view(sheet, rules, what, (hist["total"].to_numpy(np.int64), hist["count"].to_numpy(np.int64)),
+        view = hs.study_view(sheet, rules, what, (hist["total"].to_numpy(np.int64), hist["count"].to_numpy(np.int64)),
                           rows, pool, samples=samples)
     except ValueError as e:
         raise click.UsageError(f"--against {folder}: {e}") from None
