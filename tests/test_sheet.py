@@ -361,3 +361,22 @@ def test_a_tie_break_round_has_no_running_percentile_and_its_equity_is_the_tie_b
     assert view.running[1] is None and [x.percentile for x in view.running[0]] == [50.0, 50.0]
     assert [(x.lower, x.equal, x.higher) for x in view.final] == [(2, 2, 0), (0, 0, 4)]  # 10 and -30 among -20, 10
     assert sheet_table(sheet, view)[1]["percentile_seat0"] == ""
+
+
+def test_a_damaged_study_is_one_line_for_score_against_and_equity(match_study, tmp_path):
+    import shutil
+
+    bad = tmp_path / "bad"
+    shutil.copytree(match_study / "m2", bad)
+    part = sorted((bad / "per_deal").glob("*.parquet"))[0]
+    part.write_bytes(b"not a parquet file")
+    sheet = '{"scores": [-30, 45]}\n'
+    for args in (["score", "-", "--match", "--set", "rounds=3", "--against", str(bad)],
+                 ["equity", str(bad), "--standings", "0,0"]):
+        r = CliRunner().invoke(main, args, input=sheet)
+        assert r.exit_code == 2 and "Traceback" not in r.output, (args, r.output)
+        assert f"{bad / 'per_deal'} cannot be read as a study's per-deal rows (damaged" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+    (bad / "checkpoint.npz").write_bytes(b"")
+    r = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against", str(bad)], input=sheet)
+    assert r.exit_code == 2 and "checkpoint.npz is not a usable handsim checkpoint: the file is empty" in r.output

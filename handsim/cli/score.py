@@ -183,13 +183,12 @@ def _against(hs, folder: Path, sheet, rules, lineup_i, samples):
     the sheet against the configuration of the sheet's rules (``hs``: the module
     :mod:`handsim.games.hand.sheet`); one-line refusals."""
     import numpy as np
-    import pandas as pd
 
     from handsim._io import refuse_if_in_use
     from handsim.study import CHECKPOINT, read_checkpoint
 
     from ._common import compile_notice, compiling
-    from .equity import EQUITY_COMPILE, _choose, _warn_if_few
+    from .equity import EQUITY_COMPILE, _choose, _warn_if_few, read_per_deal
 
     refuse_if_in_use(folder)
     ck_path = folder / CHECKPOINT
@@ -234,8 +233,8 @@ def _against(hs, folder: Path, sheet, rules, lineup_i, samples):
     rows = pool = None
     per_deal = folder / "per_deal"
     if per_deal.is_dir() and any(per_deal.glob("*.parquet")):
-        rows = pd.read_parquet(per_deal, filters=[("config", "==", ci), ("lineup", "==", li)],
-                               columns=["deal", "seat", "position", "policy", "score", "went_out", "match", "round"])
+        rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out", "match",
+                                                "round"])
         try:
             pool = eq.round_pool(rows, spec.players)
         except ValueError as e:
