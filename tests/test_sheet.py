@@ -141,7 +141,10 @@ def test_a_total_is_placed_among_a_histogram_of_totals_by_hand():
     high = place(50, values, counts)
     assert high.percentile == 100.0 and high.words("x") == "higher than 100% of totals in x"
     assert place(-91, [-90] * 1 + [0], [999, 1]).words("x") == "lower than 100% of totals in x"
-    assert place(0, [-90, 0, 5], [1, 998, 1]).words("x") == "lower than under 1% of totals in x"
+    # one higher total of 1,000 is 0.1%; 199 of 200 is 99.5%; 1 of 5,000 is 0.02% (not "0%" or "100%")
+    assert place(0, [-90, 0, 5], [1, 998, 1]).words("x") == "lower than 0.1% of totals in x"
+    assert place(-10, [-20, 0], [1, 199]).words("x") == "lower than 99.5% of totals in x"
+    assert place(0, [-1, 0, 1], [1, 4998, 1]).words("x") == "lower than 0.02% of totals in x"
     with pytest.raises(ValueError):
         place(0, [1, 2], [0, 0])
 

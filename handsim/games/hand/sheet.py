@@ -377,12 +377,15 @@ class Placement:
 
 
 def _share(k: int, n: int) -> str:
-    """A share in whole percents, never rounded to 0% or 100% when it is not."""
+    """A share in whole percents; below 1% or above 99% with the decimals that keep it from
+    reading as 0% or 100% when it is not (``"99.5%"``, ``"0.02%"``)."""
     p = 100.0 * k / n
-    if 0 < p < 1:
-        return "under 1%"
-    if 99 < p < 100:
-        return "over 99%"
+    if 0 < p < 1 or 99 < p < 100:
+        for digits in (1, 2, 3):
+            text = f"{p:.{digits}f}"
+            if float(text) not in (0.0, 100.0):
+                return f"{text}%"
+        return "under 0.001%" if p < 1 else "over 99.999%"
     return f"{p:.0f}%"
 
 
