@@ -123,3 +123,263 @@ def test_the_command_prints_writes_and_never_overwrites(tmp_path):
     assert "Traceback" not in bad.output
     lone = runner.invoke(main, ["score", "-", "--csv", str(tmp_path / "x.csv")], input="{}")
     assert lone.exit_code == 2 and "--csv and --html write a match's sheet: add --match" in lone.output
+
+
+# --- the sheet against a match study (handsim score --match --against) ------------------------
+
+def test_a_total_is_placed_among_a_histogram_of_totals_by_hand():
+    from handsim.games.hand.sheet import place
+
+    values, counts = [-90, -50, 0, 20], [2, 1, 3, 4]  # 10 totals
+    at0 = place(0, values, counts)
+    assert (at0.lower, at0.equal, at0.higher, at0.n) == (3, 3, 4, 10)
+    assert at0.percentile == 45.0  # (3 + 3/2) / 10
+    assert at0.words("10 matches") == "lower than 40% of totals in 10 matches"
+    low = place(-60, values, counts)
+    assert (low.lower, low.higher, low.percentile) == (2, 8, 20.0)
+    assert low.words("x") == "lower than 80% of totals in x"
+    high = place(50, values, counts)
+    assert high.percentile == 100.0 and high.words("x") == "higher than 100% of totals in x"
+    assert place(-91, [-90] * 1 + [0], [999, 1]).words("x") == "lower than 100% of totals in x"
+    # one higher total of 1,000 is 0.1%; 199 of 200 is 99.5%; 1 of 5,000 is 0.02% (not "0%" or "100%")
+    assert place(0, [-90, 0, 5], [1, 998, 1]).words("x") == "lower than 0.1% of totals in x"
+    assert place(-10, [-20, 0], [1, 199]).words("x") == "lower than 99.5% of totals in x"
+    assert place(0, [-1, 0, 1], [1, 4998, 1]).words("x") == "lower than 0.02% of totals in x"
+    with pytest.raises(ValueError):
+        place(0, [1, 2], [0, 0])
+
+
+def test_the_first_rule_that_differs_is_named_in_the_option_tables_order():
+    from handsim.games.hand.sheet import rules_difference
+
+    assert rules_difference(rules(), rules()) is None
+    assert rules_difference(rules(rounds=3), rules()) == "rounds is 3 for the sheet, 9 in the study"
+    assert rules_difference(rules(rounds=3, ace_value=10), rules()) == "ace_value is 10 for the sheet, 11 in the study"
+    assert rules_difference(rules(hand_doubles_others=False), rules()) == \
+        "hand_doubles_others is false for the sheet, true in the study"
+
+
+def _rows(scores):
+    """Per-deal rows of a match study: scores[match][round][position]."""
+    import pandas as pd
+
+    recs = []
+    for m, match in enumerate(scores):
+        for r, rnd in enumerate(match):
+            for p, x in enumerate(rnd):
+                recs.append({"match": m, "round": r, "position": p, "score": x})
+    return pd.DataFrame(recs)
+
+
+def test_running_totals_of_a_match_study_by_hand():
+    from handsim.games.hand.sheet import running_totals
+
+    rows = _rows([[[-30, 10], [5, -30]], [[0, 0], [-60, 8]]])
+    run = running_totals(rows.sample(frac=1, random_state=1), 2, False, 2)  # the rows' order does not matter
+    assert run.tolist() == [[-30, 10, 0, 0], [-25, -20, -60, 8]]
+    four = _rows([[[-30, 10, 0, 4], [1, 2, 3, -30]]])
+    assert running_totals(four, 4, True, 2).tolist() == [[-30, 14], [-26, -14]]
+    with pytest.raises(ValueError, match="do not hold 3 rounds"):
+        running_totals(rows, 2, False, 3)
+
+
+def _pool(rows, players):
+    import numpy as np
+
+    from handsim.games.hand.equity import RoundPool
+
+    sc = np.asarray(rows, np.int64)
+    return RoundPool(sc, sc.argmin(axis=1), np.zeros(len(sc), np.int64), players, True, ("x",) * players)
+
+
+def test_equity_after_each_round_is_even_at_level_standings_and_certain_once_decided():
+    from handsim.games.hand.sheet import sheet_equity
+
+    # the starter goes out or the other does, equally often: level totals are an even match
+    pool = _pool([[-30, 10], [10, -30]], 2)
+    sheet = score_sheet([{"scores": [0, 0], "out": None}, {"scores": [-30, 10]}, {"scores": [-30, 10]}],
+                        rules(rounds=3))
+    p, se = sheet_equity(sheet, pool, rules(rounds=3))
+    assert p[0].tolist() == [0.5, 0.5] and not se.any()
+    # after round 2 seat 0 leads by 40 with one round left: a round moves the lead by 40, and a tie
+    # (lead 0) goes to tie-break rounds won half the time: 1/2 + 1/2 x 1/2
+    assert p[1] == pytest.approx([0.75, 0.25])
+    assert p[2].tolist() == [1.0, 0.0]  # decided after the last round
+    # 3 single players, every round a cyclic shift of (-30, 10, 20): from level totals each wins 1/3
+    pool3 = _pool([[-30, 10, 20], [20, -30, 10], [10, 20, -30]], 3)
+    s3 = score_sheet([{"scores": [0, 0, 0], "out": None}, {"scores": [-30, 10, 20]}], rules(rounds=2))
+    p3, se3 = sheet_equity(s3, pool3, rules(rounds=2), samples=20000)
+    assert (abs(p3[0] - 1 / 3) < 4 * se3[0]).all() and (se3[0] > 0).all()
+    assert p3[1].tolist() == [1.0, 0.0, 0.0] and not se3[1].any()
+    # 2 v 2: team A's partners level with team B's: an even match; decided: 1 and 0
+    pool4 = _pool([[-30, 10, 0, 10], [10, -30, 10, 0]], 4)
+    s4 = score_sheet([{"scores": [0, 0, 0, 0], "out": None}, {"scores": [-30, 10, 0, 10]}],
+                     rules(rounds=2, partnership=True))
+    p4, _ = sheet_equity(s4, pool4, rules(rounds=2, partnership=True))
+    assert p4.tolist() == [[0.5, 0.5], [1.0, 0.0]]
+
+
+def test_a_sheet_against_hand_built_totals_and_rounds():
+    from handsim.games.hand.sheet import sheet_document, study_view, view_lines
+
+    r = rules(rounds=2)
+    sheet = score_sheet([{"scores": [-30, 10]}, {"scores": [5, -30]}], r)  # totals -25, -20
+    # the study: 3 matches of 2 rounds
+    rows = _rows([[[-30, 10], [5, -30]], [[10, -30], [-30, 10]], [[-60, 20], [-30, 4]]])
+    finals = ([-90, -25, -20, 24], [1, 1, 3, 1])  # 6 final totals, tie-break rounds included
+    view = study_view(sheet, r, "3 simulated matches of x ×2", finals, rows, _pool([[-30, 10], [10, -30]], 2))
+    # after round 1, among (-30, 10, 10, -30, -60, 20): seat 0's -30 has 1 lower and 2 equal: (1 + 2/2) / 6;
+    # seat 1's 10 has 3 lower, 2 equal: (3 + 1) / 6
+    assert [round(p.percentile, 3) for p in view.running[0]] == [33.333, 66.667]
+    # after round 2, among (-25, -20, -20, -20, -90, 24): -25 has 1 lower, 1 equal; -20 has 2 lower, 3 equal
+    assert [round(p.percentile, 3) for p in view.running[1]] == [25.0, 58.333]
+    assert view.p_win.tolist() == [[0.75, 0.25], [1.0, 0.0]]  # a 40-point lead, one round left; then decided
+    assert view_lines(sheet, view) == [
+        "seat 0: -25, lower than 67% of totals in 3 simulated matches of x ×2 (percentile 25.0)",
+        "seat 1: -20, higher than 33% of totals in 3 simulated matches of x ×2 (percentile 58.3)"]
+    table = sheet_table(sheet, view)
+    assert table[0]["percentile_seat0"] == 33.33 and table[1]["p_win_seat0"] == 1.0
+    md = sheet_document(sheet, view=view)
+    assert "Against the match study" in [s.title for s in md.sections]
+    unfinished = study_view(score_sheet([{"scores": [-30, 10]}], r), r, "x", finals)
+    assert unfinished.final is None and unfinished.running is None
+
+
+@pytest.fixture(scope="module")
+def match_study(tmp_path_factory):
+    """Real match studies: 2 greedy players, 24 matches of 3 rounds, with per-deal rows; the same
+    without them; a study of single deals; 2 v 2 greedy, 20 matches of 2 rounds."""
+    import shutil
+
+    base = tmp_path_factory.mktemp("against")
+    runner = CliRunner()
+    for name, extra in (("m2", ["--players", "2", "--lineup", "greedy,greedy", "--rounds", "3", "--deals", "24",
+                                "--per-deal"]),
+                        ("deals", ["--players", "2", "--lineup", "greedy,greedy", "--deals", "10"]),
+                        ("t4", ["--players", "2v2", "--lineup", "greedy,greedy,greedy,greedy", "--rounds", "2",
+                                "--deals", "20", "--per-deal"])):
+        r = runner.invoke(main, ["simulate", "--jobs", "1", "--out", str(base / name), "-q"] + extra)
+        assert r.exit_code == 0, r.output
+    shutil.copytree(base / "m2", base / "bare", ignore=shutil.ignore_patterns("per_deal"))
+    return base
+
+
+def test_the_command_places_a_sheet_against_a_real_match_study(match_study, tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    sheet = "\n".join(json.dumps(r) for r in ({"scores": [-30, 45]}, {"scores": [12, -60]}, {"scores": [-30, 20]}))
+    csv, html = tmp_path / "s.csv", tmp_path / "s.html"
+    r = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against", str(match_study / "m2"),
+                                  "--csv", str(csv), "--html", str(html)], input=sheet)
+    assert r.exit_code == 0, r.output
+    # worked from the study's per-deal rows (not the checkpoint the command reads): the final totals
+    # sit on each match's last regular round, the running totals after round 1 on its first
+    rows = pd.read_parquet(match_study / "m2" / "per_deal")
+    finals = rows.loc[rows["round"] == 2, "total"].to_numpy(np.int64)
+    assert len(finals) == 48
+    words = []
+    for seat, total in ((0, -48), (1, 5)):
+        lower, equal, higher = (finals < total).sum(), (finals == total).sum(), (finals > total).sum()
+        share = f"lower than {100 * higher / 48:.0f}%" if higher >= lower else f"higher than {100 * lower / 48:.0f}%"
+        words.append(f"seat {seat}: {total}, {share} of totals in 24 simulated matches of greedy ×2 "
+                     f"(percentile {100 * (lower + equal / 2) / 48:.1f}).")
+    assert r.stdout.splitlines()[-2:] == words
+    first = rows.loc[rows["round"] == 0, "score"].to_numpy(np.int64)
+    pct0 = 100 * ((first < -30).sum() + (first == -30).sum() / 2) / 48
+    out = pd.read_csv(csv)
+    assert list(out.columns)[-4:] == ["percentile_seat0", "percentile_seat1", "p_win_seat0", "p_win_seat1"]
+    assert out["percentile_seat0"].iloc[0] == pytest.approx(pct0, abs=0.005)
+    assert out[["p_win_seat0", "p_win_seat1"]].iloc[2].tolist() == [1.0, 0.0]  # decided
+    assert (out["p_win_seat0"] + out["p_win_seat1"]).round(6).tolist() == [1.0] * 3
+    assert "Against the match study" in html.read_text() and words[0][:-1] in html.read_text()
+    js = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--json", "--against",
+                                   str(match_study / "m2")], input=sheet)
+    final = json.loads(js.stdout)["against"]["final"]
+    assert [f["lower"] + f["equal"] + f["higher"] for f in final] == [48, 48]
+    assert final[0]["lower"] == (finals < -48).sum() and final[1]["higher"] == (finals > 5).sum()
+    bare = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against",
+                                     str(match_study / "bare")], input=sheet)
+    assert bare.exit_code == 0 and "no per-deal rows in the study" in bare.output
+    assert bare.stdout.splitlines()[-2:] == words
+
+
+def test_the_command_refuses_a_study_of_other_rules_players_or_single_deals(match_study, tmp_path):
+    two = '{"scores": [-30, 45]}\n'
+    three = '{"scores": [-30, 45, 10]}\n'
+    (tmp_path / "plain").mkdir()
+    cases = [
+        ([two, "--set", "rounds=3", "--against", "deals"],
+         "is a study of single deals: it holds no match totals; make a match study with handsim simulate --rounds 3 "
+         "--players 2 --per-deal --out FOLDER"),
+        ([two, "--against", "m2"], "the study's rules differ: rounds is 9 for the sheet, 3 in the study"),
+        ([two, "--set", "rounds=3", "--set", "ace_value=10", "--against", "m2"], "ace_value is 10 for the sheet, 11"),
+        ([two, "--preset", "saudi", "--set", "rounds=3", "--against", "m2"], "differ: "),
+        ([three, "--set", "rounds=3", "--against", "m2"], "the study is of 2 players, the sheet of 3"),
+        ([two, "--set", "rounds=3", "--against", "m2", "--lineup", "1"], "--lineup 1 is not one of the study's 1"),
+        ([two, "--against", str(tmp_path / "plain")], "is not a study folder: no checkpoint.npz"),
+    ]
+    for (text, *args), fragment in cases:
+        args = [str(match_study / a) if a in ("deals", "m2") else a for a in args]
+        r = CliRunner().invoke(main, ["score", "-", "--match"] + args, input=text)
+        assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output, (args, r.output)
+        assert len(r.output.strip().splitlines()) == 1, r.output
+    r = CliRunner().invoke(main, ["score", "-", "--against", str(match_study / "m2")], input="{}")
+    assert r.exit_code == 2 and "--against places a match's sheet against a study: add --match" in r.output
+
+
+def test_a_partnership_sheet_is_placed_by_team_totals(match_study, tmp_path):
+    import numpy as np
+    import pandas as pd
+
+    sheet = '{"scores": [-30, 45, 0, 10]}\n{"scores": [12, -30, 20, 0]}\n'  # team A 2, team B 25
+    csv = tmp_path / "t.csv"
+    r = CliRunner().invoke(main, ["score", "-", "--match", "--preset", "partnership", "--set", "rounds=2",
+                                  "--against", str(match_study / "t4"), "--csv", str(csv)], input=sheet)
+    assert r.exit_code == 0, r.output
+    rows = pd.read_parquet(match_study / "t4" / "per_deal")
+    last = rows[rows["round"] == 1]
+    team = last.assign(team=last["position"] % 2).groupby(["match", "team"])["total"].sum().to_numpy(np.int64)
+    assert len(team) == 40  # 20 matches x 2 teams
+    lower, equal = (team < 2).sum(), (team == 2).sum()
+    assert "team A (seats 0 & 2): 2, " in r.stdout
+    assert f"(percentile {100 * (lower + equal / 2) / 40:.1f})" in r.stdout.splitlines()[-2]
+    out = pd.read_csv(csv)
+    assert list(out.columns)[-4:] == ["percentile_team_A", "percentile_team_B", "p_win_team_A", "p_win_team_B"]
+    assert out[["p_win_team_A", "p_win_team_B"]].iloc[1].tolist() == [1.0, 0.0]
+    assert out["p_win_team_A"].iloc[0] + out["p_win_team_B"].iloc[0] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_tie_break_round_has_no_running_percentile_and_its_equity_is_the_tie_breaks():
+    from handsim.games.hand.sheet import sheet_equity, study_view
+
+    r = rules(rounds=1)
+    pool = _pool([[-30, 10], [10, -30]], 2)
+    # level after the one regular round: a tie-break round decides, each side winning it half the time
+    sheet = score_sheet([{"scores": [0, 0], "out": None}, {"scores": [10, -30]}], r)
+    assert [x.tiebreak for x in sheet.rounds] == [False, True] and sheet.winner == (1,)
+    p, _ = sheet_equity(sheet, pool, r)
+    assert p.tolist() == [[0.5, 0.5], [0.0, 1.0]]
+    view = study_view(sheet, r, "2 matches", ([-20, 10], [2, 2]), _rows([[[-30, 10]], [[10, -30]]]), pool)
+    assert view.running[1] is None and [x.percentile for x in view.running[0]] == [50.0, 50.0]
+    assert [(x.lower, x.equal, x.higher) for x in view.final] == [(2, 2, 0), (0, 0, 4)]  # 10 and -30 among -20, 10
+    assert sheet_table(sheet, view)[1]["percentile_seat0"] == ""
+
+
+def test_a_damaged_study_is_one_line_for_score_against_and_equity(match_study, tmp_path):
+    import shutil
+
+    bad = tmp_path / "bad"
+    shutil.copytree(match_study / "m2", bad)
+    part = sorted((bad / "per_deal").glob("*.parquet"))[0]
+    part.write_bytes(b"not a parquet file")
+    sheet = '{"scores": [-30, 45]}\n'
+    for args in (["score", "-", "--match", "--set", "rounds=3", "--against", str(bad)],
+                 ["equity", str(bad), "--standings", "0,0"]):
+        r = CliRunner().invoke(main, args, input=sheet)
+        assert r.exit_code == 2 and "Traceback" not in r.output, (args, r.output)
+        assert f"{bad / 'per_deal'} cannot be read as a study's per-deal rows (damaged" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+    (bad / "checkpoint.npz").write_bytes(b"")
+    r = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against", str(bad)], input=sheet)
+    assert r.exit_code == 2 and "checkpoint.npz is not a usable handsim checkpoint: the file is empty" in r.output

@@ -172,8 +172,6 @@ def _ints(text: str, what: str, n: int) -> list[int]:
 def _pool(folder: Path, config_i, lineup_i):
     """The game's equity module, the study's rules, players, line-up labels and :class:`RoundPool` of the chosen configuration
     and line-up."""
-    import pandas as pd
-
     from handsim.study import CHECKPOINT, read_checkpoint
 
     ck_path = folder / CHECKPOINT
@@ -191,8 +189,7 @@ def _pool(folder: Path, config_i, lineup_i):
     configs = spec.configs()
     ci = _choose(config_i, len(configs), "--config", "configurations")
     li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
-    rows = pd.read_parquet(per_deal, filters=[("config", "==", ci), ("lineup", "==", li)],
-                           columns=["deal", "seat", "position", "policy", "score", "went_out"])
+    rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out"])
     from handsim.errors import InputError
 
     try:
@@ -200,6 +197,21 @@ def _pool(folder: Path, config_i, lineup_i):
     except InputError as e:
         raise click.UsageError(f"{folder}: {e}") from None
     return eq, configs[ci], spec.players, pool.labels, pool
+
+
+def read_per_deal(per_deal: Path, config: int, lineup: int, columns: list[str]):
+    """The per-deal rows of one configuration and line-up of a study's ``per_deal/`` folder (a
+    pandas DataFrame of ``columns``); a damaged or foreign file, or a missing column, is one line
+    (:class:`click.UsageError`) naming the folder."""
+    import pandas as pd
+    import pyarrow
+
+    try:
+        return pd.read_parquet(per_deal, filters=[("config", "==", config), ("lineup", "==", lineup)], columns=columns)
+    except (OSError, ValueError, KeyError, pyarrow.ArrowException) as e:
+        why = " ".join(str(e).split())
+        raise click.UsageError(f"{per_deal} cannot be read as a study's per-deal rows (damaged, or not written by "
+                               f"handsim simulate --per-deal): {type(e).__name__}: {why[:200]}") from None
 
 
 def _choose(i, n: int, flag: str, what: str) -> int:

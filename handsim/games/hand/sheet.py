@@ -231,11 +231,17 @@ def _with(sheet: MatchSheet, **kw) -> MatchSheet:
     return replace(sheet, **kw)
 
 
-def sheet_table(sheet: MatchSheet) -> list[dict]:
+def sheet_table(sheet: MatchSheet, view: "StudyView | None" = None) -> list[dict]:
     """The sheet as rows (one per round): ``round``, ``tiebreak``, ``out``, ``hand``, each seat's
-    score and total (``seat0`` / ``total0`` ...) and, in a partnership, each team's total."""
+    score and total (``seat0`` / ``total0`` ...) and, in a partnership, each team's total.
+
+    With a ``view`` that holds per-round values (:class:`StudyView`), also each side's
+    ``percentile_KEY`` (its running total's mid-rank percentile among the study's totals after
+    that round, 0-100; empty for a tie-break round) and ``p_win_KEY`` (its chance of winning the
+    match from there), ``KEY`` being ``seat0`` ... or ``team_A`` / ``team_B``."""
+    keys = [f"team_{'AB'[i]}" for i in range(2)] if sheet.teams else [f"seat{s}" for s in range(sheet.players)]
     out = []
-    for r in sheet.rounds:
+    for j, r in enumerate(sheet.rounds):
         row = {"round": r.number, "tiebreak": r.tiebreak, "out": "" if r.out is None else r.out, "hand": r.hand}
         for s in range(sheet.players):
             row[f"seat{s}"] = r.scores[s]
@@ -244,13 +250,19 @@ def sheet_table(sheet: MatchSheet) -> list[dict]:
         if sheet.teams:
             for i, t in enumerate(sheet.side_totals(r)):
                 row[f"team_{'AB'[i]}"] = t
+        if view is not None and view.running is not None:
+            for i, key in enumerate(keys):
+                row[f"percentile_{key}"] = "" if view.running[j] is None else round(view.running[j][i].percentile, 2)
+            for i, key in enumerate(keys):
+                row[f"p_win_{key}"] = round(float(view.p_win[j, i]), 5)
         out.append(row)
     return out
 
 
-def sheet_document(sheet: MatchSheet, title: str = "Match score sheet"):
+def sheet_document(sheet: MatchSheet, title: str = "Match score sheet", view: "StudyView | None" = None):
     """The sheet as a report :class:`~handsim.report.document.Document` (rendered as report.md /
-    report.html by :func:`handsim.report.files.write_document`)."""
+    report.html by :func:`handsim.report.files.write_document`); with a ``view``, a section that
+    places it against the match study (:func:`study_view`)."""
     from handsim.report.document import Column, Document, Paragraph, Section, Table
 
     names = sheet.sides()
@@ -266,4 +278,324 @@ def sheet_document(sheet: MatchSheet, title: str = "Match score sheet"):
                                         "totals (lower is better; RULES.md §6-7).")))
     doc.add(Section("Rules").add(Paragraph(f"{sheet.rounds_in_match} rounds, standings {sheet.standings}"
                                            + (", partnership (team totals decide)" if sheet.teams else "") + ".")))
+    if view is not None:
+        doc.add(view_section(sheet, view))
     return doc
+
+
+def view_lines(sheet: MatchSheet, view: StudyView) -> list[str]:
+    """Each side's final total in plain words (``"seat 0: -48, lower than 92% of totals in ..."``),
+    or one line saying the match is not decided yet."""
+    if view.final is None:
+        return [f"The match is not decided: final totals are placed once it is (against {view.what})"]
+    return [f"{name}: {pl.total}, {pl.words(view.what)} (percentile {pl.percentile:.1f})"
+            for name, pl in zip(sheet.sides(), view.final)]
+
+
+def view_section(sheet: MatchSheet, view: StudyView):
+    """The report section of a :class:`StudyView`: the final totals in words and, with per-deal
+    rows, each round's percentiles and chances of winning."""
+    from handsim.report.document import Column, Paragraph, Section, Table
+
+    sec = Section("Against the match study")
+    sec.add(Paragraph("Final totals, lower is better: " + "; ".join(view_lines(sheet, view)) + "."))
+    if view.running is None:
+        sec.add(Paragraph("The study has no per-deal rows: each round's percentile and the chances of winning need "
+                          "them (handsim simulate --rounds N --per-deal)."))
+        return sec
+    names = sheet.sides()
+    cols = [Column("round")] + [Column(f"percentile {n}", "0-100", numeric=True) for n in names]
+    cols += [Column(f"P(win) {n}", "share", numeric=True) for n in names]
+    rows = []
+    for j, r in enumerate(sheet.rounds):
+        pct = ["" for _ in names] if view.running[j] is None else [f"{p.percentile:.1f}" for p in view.running[j]]
+        rows.append((f"{r.number}" + (" (tie-break)" if r.tiebreak else ""), *pct,
+                     *(f"{x:.3f}" for x in view.p_win[j])))
+    sec.add(Table(tuple(cols), tuple(rows), caption=(
+        f"After each round: each side's running total as a percentile of the totals after that round in "
+        f"{view.what} (50 = the median, low is good), and its chance of winning the match from those standings "
+        f"with the rounds left, each round left drawn from the study's rounds (RULES.md section 7; seat 0 starts "
+        f"round 1).")))
+    return sec
+
+
+# ---------------------------------------------------------------- the sheet against a match study
+
+
+def rules_difference(sheet_rules, study_rules) -> str | None:
+    """The first rule option (in the option table's order) on which a sheet's rules and a study's
+    configuration differ, as ``"NAME is A for the sheet, B in the study"``; ``None`` when they are
+    the same rules (RULES.md section 9: a preset is only a set of option values, so equal options
+    are the same game)."""
+    from dataclasses import fields
+
+    for f in fields(sheet_rules):
+        a, b = getattr(sheet_rules, f.name), getattr(study_rules, f.name, None)
+        if a != b:
+            return f"{f.name} is {_fmt(a)} for the sheet, {_fmt(b)} in the study"
+    return None
+
+
+def _fmt(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one total falls among a study's totals (lower is better, RULES.md section 6).
+
+    Attributes
+    ----------
+    total : int
+        The sheet's total (points).
+    lower, equal, higher : int
+        How many of the study's totals are below, equal to and above it.
+    """
+
+    total: int
+    lower: int
+    equal: int
+    higher: int
+
+    @property
+    def n(self) -> int:
+        """The study's totals counted (player-matches, or team-matches)."""
+        return self.lower + self.equal + self.higher
+
+    @property
+    def percentile(self) -> float:
+        """The mid-rank percentile, 0-100: the share of the study's totals below ``total`` plus
+        half the share equal to it (50 = the median; a low percentile is a good total)."""
+        return 100.0 * (self.lower + 0.5 * self.equal) / self.n
+
+    def words(self, what: str) -> str:
+        """Plain words: ``"lower than 92% of totals in WHAT"`` (or ``"higher than ..."`` when more
+        of the study's totals are below it than above)."""
+        if self.higher >= self.lower:
+            return f"lower than {_share(self.higher, self.n)} of totals in {what}"
+        return f"higher than {_share(self.lower, self.n)} of totals in {what}"
+
+
+def _share(k: int, n: int) -> str:
+    """A share in whole percents; below 1% or above 99% with the decimals that keep it from
+    reading as 0% or 100% when it is not (``"99.5%"``, ``"0.02%"``)."""
+    p = 100.0 * k / n
+    if 0 < p < 1 or 99 < p < 100:
+        for digits in (1, 2, 3):
+            text = f"{p:.{digits}f}"
+            if float(text) not in (0.0, 100.0):
+                return f"{text}%"
+        return "under 0.001%" if p < 1 else "over 99.999%"
+    return f"{p:.0f}%"
+
+
+def place(total: int, values, counts) -> Placement:
+    """Place ``total`` among totals given as a histogram.
+
+    Parameters
+    ----------
+    total : int
+        Points.
+    values, counts : array_like of int, shape (k,)
+        The distinct totals of a study (points) and how many times each occurred.
+
+    Returns
+    -------
+    Placement
+
+    Raises
+    ------
+    ValueError
+        No totals (counts sum to 0), or ``values`` and ``counts`` of different lengths.
+    """
+    import numpy as np
+
+    v, c = np.asarray(values, np.int64), np.asarray(counts, np.int64)
+    if v.shape != c.shape or c.sum() <= 0:
+        raise ValueError("place: expected as many values as counts, and at least one total")
+    return Placement(int(total), int(c[v < total].sum()), int(c[v == total].sum()), int(c[v > total].sum()))
+
+
+def running_totals(rows, players: int, teams: bool, rounds: int):
+    """Each side's running total after each regular round of a match study's matches.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        The per-deal rows of one configuration and line-up of a match study (``handsim simulate
+        --rounds N --per-deal``): columns ``match``, ``round`` (0-based), ``position`` (line-up
+        position) and ``score`` (points); one row per regular round and seat (tie-break rounds are
+        not written).
+    players : int
+    teams : bool
+        2 v 2: the sides are the teams of positions 0 & 2 and 1 & 3 (partners' totals summed).
+    rounds : int
+        Regular rounds of a match.
+
+    Returns
+    -------
+    numpy.ndarray, int64, shape (rounds, matches * sides)
+        Row ``k``: every side's total after round ``k + 1`` in every match, pooled.
+
+    Raises
+    ------
+    ValueError
+        Rows that are not ``rounds`` rounds of every match for every position.
+    """
+    import numpy as np
+
+    m = rows["match"].to_numpy(np.int64)
+    r = rows["round"].to_numpy(np.int64)
+    p = rows["position"].to_numpy(np.int64)
+    matches = np.unique(m)
+    if len(rows) != len(matches) * rounds * players or r.min(initial=0) < 0 or r.max(initial=0) >= rounds:
+        raise ValueError(f"the per-deal rows do not hold {rounds} rounds of {players} players for each match "
+                         "(a damaged per_deal/ folder?)")
+    grid = np.zeros((len(matches), rounds, players), np.int64)
+    grid[np.searchsorted(matches, m), r, p] = rows["score"].to_numpy(np.int64)
+    run = grid.cumsum(axis=1)
+    if teams:
+        run = np.stack([run[:, :, 0] + run[:, :, 2], run[:, :, 1] + run[:, :, 3]], axis=2)
+    return run.transpose(1, 0, 2).reshape(rounds, -1)
+
+
+def sheet_equity(sheet: MatchSheet, pool, rules, samples: int = 20000, seed: int = 0):
+    """Each side's chance of winning the match after each round of a sheet (RULES.md section 7).
+
+    From the totals after round ``j``, with ``rounds - j`` regular rounds left (0 in a tie-break)
+    and the next round's starter, each side's probability of the lowest final total when every
+    round left is one of the field's rounds drawn at random (:mod:`handsim.games.hand.equity`):
+    exact for two sides (2 players, or 2 v 2 teams), ``samples`` Monte Carlo continuations for 3
+    or 4 single players.  Seat 0 starts the sheet's first round; the start then moves as the rules'
+    ``dealer_rotation`` and ``starter`` move it (RULES.md section 3).  A decided standing gives
+    exactly 1 for the winner and 0 for the others.
+
+    Parameters
+    ----------
+    sheet : MatchSheet
+    pool : handsim.games.hand.equity.RoundPool
+        The field's round outcomes, with as many players as the sheet (line-up position ``s`` is
+        the sheet's seat ``s``).
+    rules : handsim.games.hand.rules.Rules
+        The sheet's (and the study's) rules.
+    samples, seed : int
+        Monte Carlo continuations per round and side, and their seed (3 or 4 single players).
+
+    Returns
+    -------
+    (p_win, se) : numpy.ndarray float64, shape (len(sheet.rounds), sides)
+        ``p_win[j, i]``: side ``i``'s chance of winning the match after round ``j + 1``; ``se`` its
+        Monte Carlo standard error (0 when exact).
+
+    Raises
+    ------
+    ValueError
+        A pool of another number of players than the sheet.
+    """
+    import numpy as np
+
+    from .equity import _next_starter, equity_mc, equity_two_sides
+
+    P = sheet.players
+    if pool.players != P:
+        raise ValueError(f"the field's rounds are of {pool.players} players, the sheet's of {P}")
+    hs, dr = rules.dealer_rotation == "highest_scorer", rules.starter == "dealer_right"
+    two = sheet.teams is not None or P == 2
+    sides = 2 if two else P
+    p_win, se = np.zeros((len(sheet.rounds), sides)), np.zeros((len(sheet.rounds), sides))
+    k, wins = 0, np.zeros(P, np.int64)
+    for j, r in enumerate(sheet.rounds):
+        rel = np.array([r.scores[(k + s) % P] for s in range(P)], np.int64)
+        k = int(_next_starter(k, rel, P, hs, dr))
+        if r.out is not None:
+            wins[r.out] += 1
+        left = max(sheet.rounds_in_match - r.number, 0)
+        side = sheet.side_totals(r)
+        for i in range(sides):
+            if two:
+                d = side[1 - i] - side[i]
+                E = equity_two_sides(pool, i, left, sheet.teams is not None, hs, dr, abs(d))
+                p_win[j, i] = E[left, k, abs(d) + d]
+            else:
+                p, _, e = equity_mc(pool, list(r.totals), k, left, i, samples, seed, hs, dr,
+                                    rules.standings == "last_loses", wins=wins)
+                p_win[j, i], se[j, i] = p[0], e[0]
+    return p_win, se
+
+
+@dataclass(frozen=True)
+class StudyView:
+    """A sheet placed against a match study of the same rules and players (``handsim score
+    --match --against``).
+
+    Attributes
+    ----------
+    what : str
+        The study in words: ``"10,000 simulated matches of card-reader ×4"``.
+    final : tuple of Placement, or None
+        Each side's final total (tie-break rounds included) among the study's final totals, by
+        side; ``None`` while the sheet's match is not decided.
+    running : tuple of (tuple of Placement, or None), or None
+        For each round of the sheet, each side's running total among the study's totals after the
+        same round; ``None`` for a tie-break round, and as a whole when the study has no per-deal
+        rows.
+    p_win, se : numpy.ndarray float64, shape (rounds, sides), or None
+        Each side's chance of winning the match after each round (:func:`sheet_equity`) and its
+        Monte Carlo standard error; ``None`` without per-deal rows.
+    samples : int
+        Monte Carlo continuations per round and side (3 or 4 single players).
+    """
+
+    what: str
+    final: tuple | None
+    running: tuple | None
+    p_win: Any = None
+    se: Any = None
+    samples: int = 0
+
+
+def study_view(sheet: MatchSheet, rules, what: str, totals, rows=None, pool=None, samples: int = 20000,
+               seed: int = 0) -> StudyView:
+    """Place a sheet against a match study's totals and round outcomes.
+
+    Parameters
+    ----------
+    sheet : MatchSheet
+    rules : handsim.games.hand.rules.Rules
+        The sheet's rules, the same as the study's (:func:`rules_difference` is ``None``).
+    what : str
+        The study in words, for :meth:`Placement.words`.
+    totals : (values, counts)
+        The study's final match totals (points; each side of each match, tie-break rounds
+        included) as a histogram: the accumulator's ``total`` (single players) or ``team_total``
+        (2 v 2) histogram of the chosen configuration and line-up.
+    rows : pandas.DataFrame, optional
+        The study's per-deal rows of that configuration and line-up (:func:`running_totals`).
+    pool : handsim.games.hand.equity.RoundPool, optional
+        The same rows as round outcomes (:func:`sheet_equity`); both or neither.
+    samples, seed : int
+        Monte Carlo continuations for 3 or 4 single players.
+
+    Returns
+    -------
+    StudyView
+    """
+    values, counts = totals
+    final = None
+    if sheet.winner:
+        final = tuple(place(t, values, counts) for t in sheet.side_totals(sheet.rounds[-1]))
+    running = p_win = se = None
+    if rows is not None:
+        run = running_totals(rows, sheet.players, sheet.teams is not None, sheet.rounds_in_match)
+        running = tuple(None if r.tiebreak else tuple(_place_all(t, run[r.number - 1]) for t in sheet.side_totals(r))
+                        for r in sheet.rounds)
+        p_win, se = sheet_equity(sheet, pool, rules, samples, seed)
+    return StudyView(what, final, running, p_win, se, samples)
+
+
+def _place_all(total: int, observed) -> Placement:
+    """Place ``total`` among observed totals (one array of points)."""
+    import numpy as np
+
+    o = np.asarray(observed)
+    return Placement(int(total), int((o < total).sum()), int((o == total).sum()), int((o > total).sum()))
