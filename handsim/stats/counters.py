@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["MAX_COUNTER", "Accumulator", "add_sums", "grow_last", "plain", "check_counters", "check_totals",
-           "check_at_least", "check_zero", "check_spans", "check_moments", "exact_moments"]
+           "check_at_least", "check_parity", "check_zero", "check_spans", "check_moments", "exact_moments"]
 
 
 def add_sums(acc: np.ndarray, i_sum: int, i_sum2: int, x: np.ndarray) -> None:
@@ -158,6 +158,31 @@ def check_at_least(name: str, got: np.ndarray, other: str, want: np.ndarray, uni
     if bad.any():
         k = tuple(np.argwhere(bad)[0])
         raise ValueError(f"{name!r} counts {int(got[k])} {unit}, fewer than the {int(want[k])} of {other!r}")
+
+
+def check_parity(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str,
+                 where: np.ndarray | None = None) -> None:
+    """Check that the totals ``got`` of saved array ``name`` are even where those ``want`` of array
+    ``other`` are, and odd where they are odd (element by element, where ``where`` is true).
+
+    A sum of squares of per-deal differences ``d`` that are each -1, 0 or 1 (two 0/1 counts
+    compared) is the number of deals with ``d != 0``: ``x + y - 2 * (deals where both are 1)``,
+    of the parity of the sum ``x + y`` of the two counts (and of the difference's sum).
+
+    Raises
+    ------
+    ValueError
+        One line naming both arrays and the first pair of totals of different parity.
+    """
+    got, want = np.broadcast_arrays(np.asarray(got), np.asarray(want))
+    bad = (got % 2) != (want % 2)
+    if where is not None:
+        bad = bad & np.broadcast_to(where, bad.shape)
+    if bad.any():
+        k = tuple(np.argwhere(bad)[0])
+        parity = ("even", "odd")
+        raise ValueError(f"{name!r} counts {int(got[k])} {unit}, {parity[int(got[k]) % 2]} where the "
+                         f"{int(want[k])} of {other!r} is {parity[int(want[k]) % 2]}")
 
 
 def check_zero(name: str, x: np.ndarray, used: np.ndarray, what: str) -> None:
