@@ -534,7 +534,7 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
     ``replay``, read the finished stage from its checkpoint instead and play nothing."""
     from ..study import CHECKPOINT, read_checkpoint
     from ..study.runner import run_study
-    from ..study.spec import canonical_spec
+    from ..study.spec import canonical_spec, spec_difference
 
     study = spec.study(candidates, seed=seed, deals=deals)
     if replay:
@@ -543,8 +543,9 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
             raise TuneUnfinished(f"stage {name} was not played")
         saved = read_checkpoint(ck, TuneCounters)  # damaged or foreign: one line (StudyError)
         if canonical_spec(saved.spec) != canonical_spec(study):
-            raise _study_error(f"{ck} belongs to another tuning run than {out}/run.json: restore the matching file "
-                               "or run the tuning again")
+            raise _study_error(f"{ck} belongs to another tuning run than {out}/run.json "
+                               f"({spec_difference(study, saved.spec)}): restore the matching file or run the tuning "
+                               "again")
         frame = saved.accumulator.frame()
         if int(frame["deals"].min()) < deals:
             raise TuneUnfinished(f"stage {name} finished {int(frame['deals'].min()):,} of its {deals:,} deals")
