@@ -2,8 +2,9 @@
 (issue 23, cause 1): one more deal in ``pool`` was reported as a study of 43 deals.
 
 The studies are built from random blocks in the process (no play).  Every cell of every saved
-counter array of the first configuration is changed, one at a time, by one and by 10**9; the
-change must be refused, except in the cells listed below, which no other count determines (a
+counter array of the first configuration is changed, one at a time, by one, by two and by 10**9,
+and the state checked as a checkpoint is (each array's values, then the relations between them);
+the change must be refused, except in the cells listed below, which no other count determines (a
 sum of squares of per-deal sums over several seats, a count bounded only by the deals it is
 counted in, ...).  The list is the check's specification: a relation that is not checked, or
 a check of something that is not determined, fails the test.
@@ -19,6 +20,7 @@ from handsim.games.hand import layout as H
 from handsim.games.hand.stats import MATCH_NONE, DealBlock, StudyAccumulator
 from handsim.games.russian import stats as R
 from handsim.games.russian.stats import GameBlock, RussianAccumulator
+from handsim.stats.counters import check_counters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -51,11 +53,17 @@ def hand_study() -> StudyAccumulator:
                 total = rng.integers(-200, 400, size=(n, 4)).astype(np.int32)
                 mw[none], ml[none], tb[none], hd[none], total[none] = MATCH_NONE, MATCH_NONE, -1, MATCH_NONE, 0
                 void = (rng.random(n) < 0.1).astype(np.uint8)
+                flags = hand_flags(rng, void, hand=0.8)
+                if c == 1:  # the first half of the deals end as in the first configuration: deals where a policy
+                    # goes out (with a Hand) in both, else the squares of the differences sit at their
+                    # bound and a change by two is refused
+                    half = n // 2
+                    void[:half] = blocks[(0, l)].void[:half]
+                    flags[:half] = blocks[(0, l)].flags[:half]
                 blocks[(c, l)] = DealBlock(np.arange(start, start + n), perm,
                                            rng.integers(-60, 150, size=(n, 4)).astype(np.int32),
-                                           hand_flags(rng, void), rng.integers(4, 40, size=n).astype(np.int16),
-                                           void, match_win=mw, tiebreaks=tb, match_lose=ml, total=total,
-                                           hand_decided=hd)
+                                           flags, rng.integers(4, 40, size=n).astype(np.int16), void,
+                                           match_win=mw, tiebreaks=tb, match_lose=ml, total=total, hand_decided=hd)
         acc.add_chunk(blocks)
     return acc
 
@@ -80,34 +88,37 @@ def russian_study() -> RussianAccumulator:
 
 # Cells that no other count determines, per array: last-axis columns free in every counted cell
 # ("all"), or only where the policy (of the cell, or at the compared line-up position) holds
-# several positions of its line-up ("shared").  Changed by one:
-HAND_FREE_BY_ONE = {
+# several positions of its line-up ("shared").
+#
+# Changed by one: every sum of squares has the parity of its sum (v * v - v is even), so only the
+# tie-break and Hand-decided counts of the matches, bounded by the matches and counted nowhere
+# else, are free.
+HAND_FREE_BY_ONE = {"cl": {"all": {H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM}}}
+# Changed by two (the parity kept): what only bounds hold.
+HAND_FREE_BY_TWO = {
     # sums of squares of per-deal sums over a policy's seats (equal to the seats' sums for one seat;
     # rounds gone out and Hands: one player at most in a round, so always equal)
     "pool": {"shared": {H.P_TSUM2, H.P_UNOP2, H.P_TOT2}},
-    # tie-breaks and Hand-decided matches: bounded by the matches, counted nowhere else
-    "cl": {"all": {H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM}},
+    **HAND_FREE_BY_ONE,
     # partners' squares (a team's rounds gone out and Hands: the two teams' add up to the line-up's)
     "team": {"all": {H.T_SUM2, H.T_UNOP2}},
-    # squares of per-deal differences (of rounds gone out and Hands, each -1, 0 or 1: their parity is
-    # the sum's)
-    "pair": {"all": set(range(2, H.NQ, 2)) - {4, 6}},
+    "pair": {"all": set(range(2, H.NQ, 2))},  # squares of per-deal differences
     "versus": {"all": {2}},
-    # squares of differences (of match wins and losses, each -1, 0 or 1: the parity of their sum)
-    "lpair": {"all": {H.LP_S2, H.LP_TS2, H.LP_TOT2, H.LP_TTOT2},
-              "shared": {H.LP_S, H.LP_TOT}},  # one position of several: not kept (wins, losses: parity)
+    "lpair": {"all": {H.LP_S2, H.LP_TS2, H.LP_TOT2, H.LP_TTOT2, H.LP_W2, H.LP_L2},
+              "shared": {H.LP_S, H.LP_TOT, H.LP_W, H.LP_L}},  # one position of several: not kept
     "joker_pool": {"shared": {0}}, "joker_team": {"all": {1}}, "joker_pair": {"all": {1}},
 }
 # Changed by 10**9 (beyond every bound): the tie-break rounds alone have no bound.
 HAND_FREE_BY_BILLION = {"cl": {"all": {H.C_TB_SUM}}}
+RUSSIAN_FREE_BY_ONE: dict = {}
 # Wins and outs: one player at most in a game, so a policy's per-game count is 0 or 1 (its square
-# the count; a difference's square of the parity of the sum; a contrast's square determined).
-RUSSIAN_FREE_BY_ONE = {
+# the count; a contrast's square determined).
+RUSSIAN_FREE_BY_TWO = {
     "seat": {"shared": {R._S_VALUE2}},
     "pool": {"shared": {R._P_DREW2, R._P_CARDS2, R._P_VALUE2}},
-    "pair": {"all": set(range(4, R._NQ, 2))},
+    "pair": {"all": set(range(2, R._NQ, 2))},
     "versus": {"all": set(range(4, R._NQ, 2))},
-    "lpair": {"all": set(range(4, R._NQ, 2)), "shared": set(range(1, R._NQ, 2)) - {1}},
+    "lpair": {"all": set(range(2, R._NQ, 2)), "shared": set(range(1, R._NQ, 2))},
 }
 RUSSIAN_FREE_BY_BILLION: dict = {}
 
@@ -132,15 +143,21 @@ def _cells(acc, name):
             yield idx, True, False
 
 
+def _check(acc):
+    """What reading the state back checks: each array's values, then the relations between them."""
+    check_counters({name: getattr(acc, "_" + name) for name in acc.LAYOUT if hasattr(acc, "_" + name)}, acc.LAYOUT)
+    acc._check_totals()
+
+
 def _undetected(acc, names, amount):
-    acc._check_totals()  # as built: consistent
+    _check(acc)  # as built: consistent
     found = set()
     for name in names:
         x = getattr(acc, "_" + name)
         for idx, _, _ in _cells(acc, name):
             x[idx] += amount
             try:
-                acc._check_totals()
+                _check(acc)
                 found.add((name, idx))
             except ValueError:
                 pass
@@ -166,10 +183,12 @@ RUSSIAN_ARRAYS = RussianAccumulator.ARRAYS
 
 @pytest.mark.parametrize("build, names, free, amount", [
     (hand_study, HAND_ARRAYS, HAND_FREE_BY_ONE, 1),
+    (hand_study, HAND_ARRAYS, HAND_FREE_BY_TWO, 2),
     (hand_study, HAND_ARRAYS, HAND_FREE_BY_BILLION, 10**9),
     (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_ONE, 1),
+    (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_TWO, 2),
     (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_BILLION, 10**9),
-], ids=["hand-1", "hand-1e9", "russian-1", "russian-1e9"])
+], ids=["hand-1", "hand-2", "hand-1e9", "russian-1", "russian-2", "russian-1e9"])
 def test_every_determined_cell_is_checked(build, names, free, amount):
     acc = build()
     got = _undetected(acc, names, amount)
@@ -285,3 +304,14 @@ def test_a_paired_difference_of_rounds_gone_out_has_the_parity_of_their_sum():
     with pytest.raises(ValueError, match=rf"^'pair' counts {sq + 1} squared rounds gone out of the difference, "
                                          rf"{odd[(sq + 1) % 2]} where the {bound} of 'seat' is {odd[bound % 2]}$"):
         acc._check_totals()
+
+
+def test_a_sum_of_squares_of_another_parity_than_its_sum_is_refused():
+    """v * v - v is even for every integer v: sum(v) and sum(v * v) are both even or both odd."""
+    layout = {"x": ((0,), ((0, 1),))}
+    v = np.array([-3, 2, 5, 0, 7])
+    check_counters({"x": np.array([[v.sum(), (v * v).sum()]])}, layout)  # 11 and 87
+    for bad in ((11, 86), (12, 87), (11, 89 - 1)):
+        with pytest.raises(ValueError, match=rf"^'x' holds a sum \({bad[0]}\) and a sum of squares \({bad[1]}\) of "
+                                             r"different parity \(a square has the parity of its number\)$"):
+            check_counters({"x": np.array([list(bad)])}, layout)

@@ -84,14 +84,15 @@ def check_counters(state: Mapping[str, np.ndarray], layout: Mapping[str, tuple])
         Per array: ``signed``, the indices on its last axis that hold sums of values that may be
         negative (scores, differences), or ``"all"`` (every entry may be negative); every other
         entry is a count or a sum of squares and must be >= 0; ``squares``, pairs ``(i, i2)`` of
-        a sum of integers and its sum of squares, so that ``|x[..., i]| <= x[..., i2]``.
+        a sum of integers and its sum of squares, so that ``|x[..., i]| <= x[..., i2]`` and the
+        two have the same parity (``v * v - v`` is even for every integer ``v``).
 
     Raises
     ------
     ValueError
         One line naming the array: not of an integer dtype (handsim writes ``int64``), a value of
         2**53 or more in size (:data:`MAX_COUNTER`), a negative count, or a sum larger than its
-        sum of squares.
+        sum of squares or of another parity.
     """
     for name, (signed, squares) in layout.items():
         if name not in state:
@@ -116,6 +117,12 @@ def check_counters(state: Mapping[str, np.ndarray], layout: Mapping[str, tuple])
                 k = tuple(int(v) for v in np.argwhere(bad)[0])
                 raise ValueError(f"{name!r} holds a sum ({int(x[k + (i,)])}) larger than its sum of squares "
                                  f"({int(x[k + (i2,)])})")
+            # an integer and its square are both even or both odd: so are their sums
+            bad = (x[..., i] - x[..., i2]) % 2 != 0
+            if bad.any():
+                k = tuple(int(v) for v in np.argwhere(bad)[0])
+                raise ValueError(f"{name!r} holds a sum ({int(x[k + (i,)])}) and a sum of squares "
+                                 f"({int(x[k + (i2,)])}) of different parity (a square has the parity of its number)")
 
 
 def check_totals(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str, most: bool = False,

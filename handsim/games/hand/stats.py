@@ -638,9 +638,12 @@ class StudyAccumulator(StudyTables, Accumulator):
         matches or the deals they are counted in, Hands within the rounds gone out, a team's
         rounds gone out between those of the policies that sit in the team only and in it at
         all, a per-deal count's sum of squares between its sum and ``k`` times it (``k`` the
-        policy's seats; equal for one).  Only what depends on how the results fall within a
-        deal is not determined: the sums of squares of per-deal score sums and differences,
-        and the score differences of a line-up position whose policy holds several positions.
+        policy's seats; equal for one).  Parity: every sum of squares has the parity of its sum
+        (an integer's square has its parity; within an array
+        :func:`~handsim.stats.counters.check_counters` checks it, from ``LAYOUT``).  Only what
+        depends on how the results fall within a deal is not determined: the sums of squares of per-deal score sums and differences (beyond their
+        parity), and the score differences of a line-up position whose policy holds several
+        positions.
         """
         self._check_cells()
         used, k = self._present()
@@ -705,6 +708,7 @@ class StudyAccumulator(StudyTables, Accumulator):
         for p_col, x, other, unit in squares:
             check_at_least("pool", pool[..., p_col], other, x, f"squared {unit}")
             check_totals("pool", pool[..., p_col], other, kk * x, f"squared {unit}", most=True)
+        check_parity("pool", pool[..., P_UNOP2], "seat", by_pol[..., S_UNOPENED], "squared unopened rounds")
         for p_col, s_col, unit in ((P_TSUM2, S_SCORE2, "squared points"), (P_TOT2, S_TOTAL2, "squared total points")):
             check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], unit, most=True)
             check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit, where=kk == 1)
@@ -836,6 +840,7 @@ class StudyAccumulator(StudyTables, Accumulator):
             jp = js.sum(axis=3)  # (C, L, N)
             check_at_least("joker_pool", self._joker_pool, "joker_seat", jp, "squared rounds")
             check_totals("joker_pool", self._joker_pool, "joker_seat", kk * jp, "squared rounds", most=True)
+            check_parity("joker_pool", self._joker_pool, "joker_seat", jp, "squared rounds")
             jt = self._joker_team
             check_zero("joker_team", jt, teams, "a configuration played without partnerships")
             check_totals("joker_team", jt[..., 0].sum(axis=2), "joker_seat", teams * jp.sum(axis=2), "rounds")

@@ -288,7 +288,8 @@ class RussianAccumulator(Accumulator):
         parity of its wins and do not exceed the wins compared.  Bounds: counts within the
         games they are counted in, outs within the wins, two draws at least in a drawn game,
         a per-game count's sum of squares between its sum and ``k`` times it (``k`` the
-        policy's seats; equal for one).  Only what depends on how the
+        policy's seats; equal for one); every sum of squares of the parity of its sum (within an
+        array: :func:`~handsim.stats.counters.check_counters`).  Only what depends on how the
         results fall within a game is not determined: the sums of squares of per-game sums of
         cards and points over several seats and of differences, and the differences of a line-up
         position whose policy holds several positions.
@@ -336,9 +337,9 @@ class RussianAccumulator(Accumulator):
                      most=True)
         for p_col, s_col, unit in ((_P_WON2, _S_WON, "wins"), (_P_OUT2, _S_OUT, "games gone out")):
             check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], f"squared {unit} (each 0 or 1)")
-        for p_col, s_col, unit in ((_P_DREW2, _S_DREW, "draws"),):
-            check_at_least("pool", pool[..., p_col], "seat", by_pol[..., s_col], f"squared {unit}")
-            check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], f"squared {unit}", most=True)
+        check_at_least("pool", pool[..., _P_DREW2], "seat", by_pol[..., _S_DREW], "squared draws")
+        check_totals("pool", pool[..., _P_DREW2], "seat", kk * by_pol[..., _S_DREW], "squared draws", most=True)
+        check_parity("pool", pool[..., _P_DREW2], "seat", by_pol[..., _S_DREW], "squared draws")
         # cards and points left are never negative: a per-game sum over k seats squared lies between
         # the sum of the squares and k times it
         for p_col, s_col, unit in ((_P_CARDS2, _S_CARDS2, "squared cards"), (_P_VALUE2, _S_VALUE2, "squared points")):
