@@ -440,8 +440,12 @@ class TuneCounters(Counters):
 
     def _check_totals(self) -> None:
         lu, k = self._lu, len(self.own)
-        for col, unit in ((_U_OUT, "rounds gone out"), (_U_HAND, "Hands"), (_U_UNOP, "unopened rounds")):
-            check_totals("lu", lu[:, col], "lu", lu[:, _U_DEALS] * k, unit, most=True)
+        check_totals("lu", lu[:, _U_UNOP], "lu", lu[:, _U_DEALS] * k, "unopened rounds", most=True)
+        # one player at most goes out in a round (RULES.md section 3; of two partners too), a Hand
+        # only by going out
+        for col, unit in ((_U_OUT, "rounds gone out"), (_U_HAND, "Hands")):
+            check_totals("lu", lu[:, col], "lu", lu[:, _U_DEALS], f"{unit} (one at most in a round)", most=True)
+        check_totals("lu", lu[:, _U_HAND], "lu", lu[:, _U_OUT], "Hands", most=True)
         check_totals("lu", lu[:, _U_DEALS], "lu", np.broadcast_to(lu[:1, _U_DEALS], lu.shape[:1]), "deals")
 
     def add_chunk(self, blocks: Mapping[tuple[int, int], Any]) -> None:
