@@ -2,12 +2,16 @@
 (issue 23, cause 1): one more deal in ``pool`` was reported as a study of 43 deals.
 
 The studies are built from random blocks in the process (no play).  Every cell of every saved
-counter array of the first configuration is changed, one at a time, by one and by 10**9; the
-change must be refused, except in the cells listed below, which no other count determines (a
+counter array of the first configuration is changed, one at a time, by one, by two and by 10**9,
+and the state checked as a checkpoint is (each array's values, then the relations between them);
+the change must be refused, except in the cells listed below, which no other count determines (a
 sum of squares of per-deal sums over several seats, a count bounded only by the deals it is
 counted in, ...).  The list is the check's specification: a relation that is not checked, or
 a check of something that is not determined, fails the test.
 """
+
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +20,11 @@ from handsim.games.hand import layout as H
 from handsim.games.hand.stats import MATCH_NONE, DealBlock, StudyAccumulator
 from handsim.games.russian import stats as R
 from handsim.games.russian.stats import GameBlock, RussianAccumulator
+from handsim.stats.counters import check_counters
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from play_flags import hand_flags, russian_flags  # noqa: E402
 
 HAND_CONFIGS = [{"opening_threshold": 51}, {"opening_threshold": 71}]
 # a sits at two positions of the first two line-ups (its per-deal sums run over two seats); line-ups
@@ -43,12 +52,18 @@ def hand_study() -> StudyAccumulator:
                 hd = (rng.random(n) < 0.2).astype(np.uint8)
                 total = rng.integers(-200, 400, size=(n, 4)).astype(np.int32)
                 mw[none], ml[none], tb[none], hd[none], total[none] = MATCH_NONE, MATCH_NONE, -1, MATCH_NONE, 0
+                void = (rng.random(n) < 0.1).astype(np.uint8)
+                flags = hand_flags(rng, void, hand=0.8)
+                if c == 1:  # the first half of the deals end as in the first configuration: deals where a policy
+                    # goes out (with a Hand) in both, else the squares of the differences sit at their
+                    # bound and a change by two is refused
+                    half = n // 2
+                    void[:half] = blocks[(0, l)].void[:half]
+                    flags[:half] = blocks[(0, l)].flags[:half]
                 blocks[(c, l)] = DealBlock(np.arange(start, start + n), perm,
                                            rng.integers(-60, 150, size=(n, 4)).astype(np.int32),
-                                           rng.integers(0, 16, size=(n, 4)).astype(np.uint8),
-                                           rng.integers(4, 40, size=n).astype(np.int16),
-                                           (rng.random(n) < 0.1).astype(np.uint8), match_win=mw, tiebreaks=tb,
-                                           match_lose=ml, total=total, hand_decided=hd)
+                                           flags, rng.integers(4, 40, size=n).astype(np.int16), void,
+                                           match_win=mw, tiebreaks=tb, match_lose=ml, total=total, hand_decided=hd)
         acc.add_chunk(blocks)
     return acc
 
@@ -62,26 +77,31 @@ def russian_study() -> RussianAccumulator:
         blocks = {}
         for c in range(2):
             for l in range(3):
-                blocks[(c, l)] = GameBlock(np.arange(start, start + n), perm,
-                                           rng.integers(0, 8, size=(n, 3)).astype(np.uint8),
+                end = rng.integers(0, 3, size=n).astype(np.uint8)
+                blocks[(c, l)] = GameBlock(np.arange(start, start + n), perm, russian_flags(rng, end),
                                            rng.integers(0, 10, size=(n, 3)).astype(np.int8),
                                            rng.integers(0, 80, size=(n, 3)).astype(np.int16),
-                                           rng.integers(3, 50, size=n).astype(np.int16),
-                                           rng.integers(0, 3, size=n).astype(np.uint8))
+                                           rng.integers(3, 50, size=n).astype(np.int16), end)
         acc.add_chunk(blocks)
     return acc
 
 
 # Cells that no other count determines, per array: last-axis columns free in every counted cell
 # ("all"), or only where the policy (of the cell, or at the compared line-up position) holds
-# several positions of its line-up ("shared").  Changed by one:
-HAND_FREE_BY_ONE = {
-    # sums of squares of per-deal sums over a policy's seats (equal to the seats' sums for one seat)
-    "pool": {"shared": {H.P_TSUM2, H.P_OUT2, H.P_HAND2, H.P_UNOP2, H.P_TOT2}},
-    # tie-breaks and Hand-decided matches: bounded by the matches, counted nowhere else
-    "cl": {"all": {H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM}},
-    # partners' squares; a team that went out or made a Hand (either partner): bounded by the deals
-    "team": {"all": {H.T_SUM2, H.T_OUT, H.T_HAND, H.T_UNOP2}},
+# several positions of its line-up ("shared").
+#
+# Changed by one: every sum of squares has the parity of its sum (v * v - v is even), so only the
+# tie-break and Hand-decided counts of the matches, bounded by the matches and counted nowhere
+# else, are free.
+HAND_FREE_BY_ONE = {"cl": {"all": {H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM}}}
+# Changed by two (the parity kept): what only bounds hold.
+HAND_FREE_BY_TWO = {
+    # sums of squares of per-deal sums over a policy's seats (equal to the seats' sums for one seat;
+    # rounds gone out and Hands: one player at most in a round, so always equal)
+    "pool": {"shared": {H.P_TSUM2, H.P_UNOP2, H.P_TOT2}},
+    **HAND_FREE_BY_ONE,
+    # partners' squares (a team's rounds gone out and Hands: the two teams' add up to the line-up's)
+    "team": {"all": {H.T_SUM2, H.T_UNOP2}},
     "pair": {"all": set(range(2, H.NQ, 2))},  # squares of per-deal differences
     "versus": {"all": {2}},
     "lpair": {"all": {H.LP_S2, H.LP_TS2, H.LP_TOT2, H.LP_TTOT2, H.LP_W2, H.LP_L2},
@@ -90,12 +110,14 @@ HAND_FREE_BY_ONE = {
 }
 # Changed by 10**9 (beyond every bound): the tie-break rounds alone have no bound.
 HAND_FREE_BY_BILLION = {"cl": {"all": {H.C_TB_SUM}}}
-RUSSIAN_FREE_BY_ONE = {
-    "seat": {"shared": {R._S_OUT, R._S_VALUE2}},
-    "pool": {"shared": {R._P_WON2, R._P_DREW2, R._P_OUT2, R._P_CARDS2, R._P_VALUE2}},
-    "cl": {"all": {R._C_DRAWN}},
+RUSSIAN_FREE_BY_ONE: dict = {}
+# Wins and outs: one player at most in a game, so a policy's per-game count is 0 or 1 (its square
+# the count; a contrast's square determined).
+RUSSIAN_FREE_BY_TWO = {
+    "seat": {"shared": {R._S_VALUE2}},
+    "pool": {"shared": {R._P_DREW2, R._P_CARDS2, R._P_VALUE2}},
     "pair": {"all": set(range(2, R._NQ, 2))},
-    "versus": {"all": set(range(2, R._NQ, 2))},
+    "versus": {"all": set(range(4, R._NQ, 2))},
     "lpair": {"all": set(range(2, R._NQ, 2)), "shared": set(range(1, R._NQ, 2))},
 }
 RUSSIAN_FREE_BY_BILLION: dict = {}
@@ -121,15 +143,21 @@ def _cells(acc, name):
             yield idx, True, False
 
 
+def _check(acc):
+    """What reading the state back checks: each array's values, then the relations between them."""
+    check_counters({name: getattr(acc, "_" + name) for name in acc.LAYOUT if hasattr(acc, "_" + name)}, acc.LAYOUT)
+    acc._check_totals()
+
+
 def _undetected(acc, names, amount):
-    acc._check_totals()  # as built: consistent
+    _check(acc)  # as built: consistent
     found = set()
     for name in names:
         x = getattr(acc, "_" + name)
         for idx, _, _ in _cells(acc, name):
             x[idx] += amount
             try:
-                acc._check_totals()
+                _check(acc)
                 found.add((name, idx))
             except ValueError:
                 pass
@@ -155,10 +183,12 @@ RUSSIAN_ARRAYS = RussianAccumulator.ARRAYS
 
 @pytest.mark.parametrize("build, names, free, amount", [
     (hand_study, HAND_ARRAYS, HAND_FREE_BY_ONE, 1),
+    (hand_study, HAND_ARRAYS, HAND_FREE_BY_TWO, 2),
     (hand_study, HAND_ARRAYS, HAND_FREE_BY_BILLION, 10**9),
     (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_ONE, 1),
+    (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_TWO, 2),
     (russian_study, RUSSIAN_ARRAYS, RUSSIAN_FREE_BY_BILLION, 10**9),
-], ids=["hand-1", "hand-1e9", "russian-1", "russian-1e9"])
+], ids=["hand-1", "hand-2", "hand-1e9", "russian-1", "russian-2", "russian-1e9"])
 def test_every_determined_cell_is_checked(build, names, free, amount):
     acc = build()
     got = _undetected(acc, names, amount)
@@ -212,3 +242,76 @@ def test_a_cell_of_a_policy_outside_its_line_up_is_refused():
     acc._pool[0, 0, g, H.P_TSUM2] = 25
     with pytest.raises(ValueError, match=r"'pool' holds counts at \[0, 0, 4\], for a policy that is not in its line-up"):
         acc._check_totals()
+
+
+def _two_out(flags, void, rows):
+    """The flags with a second seat gone out in ``rows`` (a round no play makes)."""
+    flags = flags.copy()
+    for i in rows:
+        if void[i] == 0:
+            s = int(np.flatnonzero(flags[i] & H.FLAG_OUT)[0])
+            flags[i, (s + 1) % flags.shape[1]] |= H.FLAG_OUT | H.FLAG_OPENED
+    return flags
+
+
+def test_a_state_of_rounds_with_two_players_gone_out_is_refused():
+    """One player goes out in a round that is not void (RULES.md section 3): a state counting two is
+    one no study made (each check names the arrays and the counts that disagree)."""
+    def study(two: bool) -> StudyAccumulator:
+        acc = StudyAccumulator([{"opening_threshold": 51}], [("a", "b", "a", "c")], 4, [], teams=False)
+        rng = np.random.default_rng(5)
+        n = 40
+        void = np.zeros(n, np.uint8)
+        void[:4] = 1
+        flags = hand_flags(rng, void)
+        if two:
+            flags = _two_out(flags, void, [10])
+        perm = np.array([np.roll(np.arange(4), -(d % 4)) for d in range(n)], dtype=np.int8)
+        acc.add_chunk({(0, 0): DealBlock(np.arange(n), perm, rng.integers(-60, 150, size=(n, 4)).astype(np.int32),
+                                         flags, np.full(n, 20, np.int16), void)})
+        return acc
+
+    study(False)._check_totals()
+    acc = study(True)
+    with pytest.raises(ValueError, match=r"^'seat' counts 37 rounds gone out \(one in each round not void\), other "
+                                         r"than the 36 of 'cl'$"):
+        acc._check_totals()
+    # a policy's squared count of rounds gone out is its count (0 or 1 in a round), for two seats too
+    acc = study(False)
+    g = acc.policies.index("a")
+    x = int(acc._pool[0, 0, g, H.P_OUT2])
+    acc._pool[0, 0, g, H.P_OUT2] += 1
+    with pytest.raises(ValueError, match=rf"^'pool' counts {x + 1} squared rounds gone out \(each 0 or 1\), other "
+                                         rf"than the {x} of 'seat'$"):
+        acc._check_totals()
+
+
+def test_a_paired_difference_of_rounds_gone_out_has_the_parity_of_their_sum():
+    """d = y - x of two 0/1 counts: sum d^2 = X + Y - 2 (deals where both went out), at most X + Y and
+    of its parity."""
+    acc = hand_study()
+    c1, c2, _ = acc.pairs[0]
+    outs = acc._seat[..., H.S_OUT].sum(axis=3)
+    bound = int(outs[c1, 0, 0] + outs[c2, 0, 0])
+    sq = int(acc._pair[0, 0, 0, 4])
+    assert sq <= bound and (bound - sq) % 2 == 0
+    acc._pair[0, 0, 0, 4] = bound + 2
+    with pytest.raises(ValueError, match=rf"^'pair' counts {bound + 2} squared rounds gone out of the difference, "
+                                         rf"more than the {bound} of 'seat'$"):
+        acc._check_totals()
+    acc._pair[0, 0, 0, 4] = sq + 1
+    odd = ("even", "odd")
+    with pytest.raises(ValueError, match=rf"^'pair' counts {sq + 1} squared rounds gone out of the difference, "
+                                         rf"{odd[(sq + 1) % 2]} where the {bound} of 'seat' is {odd[bound % 2]}$"):
+        acc._check_totals()
+
+
+def test_a_sum_of_squares_of_another_parity_than_its_sum_is_refused():
+    """v * v - v is even for every integer v: sum(v) and sum(v * v) are both even or both odd."""
+    layout = {"x": ((0,), ((0, 1),))}
+    v = np.array([-3, 2, 5, 0, 7])
+    check_counters({"x": np.array([[v.sum(), (v * v).sum()]])}, layout)  # 11 and 87
+    for bad in ((11, 86), (12, 87), (11, 89 - 1)):
+        with pytest.raises(ValueError, match=rf"^'x' holds a sum \({bad[0]}\) and a sum of squares \({bad[1]}\) of "
+                                             r"different parity \(a square has the parity of its number\)$"):
+            check_counters({"x": np.array([list(bad)])}, layout)

@@ -868,6 +868,57 @@ def test_report_of_another_studys_checkpoint(runner, copy, other_study):
     one_line(run(runner, "report", copy), 2, "belong to different studies", "deals: 5 in run.json, 7 in the checkpoint")
 
 
+_RUNS = {
+    "tournament": (["tournament", "--policy", "greedy", "--policy", "random", "--players", "2", "--deals", "3"],
+                   "checkpoint.npz"),
+    "tune": (["tune", "hold-hand", "--param", "bail_turn=1:3", "--against", "greedy", "--deals", "3"],
+             "stages/search/checkpoint.npz"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_RUNS))
+def test_resume_and_report_of_another_runs_checkpoint_name_the_field(runner, tmp_path, kind):
+    """A tournament's or tuning run's checkpoint swapped for another run's (another seed): --resume
+    (the study driver's check, every caller's) and report (the run.json's own) each refuse it in one
+    line naming the field that differs and its two values (both said only 'a different study' /
+    'another run'); nothing is rewritten."""
+    args, ck = _RUNS[kind]
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out, seed in ((a, "3"), (b, "4")):
+        ok(run(runner, *args, "--seed", seed, "--out", out, "--jobs", "1", "--no-progress", "-q"))
+    shutil.copy(b / ck, a / ck)
+    before = tree(a)
+    # (a tuning run's own record of each stage decides first, naming the field too)
+    what = {"tournament": ["belong to different tournaments (seed: 3 in run.json, 4 in the checkpoint)"],
+            "tune": ["run.json's tuning run has '", "but stage search was played with ", f"({a / ck})"]}[kind]
+    one_line(run(runner, "report", a), 2, *what)
+    assert tree(a) == before
+    # a resume records itself in run.json at once (an interrupted one too): the checkpoint is kept
+    resumed = run(runner, kind, "--resume", a, "--jobs", "1", "--no-progress", "-q")
+    if kind == "tournament":
+        one_line(resumed, 2, f"checkpoint {a / ck} belongs to a different study (seed: 3 in the study resumed, 4 in "
+                             "the checkpoint): resume with the same arguments")
+    else:
+        one_line(resumed, 2, *what)
+    assert (a / ck).read_bytes() == before[ck]
+
+
+def test_resume_of_another_studys_checkpoint_through_the_library_names_the_field(tmp_path):
+    """The study driver's own refusal (simulate's library call, every resume's): the field and both values."""
+    from handsim.errors import StudyError
+    from handsim.study import make_spec, run_study
+
+    def spec(deals):
+        return make_spec(lineups=["greedy"], players=2, deals=deals, seed=3, chunk=5)
+
+    out = tmp_path / "s"
+    out.mkdir()
+    run_study(spec(5), out=out, jobs=1)
+    with pytest.raises(StudyError, match=r"^checkpoint .*checkpoint\.npz belongs to a different study \(deals: 7 in "
+                                         r"the study resumed, 5 in the checkpoint\): resume with the same arguments$"):
+        run_study(spec(7), out=out, resume=True, jobs=1)
+
+
 def test_report_of_a_russian_checkpoint_in_a_classic_folder(runner, copy, tmp_path):
     """The two games' rules have different fields: still the one-line refusal (was KeyError 'jokers', exit 1)."""
     rus = tmp_path / "rus"

@@ -666,6 +666,7 @@ def joker_study(recorded: bool = True) -> StudyAccumulator:
         perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
         score = rng.integers(0, 120, size=(n, 4))
         flags = np.full((n, 4), FLAG_OPENED)
+        flags[:, 0] |= FLAG_OUT  # one player goes out in every round (a round that is not void)
         joker = rng.random((n, 4)) < 0.3
         fewer = joker & (rng.random((n, 4)) < 0.33)
         b15 = DealBlock(deals, perm, score.astype(np.int32), (flags | FLAG_JOKER_LEFT * joker).astype(np.uint8),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,6 +13,10 @@ import pytest
 from scipy import stats as sps
 
 from handsim.stats import MATCH_NONE, DealBlock, StudyAccumulator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from play_flags import hand_flags  # noqa: E402
 
 # ----------------------------------------------------------------------------------------------
 # a tiny study computed by hand: 3 players, line-up (a, b, b), thresholds 51 and 71, 3 deals
@@ -224,10 +230,10 @@ def random_chunk(seed: int, start: int, n: int, match: bool = False) -> dict:
                 total = rng.integers(-200, 400 + 100 * seed, size=(n, 4)).astype(np.int32)
                 mw[none], ml[none], tb[none], hd[none], total[none] = MATCH_NONE, MATCH_NONE, -1, MATCH_NONE, 0
                 kw = {"match_win": mw, "tiebreaks": tb, "match_lose": ml, "total": total, "hand_decided": hd}
+            void = (rng.random(n) < 0.05).astype(np.uint8)
             blocks[(c, l)] = DealBlock(np.arange(start, start + n, dtype=np.int64), perm,
-                                       score.astype(np.int32), rng.integers(0, 16, size=(n, 4)).astype(np.uint8),
-                                       rng.integers(4 + seed, 40 + 10 * seed, size=n).astype(np.int16),
-                                       (rng.random(n) < 0.05).astype(np.uint8), **kw)
+                                       score.astype(np.int32), hand_flags(rng, void),
+                                       rng.integers(4 + seed, 40 + 10 * seed, size=n).astype(np.int16), void, **kw)
     return blocks
 
 

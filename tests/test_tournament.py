@@ -436,3 +436,39 @@ def test_python_api_and_spec_round_trip(tmp_path):
     assert spec == make_tournament(["greedy", "random"], players=2, deals=20, seed=3, chunk=20)
     two = make_tournament(["greedy", "hold-hand:bail_turn=3"], players="2v2", deals=5)
     assert TournamentSpec.from_json(json.loads(json.dumps(two.to_json()))) == two
+
+
+def test_a_checkpoint_with_counts_no_play_makes_is_refused(small):
+    """One player at most goes out in a round: an entry's rounds gone out in a deal are at most the
+    seatings of its table, and so its squared count at most that many times the count; a Hand only
+    by going out; the entries' rounds gone out at a table at most its rounds.  Each edit keeps the
+    parity of its (sum, sum of squares) pair, which is checked first."""
+    from handsim.tournament import accumulate as A
+
+    _, res = small
+    c = res.counters
+    state = c.state()
+    TournamentCounters.from_state(state)  # as played: consistent
+    at = np.flatnonzero(c.seats[0])  # the entries of table 0
+    a0, k = int(at[0]), int(c.seatings[0])
+    cell = state["table"][0, a0]
+    outs, hands = int(cell[A._T_OUT]), int(cell[A._T_HAND])
+    assert 0 < hands <= outs <= int(cell[A._T_OUT2]) <= k * outs
+
+    def even(v, like):  # v, or v + 1: of the parity of like
+        return v + (v - like) % 2
+
+    every = {(a, A._T_OUT): int(state["table"][0, a, A._T_ROUNDS]) for a in at}
+    every.update({(a, A._T_OUT2): every[(a, A._T_OUT)] for a in at})
+    for edit, msg in (
+            ({(a0, A._T_OUT2): even(k * outs + 1, outs)},
+             rf"'table' counts {even(k * outs + 1, outs)} squared rounds gone out, more than the {k * outs} of 'table'"),
+            ({(a0, A._T_HAND): outs + 2, (a0, A._T_HAND2): even(k * (outs + 2), outs)},
+             rf"'table' counts {outs + 2} Hands, more than the {outs} of 'table'"),
+            (every, rf"'table' counts {sum(every[(a, A._T_OUT)] for a in at)} rounds gone out \(one at most in a "
+                    rf"round\), more than the {c.deals() * k} of 'table'")):
+        bad = {n: x.copy() for n, x in state.items()}
+        for (a, col), v in edit.items():
+            bad["table"][0, a, col] = v
+        with pytest.raises(ValueError, match=f"^{msg}$"):
+            TournamentCounters.from_state(bad)

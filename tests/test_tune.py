@@ -246,3 +246,42 @@ def test_tpe_resume_replays_the_finished_batches(tmp_path):
     shutil.rmtree(part / "stages" / "confirm")
     with pytest.raises(TuneUnfinished, match="stage confirm was not played"):
         tune(spec, out=part, replay=True)
+
+
+@pytest.mark.parametrize("teams", [False, True], ids=["singles", "2v2"])
+def test_a_tuning_checkpoint_with_more_outs_than_rounds_is_refused(teams):
+    """One player at most goes out in a round, of two partners too: the tuned seats' rounds gone out
+    (Hands) are at most the deals (were: the deals times the tuned seats), a Hand only by going out."""
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    from handsim.stats import DealBlock
+    from handsim.tournament.tune import _U_DEALS, _U_HAND, _U_OUT, TuneCounters
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from play_flags import hand_flags
+
+    rng = np.random.default_rng(3)
+    n, P = 40, 4
+    c = TuneCounters(2, P, teams)
+    perm = np.array([np.roll(np.arange(P), -(d % P)) for d in range(n)], dtype=np.int8)
+    void = (rng.random(n) < 0.1).astype(np.uint8)
+    flags = hand_flags(rng, void, P, hand=0.5)
+    c.add_chunk({(0, l): DealBlock(np.arange(n), perm, rng.integers(-10, 90, size=(n, P)).astype(np.int32), flags,
+                                   np.full(n, 20, np.int16), void) for l in range(2)})
+    state = c.state()
+    lu = state["lu"]
+    assert lu[0, _U_DEALS] == n and 0 < lu[0, _U_HAND] <= lu[0, _U_OUT] < n
+    TuneCounters.from_state(state)
+    for col, v, msg in ((_U_OUT, n + 1, rf"'lu' counts {n + 1} rounds gone out \(one at most in a round\), more than the "
+                                        rf"{n} of 'lu'"),
+                        (_U_HAND, int(lu[0, _U_OUT]) + 1, rf"'lu' counts {int(lu[0, _U_OUT]) + 1} Hands, more than the "
+                                                          rf"{int(lu[0, _U_OUT])} of 'lu'")):
+        bad = {k: x.copy() for k, x in state.items()}
+        bad["lu"][0, col] = v
+        if col == _U_OUT:
+            bad["lu"][0, _U_HAND] = min(int(lu[0, _U_HAND]), v)
+        with pytest.raises(ValueError, match=f"^{msg}$"):
+            TuneCounters.from_state(bad)

@@ -23,7 +23,7 @@ _SAVED_OPTIONS = STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches"
 def _saved_spec(folder: Path):
     """The StudySpec saved in a study folder: run.json's "spec", else the checkpoint's."""
     from handsim._io import refuse_if_in_use
-    from handsim.study import CHECKPOINT, read_checkpoint
+    from handsim.study import CHECKPOINT, read_checkpoint, spec_difference
 
     refuse_if_in_use(folder)  # a study still starting there has written nothing yet
     run_json = folder / "run.json"
@@ -31,9 +31,12 @@ def _saved_spec(folder: Path):
     if run_json.exists():
         saved = read_run_json(run_json)
         spec = _spec_from_run(saved, run_json)
-        if ck.exists():  # an edited run.json "spec": name the field, not only "a different study"
-            differs = _spec_difference(_spec_from_run(saved, run_json, policies=False),
-                                       read_checkpoint(ck, policies=False).spec)
+        # an edited run.json "spec" (the study driver's load_checkpoint names the field too, but only
+        # after _check_record below, which would blame the top-level record instead, and it
+        # says nothing of run.json): refused here, naming the field and both files
+        if ck.exists():
+            differs = spec_difference(_spec_from_run(saved, run_json, policies=False),
+                                      read_checkpoint(ck, policies=False).spec)
             if differs:
                 raise click.UsageError(f"{run_json} and {ck} belong to different studies ({differs}): --resume "
                                        "would continue one study's chunks with the other's deals; restore the "
@@ -498,7 +501,7 @@ def open_report(page: Path) -> bool:
 
 def _report(folder, fmt, quiet):
     from handsim._io import FolderLock, refuse_if_in_use
-    from handsim.study import CHECKPOINT, read_checkpoint
+    from handsim.study import CHECKPOINT, read_checkpoint, spec_difference
 
     out = Path(folder)
     refuse_if_in_use(out)  # a run still starting there has written nothing yet: the lock decides
@@ -530,7 +533,7 @@ def _report(folder, fmt, quiet):
     run_json = out / "run.json"
     if run_json.exists():
         saved = read_run_json(run_json)
-        differs = _spec_difference(_spec_from_run(saved, run_json, policies=False), ck.spec)
+        differs = spec_difference(_spec_from_run(saved, run_json, policies=False), ck.spec)
         if differs:
             raise click.UsageError(f"{run_json} and {ck_path} belong to different studies ({differs}): a report "
                                    "would state one study's settings over the other's tables; restore the matching "
@@ -553,26 +556,6 @@ def _report(folder, fmt, quiet):
 def stderr_is_terminal() -> bool:
     """Whether stderr is a terminal (where ``handsim report`` shows how a slow report comes along)."""
     return sys.stderr.isatty()
-
-
-def _spec_difference(a, b) -> str:
-    """How two study specs differ, in a few words ("" if they do not): the first differing field."""
-    from handsim.options import fmt_value
-
-    ja, jb = a.to_json(), b.to_json()
-    for key in ja:
-        if ja[key] == jb.get(key):
-            continue
-        ra, rb = ja[key], jb.get(key)
-        if key == "rules" and isinstance(ra, dict) and isinstance(rb, dict):  # (another game's rules differ in kind)
-            k = next((k for k in {**ra, **rb} if ra.get(k) != rb.get(k)), None)
-            if k is not None:
-                return (f"rule {k}: {fmt_value(ra[k]) if k in ra else '(none)'} in run.json, "
-                        f"{fmt_value(rb[k]) if k in rb else '(none)'} in the checkpoint")
-        shown = [json.dumps(x, ensure_ascii=False) for x in (ja[key], jb.get(key))]
-        shown = [t if len(t) <= 40 else t[:37] + "..." for t in shown]
-        return f"{key}: {shown[0]} in run.json, {shown[1]} in the checkpoint"
-    return ""
 
 
 #: run.json fields a report shows, and the JSON types they must have to be shown.

@@ -464,7 +464,7 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     from the checkpoints of its stages (nothing is played again)."""
     from handsim._io import FolderLock
     from handsim.study import CHECKPOINT, read_checkpoint
-    from handsim.study.spec import canonical_spec
+    from handsim.study.spec import canonical_spec, spec_difference
     from handsim.tournament import TournamentSpec, write_tournament
     from handsim.tournament.accumulate import TournamentCounters
     from handsim.tournament.core import TournamentResult
@@ -482,8 +482,9 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
         raise click.UsageError(f"cannot read the tournament in {out}/run.json: {' '.join(str(e).split())}") from None
     saved = read_checkpoint(ck, TournamentCounters)  # damaged or foreign: one line (StudyError)
     if canonical_spec(saved.spec) != canonical_spec(study):
-        raise click.UsageError(f"{out}/run.json and {ck} belong to different tournaments: restore the matching file "
-                               "or run the tournament again")
+        raise click.UsageError(f"{out}/run.json and {ck} belong to different tournaments "
+                               f"({spec_difference(study, saved.spec)}): restore the matching file or run the "
+                               "tournament again")
     counters = saved.accumulator
     if counters.deals() == 0:
         raise click.UsageError(f"{out}: the tournament finished no deals yet: nothing to report")

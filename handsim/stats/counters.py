@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["MAX_COUNTER", "Accumulator", "add_sums", "grow_last", "plain", "check_counters", "check_totals",
-           "check_at_least", "check_zero", "check_spans", "check_moments", "exact_moments"]
+           "check_at_least", "check_parity", "check_zero", "check_spans", "check_moments", "exact_moments"]
 
 
 def add_sums(acc: np.ndarray, i_sum: int, i_sum2: int, x: np.ndarray) -> None:
@@ -84,14 +84,15 @@ def check_counters(state: Mapping[str, np.ndarray], layout: Mapping[str, tuple])
         Per array: ``signed``, the indices on its last axis that hold sums of values that may be
         negative (scores, differences), or ``"all"`` (every entry may be negative); every other
         entry is a count or a sum of squares and must be >= 0; ``squares``, pairs ``(i, i2)`` of
-        a sum of integers and its sum of squares, so that ``|x[..., i]| <= x[..., i2]``.
+        a sum of integers and its sum of squares, so that ``|x[..., i]| <= x[..., i2]`` and the
+        two have the same parity (``v * v - v`` is even for every integer ``v``).
 
     Raises
     ------
     ValueError
         One line naming the array: not of an integer dtype (handsim writes ``int64``), a value of
         2**53 or more in size (:data:`MAX_COUNTER`), a negative count, or a sum larger than its
-        sum of squares.
+        sum of squares or of another parity.
     """
     for name, (signed, squares) in layout.items():
         if name not in state:
@@ -116,6 +117,12 @@ def check_counters(state: Mapping[str, np.ndarray], layout: Mapping[str, tuple])
                 k = tuple(int(v) for v in np.argwhere(bad)[0])
                 raise ValueError(f"{name!r} holds a sum ({int(x[k + (i,)])}) larger than its sum of squares "
                                  f"({int(x[k + (i2,)])})")
+            # an integer and its square are both even or both odd: so are their sums
+            bad = (x[..., i] - x[..., i2]) % 2 != 0
+            if bad.any():
+                k = tuple(int(v) for v in np.argwhere(bad)[0])
+                raise ValueError(f"{name!r} holds a sum ({int(x[k + (i,)])}) and a sum of squares "
+                                 f"({int(x[k + (i2,)])}) of different parity (a square has the parity of its number)")
 
 
 def check_totals(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str, most: bool = False,
@@ -158,6 +165,31 @@ def check_at_least(name: str, got: np.ndarray, other: str, want: np.ndarray, uni
     if bad.any():
         k = tuple(np.argwhere(bad)[0])
         raise ValueError(f"{name!r} counts {int(got[k])} {unit}, fewer than the {int(want[k])} of {other!r}")
+
+
+def check_parity(name: str, got: np.ndarray, other: str, want: np.ndarray, unit: str,
+                 where: np.ndarray | None = None) -> None:
+    """Check that the totals ``got`` of saved array ``name`` are even where those ``want`` of array
+    ``other`` are, and odd where they are odd (element by element, where ``where`` is true).
+
+    A sum of squares of per-deal differences ``d`` that are each -1, 0 or 1 (two 0/1 counts
+    compared) is the number of deals with ``d != 0``: ``x + y - 2 * (deals where both are 1)``,
+    of the parity of the sum ``x + y`` of the two counts (and of the difference's sum).
+
+    Raises
+    ------
+    ValueError
+        One line naming both arrays and the first pair of totals of different parity.
+    """
+    got, want = np.broadcast_arrays(np.asarray(got), np.asarray(want))
+    bad = (got % 2) != (want % 2)
+    if where is not None:
+        bad = bad & np.broadcast_to(where, bad.shape)
+    if bad.any():
+        k = tuple(np.argwhere(bad)[0])
+        parity = ("even", "odd")
+        raise ValueError(f"{name!r} counts {int(got[k])} {unit}, {parity[int(got[k]) % 2]} where the "
+                         f"{int(want[k])} of {other!r} is {parity[int(want[k]) % 2]}")
 
 
 def check_zero(name: str, x: np.ndarray, used: np.ndarray, what: str) -> None:

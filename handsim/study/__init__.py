@@ -27,13 +27,14 @@ from .executors import check_scheduler
 from .outdir import OUTPUT_FILES, claim_out, study_files, why_not_a_study
 from .runner import TEST_HOLD_ENV, StudyResult, run_study
 from .spec import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, MAX_CHUNK, MAX_CHUNKS, MAX_DEALS, StudySpec,
-                   check_saved_fields, chunk_ranges, load_saved_policy_files, make_spec, saved_policy_files)
+                   check_saved_fields, chunk_ranges, load_saved_policy_files, make_spec, saved_policy_files,
+                   spec_difference)
 
 __all__ = [
     "CHECKPOINT", "Checkpoint", "DEFAULT_CHUNK", "DEFAULT_DEALS", "DEFAULT_POLICY", "MAX_CHUNK", "MAX_CHUNKS",
     "MAX_DEALS", "OUTPUT_FILES", "StudyEngineError", "StudyError", "StudyResult", "StudySpec", "TEST_HOLD_ENV",
     "check_policy_files", "check_saved_fields", "check_scheduler", "chunk_ranges", "claim_out",
     "load_saved_policy_files", "make_spec", "read_checkpoint", "recorded_jobs", "recorded_trace", "run_history",
-    "run_study", "saved_policy_files", "simulate", "study_files", "why_not_a_study",
+    "run_study", "saved_policy_files", "simulate", "spec_difference", "study_files", "why_not_a_study",
     "write_outputs",
 ]

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._io import atomic_write
 from ..errors import StudyError
-from .spec import SavedStudy, StudySpec, canonical_spec, chunk_ranges
+from .spec import SavedStudy, StudySpec, canonical_spec, chunk_ranges, spec_difference
 
 CHECKPOINT = "checkpoint.npz"
 
@@ -204,14 +204,16 @@ def load_checkpoint(out: Path, spec: StudySpec, cls=None):
     Raises
     ------
     StudyError
-        A damaged checkpoint (:func:`read_checkpoint`), or one of another study.
+        A damaged checkpoint (:func:`read_checkpoint`), or one of another study (naming the first
+        field that differs and its two values: :func:`~handsim.study.spec.spec_difference`).
     """
     path = out / CHECKPOINT
     if not path.exists():
         return None
     ck = read_checkpoint(path, cls)
     if canonical_spec(ck.spec) != canonical_spec(spec):
-        raise StudyError(f"checkpoint {path} belongs to a different study: resume with the same arguments")
+        differs = spec_difference(spec, ck.spec, "the study resumed")
+        raise StudyError(f"checkpoint {path} belongs to a different study ({differs}): resume with the same arguments")
     return ck.accumulator, set(ck.done), ck.rounds, ck.seconds, ck.history
 
 

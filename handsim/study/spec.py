@@ -517,6 +517,47 @@ def canonical_spec(spec: StudySpec) -> str:
     return json.dumps(spec.to_json(), sort_keys=True)
 
 
+def spec_difference(a, b, here: str = "run.json", there: str = "the checkpoint") -> str:
+    """How two saved studies differ, in a few words: the first field whose value differs (for the
+    rules, the first rule), with its value in each; "" when they are the same study (the same
+    :func:`canonical_spec`).
+
+    Parameters
+    ----------
+    a, b : StudySpec or SavedStudy
+        The two studies (anything with ``to_json()``).
+    here, there : str
+        Where each was read, for the words (``"run.json"``, ``"the checkpoint"``).
+
+    Returns
+    -------
+    str
+        E.g. ``"deals: 9 in run.json, 5 in the checkpoint"`` or ``"rule jokers: 4 in run.json, 2
+        in the checkpoint"`` (a value longer than 40 characters is cut).
+
+    Examples
+    --------
+    A resume refused names the field: ``checkpoint .../checkpoint.npz belongs to a different study
+    (seed: 4 in the study resumed, 3 in the checkpoint): resume with the same arguments``.
+    """
+    from ..options import fmt_value
+
+    ja, jb = a.to_json(), b.to_json()
+    for key in [*ja, *(k for k in jb if k not in ja)]:
+        if ja.get(key) == jb.get(key):
+            continue
+        ra, rb = ja.get(key), jb.get(key)
+        if key == "rules" and isinstance(ra, dict) and isinstance(rb, dict):  # (another game's rules differ in kind)
+            k = next((k for k in {**ra, **rb} if ra.get(k) != rb.get(k)), None)
+            if k is not None:
+                return (f"rule {k}: {fmt_value(ra[k]) if k in ra else '(none)'} in {here}, "
+                        f"{fmt_value(rb[k]) if k in rb else '(none)'} in {there}")
+        shown = ["(none)" if key not in j else json.dumps(j[key], ensure_ascii=False) for j in (ja, jb)]
+        shown = [t if len(t) <= 40 else t[:37] + "..." for t in shown]
+        return f"{key}: {shown[0]} in {here}, {shown[1]} in {there}"
+    return ""
+
+
 def _text(value: Any) -> str:
     """A varied value as the user wrote it (booleans in TOML's words), cut for a message."""
     text = str(value).lower() if isinstance(value, bool) else str(value)

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
-from ..stats.counters import check_totals
+from ..stats.counters import check_at_least, check_totals
 from ..stats.intervals import moments, proportion, t_pvalue, wilson
 from ._counters import Counters, positions_view
 
@@ -228,6 +228,20 @@ class TournamentCounters(Counters):
                      "rounds")
         for col, unit in ((_T_OUT, "rounds gone out"), (_T_HAND, "Hands"), (_T_UNOP, "unopened rounds")):
             check_totals("table", t[..., col], "table", t[..., _T_ROUNDS], unit, most=True)
+        # one player at most goes out in a round (RULES.md section 3), a Hand only by going out: an
+        # entry's per-deal count over the seatings of its table lies between 0 and the table's
+        # seatings (its square between the count and that many times it); unopened rounds between 0
+        # and the entry's rounds of a deal
+        check_totals("table", t[..., _T_HAND], "table", t[..., _T_OUT], "Hands", most=True)
+        per_deal = self.seatings[:, None]  # (T, 1)
+        deals = t[..., _T_DEALS].max(axis=1)  # (T,)
+        check_totals("table", t[..., _T_OUT].sum(axis=1), "table", deals * self.seatings,
+                     "rounds gone out (one at most in a round)", most=True)
+        for col, col2, most, unit in ((_T_OUT, _T_OUT2, per_deal, "rounds gone out"),
+                                      (_T_HAND, _T_HAND2, per_deal, "Hands"),
+                                      (_T_UNOP, _T_UNOP2, per_deal * self.seats, "unopened rounds")):
+            check_at_least("table", t[..., col2], "table", t[..., col], f"squared {unit}")
+            check_totals("table", t[..., col2], "table", most * t[..., col], f"squared {unit}", most=True)
 
     def _compare(self, sa: np.ndarray, sb: np.ndarray, a: int, b: int, w: np.ndarray, ties: np.ndarray) -> None:
         """Add one comparison per deal between entry ``a`` scoring ``sa`` and ``b`` scoring ``sb``."""

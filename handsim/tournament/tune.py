@@ -440,8 +440,12 @@ class TuneCounters(Counters):
 
     def _check_totals(self) -> None:
         lu, k = self._lu, len(self.own)
-        for col, unit in ((_U_OUT, "rounds gone out"), (_U_HAND, "Hands"), (_U_UNOP, "unopened rounds")):
-            check_totals("lu", lu[:, col], "lu", lu[:, _U_DEALS] * k, unit, most=True)
+        check_totals("lu", lu[:, _U_UNOP], "lu", lu[:, _U_DEALS] * k, "unopened rounds", most=True)
+        # one player at most goes out in a round (RULES.md section 3; of two partners too), a Hand
+        # only by going out
+        for col, unit in ((_U_OUT, "rounds gone out"), (_U_HAND, "Hands")):
+            check_totals("lu", lu[:, col], "lu", lu[:, _U_DEALS], f"{unit} (one at most in a round)", most=True)
+        check_totals("lu", lu[:, _U_HAND], "lu", lu[:, _U_OUT], "Hands", most=True)
         check_totals("lu", lu[:, _U_DEALS], "lu", np.broadcast_to(lu[:1, _U_DEALS], lu.shape[:1]), "deals")
 
     def add_chunk(self, blocks: Mapping[tuple[int, int], Any]) -> None:
@@ -534,7 +538,7 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
     ``replay``, read the finished stage from its checkpoint instead and play nothing."""
     from ..study import CHECKPOINT, read_checkpoint
     from ..study.runner import run_study
-    from ..study.spec import canonical_spec
+    from ..study.spec import canonical_spec, spec_difference
 
     study = spec.study(candidates, seed=seed, deals=deals)
     if replay:
@@ -543,8 +547,9 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
             raise TuneUnfinished(f"stage {name} was not played")
         saved = read_checkpoint(ck, TuneCounters)  # damaged or foreign: one line (StudyError)
         if canonical_spec(saved.spec) != canonical_spec(study):
-            raise _study_error(f"{ck} belongs to another tuning run than {out}/run.json: restore the matching file "
-                               "or run the tuning again")
+            raise _study_error(f"{ck} belongs to another tuning run than {out}/run.json "
+                               f"({spec_difference(study, saved.spec)}): restore the matching file or run the tuning "
+                               "again")
         frame = saved.accumulator.frame()
         if int(frame["deals"].min()) < deals:
             raise TuneUnfinished(f"stage {name} finished {int(frame['deals'].min()):,} of its {deals:,} deals")

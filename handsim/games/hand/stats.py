@@ -36,8 +36,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from handsim.stats.counters import (Accumulator, add_sums, check_at_least, check_spans, check_totals, check_zero,
-                                    exact_moments, grow_last)
+from handsim.stats.counters import (Accumulator, add_sums, check_at_least, check_parity, check_spans, check_totals,
+                                    check_zero, exact_moments, grow_last)
 
 from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, FLAG_HAND,
                      FLAG_JOKER_LEFT, FLAG_OPENED, FLAG_OUT, JOKER_ARRAYS, LP_L, LP_L2, LP_LM, LP_M, LP_N, LP_S, LP_S2,
@@ -628,12 +628,22 @@ class StudyAccumulator(StudyTables, Accumulator):
         Exact: a deals, rounds, matches or points count that two arrays hold (per policy over its
         seats, per line-up over its policies, per team over its partners, a histogram's count,
         sum and sum of squares, a paired difference's sum from the two configurations' or
-        line-ups' sums, a policy contrast's sum from the two policies' sums).  Bounds: counts
-        within the rounds, the matches or the deals they are counted in, a per-deal count's sum
-        of squares between its sum and ``k`` times it (``k`` the policy's seats; equal for one).
-        Only what depends on how the results fall within a deal is not determined: the sums of
-        squares of per-deal score sums and differences, and the score differences of a line-up
-        position whose policy holds several positions.
+        line-ups' sums, a policy contrast's sum from the two policies' sums).  One player goes
+        out in each round that is not void (RULES.md section 3), none in a void one: the rounds
+        gone out of a line-up are its deals less its void rounds, the two teams' add up to them,
+        and a policy's per-deal count of rounds gone out (of Hands) is 0 or 1, so its sum of
+        squares is its sum, and that of a paired difference of two such counts (-1, 0 or 1)
+        has the parity of their sum and does not exceed it (the same parity for a line-up
+        position's difference of match wins or losses).  Bounds: counts within the rounds, the
+        matches or the deals they are counted in, Hands within the rounds gone out, a team's
+        rounds gone out between those of the policies that sit in the team only and in it at
+        all, a per-deal count's sum of squares between its sum and ``k`` times it (``k`` the
+        policy's seats; equal for one).  Parity: every sum of squares has the parity of its sum
+        (an integer's square has its parity; within an array
+        :func:`~handsim.stats.counters.check_counters` checks it, from ``LAYOUT``).  Only what
+        depends on how the results fall within a deal is not determined: the sums of squares of per-deal score sums and differences (beyond their
+        parity), and the score differences of a line-up position whose policy holds several
+        positions.
         """
         self._check_cells()
         used, k = self._present()
@@ -656,6 +666,8 @@ class StudyAccumulator(StudyTables, Accumulator):
         rounds = seat[..., S_ROUNDS]
         for col, unit in ((S_OUT, "rounds gone out"), (S_HAND, "Hands"), (S_UNOPENED, "unopened rounds")):
             check_totals("seat", seat[..., col], "seat", rounds, unit, most=True)
+        # a Hand is a way of going out (FLAG_HAND only with FLAG_OUT)
+        check_totals("seat", seat[..., S_HAND], "seat", seat[..., S_OUT], "Hands", most=True)
         for col, c_col, unit in ((S_TURNS, C_TURNS, "turns"), (S_VOID, C_VOID, "void rounds")):
             check_totals("seat", seat[..., col].sum(axis=2), "cl", cl[:, :, c_col, None], f"{unit} in a seat")
         # match results: the rows that carry one, the same for every seat and policy of a line-up
@@ -681,16 +693,22 @@ class StudyAccumulator(StudyTables, Accumulator):
                  (P_N, S_NEUTRAL, "neutral matches"), (P_TOT, S_TOTAL, "match total points")]
         for p_col, s_col, unit in exact:
             check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit)
+        # one player goes out in a round that is not void (RULES.md section 3: the one who ends it), and
+        # none in a void round: a policy's per-deal count of rounds gone out (of Hands) over its seats
+        # is 0 or 1, its square the count itself
+        outs = by_pol[..., S_OUT].sum(axis=2)  # (C, L): over every policy of the line-up
+        check_totals("seat", outs, "cl", deals - cl[:, :, C_VOID], "rounds gone out (one in each round not void)")
+        for p_col, s_col, unit in ((P_OUT2, S_OUT, "rounds gone out"), (P_HAND2, S_HAND, "Hands")):
+            check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], f"squared {unit} (each 0 or 1)")
         # sums of squares of a per-deal count over the policy's k seats (0 <= x <= k): between the
         # count and k times it, equal to it for k = 1
-        squares = [(P_OUT2, by_pol[..., S_OUT], "seat", "rounds gone out"),
-                   (P_HAND2, by_pol[..., S_HAND], "seat", "Hands"),
-                   (P_UNOP2, by_pol[..., S_UNOPENED], "seat", "unopened rounds"),
+        squares = [(P_UNOP2, by_pol[..., S_UNOPENED], "seat", "unopened rounds"),
                    (P_W2, pool[..., P_W], "pool", "match wins"), (P_L2, pool[..., P_L], "pool", "match losses"),
                    (P_N2, pool[..., P_N], "pool", "neutral matches")]
         for p_col, x, other, unit in squares:
             check_at_least("pool", pool[..., p_col], other, x, f"squared {unit}")
             check_totals("pool", pool[..., p_col], other, kk * x, f"squared {unit}", most=True)
+        check_parity("pool", pool[..., P_UNOP2], "seat", by_pol[..., S_UNOPENED], "squared unopened rounds")
         for p_col, s_col, unit in ((P_TSUM2, S_SCORE2, "squared points"), (P_TOT2, S_TOTAL2, "squared total points")):
             check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], unit, most=True)
             check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit, where=kk == 1)
@@ -713,8 +731,18 @@ class StudyAccumulator(StudyTables, Accumulator):
                                       (T_UNOP, by_pol[..., S_UNOPENED].sum(axis=2), "seat", "unopened rounds"),
                                       (T_TOT, every[..., P_TOT], "pool", "match total points")):
             check_totals("team", team[..., t_col].sum(axis=2), other, teams * x, unit)
-        for t_col, unit in ((T_OUT, "deals gone out"), (T_HAND, "deals with a Hand")):
+        # a team's rounds gone out (with a Hand): its partners', one player at most in a round, so the
+        # two teams' add up to the line-up's; a team's lie between the policies that sit in the team
+        # only and those that sit in it at all
+        only, some = self._team_policies()  # (L, 2, N) bool each
+        for t_col, s_col, unit in ((T_OUT, S_OUT, "deals gone out"), (T_HAND, S_HAND, "deals with a Hand")):
             check_totals("team", team[..., t_col], "team", team[..., T_DEALS], unit, most=True)
+            x = by_pol[..., s_col]  # (C, L, N)
+            check_totals("team", team[..., t_col].sum(axis=2), "seat", teams * x.sum(axis=2), unit)
+            low = (x[:, :, None, :] * only[None]).sum(axis=3)
+            high = (x[:, :, None, :] * some[None]).sum(axis=3)
+            check_at_least("team", team[..., t_col], "seat", teams[:, :, None] * low, unit)
+            check_totals("team", team[..., t_col], "seat", high, unit, most=True)
         check_at_least("team", team[..., T_UNOP2], "team", team[..., T_UNOP], "squared unopened rounds")
         check_totals("team", team[..., T_UNOP2], "team", 2 * team[..., T_UNOP], "squared unopened rounds", most=True)
         for t_col, p_col, unit in ((T_M, P_M, "matches"), (T_LM, P_LM, "matches with a loss result"),
@@ -746,9 +774,14 @@ class StudyAccumulator(StudyTables, Accumulator):
         for q, (c1, c2, _) in enumerate(self.pairs):
             for col, x, unit in diffs:
                 check_totals("pair", self._pair[q, ..., col], "seat", x[c2] - x[c1], f"{unit} of the difference")
-                if col > 1:  # a difference of counts: |d| <= k, so d^2 <= k |d|
+                if col == 7:  # a difference of counts: |d| <= k, so d^2 <= k |d|
                     check_totals("pair", self._pair[q, ..., col + 1], "seat", k * (x[c1] + x[c2]),
                                  f"squared {unit} of the difference", most=True)
+                elif col > 1:  # of two 0/1 counts (one player goes out): d^2 = |d| = x + y - 2 xy
+                    check_totals("pair", self._pair[q, ..., col + 1], "seat", x[c1] + x[c2],
+                                 f"squared {unit} of the difference", most=True)
+                    check_parity("pair", self._pair[q, ..., col + 1], "seat", x[c1] + x[c2],
+                                 f"squared {unit} of the difference")
         # squares of differences and of partners' sums: (x - y)^2 <= 2 (x^2 + y^2), and one
         # position's (or partner's) score squared is at most the sum of squares over the seats
         # its policy holds in that deal
@@ -785,6 +818,9 @@ class StudyAccumulator(StudyTables, Accumulator):
                     (LP_W2, lp[:, LP_WM], "lpair", "squared match wins"), (LP_L2, lp[:, LP_LM], "lpair",
                                                                             "squared match losses")):
                 check_totals("lpair", lp[:, col], other, bound, f"{unit} of the difference", most=True)
+            for col, col2, unit in ((LP_W, LP_W2, "match wins"), (LP_L, LP_L2, "match losses")):
+                # a difference of two 0/1 results: d^2 = |d|, of the parity of d
+                check_parity("lpair", lp[:, col2], "lpair", lp[:, col], f"squared {unit} of the difference")
             both = {}
             for col, p_col in ((LP_M, P_TM), (LP_WM, P_M), (LP_LM, P_LM)):
                 n1, n2 = pool[:, l1, g1, p_col], pool[:, l2, g2, p_col]
@@ -804,6 +840,7 @@ class StudyAccumulator(StudyTables, Accumulator):
             jp = js.sum(axis=3)  # (C, L, N)
             check_at_least("joker_pool", self._joker_pool, "joker_seat", jp, "squared rounds")
             check_totals("joker_pool", self._joker_pool, "joker_seat", kk * jp, "squared rounds", most=True)
+            check_parity("joker_pool", self._joker_pool, "joker_seat", jp, "squared rounds")
             jt = self._joker_team
             check_zero("joker_team", jt, teams, "a configuration played without partnerships")
             check_totals("joker_team", jt[..., 0].sum(axis=2), "joker_seat", teams * jp.sum(axis=2), "rounds")
@@ -815,6 +852,21 @@ class StudyAccumulator(StudyTables, Accumulator):
                              "rounds of the difference")
                 check_totals("joker_pair", self._joker_pair[q, ..., 1], "joker_seat", k * (jp[c1] + jp[c2]),
                              "squared rounds of the difference", most=True)
+
+    def _team_policies(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(only, some)``, both ``ndarray(bool, shape=(L, 2, N))``: whether policy ``g`` of line-up
+        ``l`` sits at team ``t``'s positions only (:data:`TEAMS`), and at one of them at least."""
+        L, N = len(self.lineups), len(self.policies)
+        only = np.zeros((L, len(TEAMS), N), dtype=bool)
+        some = np.zeros((L, len(TEAMS), N), dtype=bool)
+        for l, lu in enumerate(self.lineups):
+            for ti, (_, pos) in enumerate(TEAMS):
+                inside = {self.policies.index(lu[p]) for p in pos if p < len(lu)}
+                outside = {self.policies.index(lu[p]) for p in range(len(lu)) if p not in pos}
+                for g in inside:
+                    some[l, ti, g] = True
+                    only[l, ti, g] = g not in outside
+        return only, some
 
     def _merge_extra(self, other: "StudyAccumulator") -> None:
         for name in JOKER_ARRAYS:

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from handsim.stats.counters import Accumulator, add_sums, check_at_least, check_totals, exact_moments
+from handsim.stats.counters import Accumulator, add_sums, check_at_least, check_parity, check_totals, exact_moments
 from handsim.stats.intervals import hist_quantiles, moments, proportion, t_pvalue, wilson
 
 from .kernels.state import END_OUT, END_STOCK_DRAW, FLAG_DREW, FLAG_OUT, FLAG_WON
@@ -279,9 +279,17 @@ class RussianAccumulator(Accumulator):
         Exact: a games, wins, draws, cards, points or turns count that two arrays hold (per policy
         over its seats, per seat over the policies sitting there, the length histogram's count,
         sum and sum of squares, a paired difference's sum from the two configurations' or
-        line-ups' sums, a policy contrast's sum from the two policies' sums).  Bounds: counts
-        within the games they are counted in, a per-game count's sum of squares between its sum
-        and ``k`` times it (``k`` the policy's seats; equal for one).  Only what depends on how the
+        line-ups' sums, a policy contrast's sum from the two policies' sums).  One player wins a
+        game that is not drawn and none a drawn one, one goes out (and wins) in a game without
+        a stock-out (RULES.md section 8): a line-up's wins are its games less the drawn ones,
+        its outs its games less the stock-outs, a policy's per-game wins (outs) are 0 or 1, so
+        their sum of squares is their sum, a policy contrast's squared wins follow from the two
+        policies' wins, and a paired difference's squared wins (each -1, 0 or 1) have the
+        parity of its wins and do not exceed the wins compared.  Bounds: counts within the
+        games they are counted in, outs within the wins, two draws at least in a drawn game,
+        a per-game count's sum of squares between its sum and ``k`` times it (``k`` the
+        policy's seats; equal for one); every sum of squares of the parity of its sum (within an
+        array: :func:`~handsim.stats.counters.check_counters`).  Only what depends on how the
         results fall within a game is not determined: the sums of squares of per-game sums of
         cards and points over several seats and of differences, and the differences of a line-up
         position whose policy holds several positions.
@@ -312,10 +320,26 @@ class RussianAccumulator(Accumulator):
         pool = self._pool
         for p_col, s_col, unit in ((_P_CARDS, _S_CARDS, "cards"), (_P_VALUE, _S_VALUE, "points")):
             check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], unit)
-        for p_col, s_col, unit in ((_P_WON2, _S_WON, "wins"), (_P_DREW2, _S_DREW, "draws"),
-                                   (_P_OUT2, _S_OUT, "games gone out")):
-            check_at_least("pool", pool[..., p_col], "seat", by_pol[..., s_col], f"squared {unit}")
-            check_totals("pool", pool[..., p_col], "seat", kk * by_pol[..., s_col], f"squared {unit}", most=True)
+        # RULES.md section 8: a game ends when one player empties the hand (goes out and wins), or at
+        # a stock-out, which one player wins or two or more draw (tied for first): one winner in a
+        # game that is not drawn, none in a drawn one, one player gone out in a game without a
+        # stock-out; so a policy's per-game count of wins (of outs) over its seats is 0 or 1 and its
+        # square is the count itself
+        check_totals("seat", seat[..., _S_OUT], "seat", seat[..., _S_WON], "games gone out (each a win)", most=True)
+        cl = self._cl
+        for s_col, want, unit in ((_S_WON, games - cl[:, :, _C_DRAWN], "wins (one in each game not drawn)"),
+                                  (_S_OUT, games - cl[:, :, _C_STOCK], "games gone out (one in each game "
+                                                                      "without a stock-out)")):
+            check_totals("seat", by_pol[..., s_col].sum(axis=2), "cl", want, unit)
+        draws = by_pol[..., _S_DREW].sum(axis=2)
+        check_at_least("seat", draws, "cl", 2 * cl[:, :, _C_DRAWN], "draws (two or more in a drawn game)")
+        check_totals("seat", draws, "cl", self.players * cl[:, :, _C_DRAWN], "draws (none in a game not drawn)",
+                     most=True)
+        for p_col, s_col, unit in ((_P_WON2, _S_WON, "wins"), (_P_OUT2, _S_OUT, "games gone out")):
+            check_totals("pool", pool[..., p_col], "seat", by_pol[..., s_col], f"squared {unit} (each 0 or 1)")
+        check_at_least("pool", pool[..., _P_DREW2], "seat", by_pol[..., _S_DREW], "squared draws")
+        check_totals("pool", pool[..., _P_DREW2], "seat", kk * by_pol[..., _S_DREW], "squared draws", most=True)
+        check_parity("pool", pool[..., _P_DREW2], "seat", by_pol[..., _S_DREW], "squared draws")
         # cards and points left are never negative: a per-game sum over k seats squared lies between
         # the sum of the squares and k times it
         for p_col, s_col, unit in ((_P_CARDS2, _S_CARDS2, "squared cards"), (_P_VALUE2, _S_VALUE2, "squared points")):
@@ -328,7 +352,12 @@ class RussianAccumulator(Accumulator):
             for mi, unit in enumerate(units):
                 check_totals("pair", self._pair[q, ..., 1 + 2 * mi], "seat", x[mi][c2] - x[mi][c1],
                              f"{unit} of the difference")
-                if mi < 2:  # a difference of counts: |d| <= k, so d^2 <= k |d|
+                if mi == 0:  # of two 0/1 counts (one winner at most): d^2 = |d| = x + y - 2 xy
+                    check_totals("pair", self._pair[q, ..., 2], "seat", x[0][c1] + x[0][c2],
+                                 "squared wins of the difference", most=True)
+                    check_parity("pair", self._pair[q, ..., 2], "seat", x[0][c1] + x[0][c2],
+                                 "squared wins of the difference")
+                elif mi == 1:  # a difference of counts: |d| <= k, so d^2 <= k |d|
                     check_totals("pair", self._pair[q, ..., 2 + 2 * mi], "seat", k * (x[mi][c1] + x[mi][c2]),
                                  f"squared {unit} of the difference", most=True)
         # squares of differences: (x - y)^2 <= 2 (x^2 + y^2); a position's value squared is at most
@@ -346,6 +375,11 @@ class RussianAccumulator(Accumulator):
                     want = k[l, b] * x[mi][:, l, a] - k[l, a] * x[mi][:, l, b]
                     check_totals("versus", self._versus[:, l, a, b, 1 + 2 * mi], "seat", want,
                                  f"{unit} of the contrast")
+                    if mi == 0:  # one winner at most: d is k_b (a won), -k_a (b won) or 0
+                        want = k[l, b] ** 2 * x[0][:, l, a] + k[l, a] ** 2 * x[0][:, l, b]
+                        check_totals("versus", self._versus[:, l, a, b, 2], "seat", want,
+                                     "squared wins of the contrast")
+                        continue
                     want = 2 * (k[l, b] ** 2 * x2[mi][:, l, a] + k[l, a] ** 2 * x2[mi][:, l, b])
                     check_totals("versus", self._versus[:, l, a, b, 2 + 2 * mi], "pool", want,
                                  f"squared {unit} of the contrast", most=True)
@@ -354,6 +388,10 @@ class RussianAccumulator(Accumulator):
             for mi, unit in enumerate(units):
                 check_totals("lpair", self._lpair[:, q, 2 + 2 * mi], "seat", 2 * (s2[mi][:, l1, g1] + s2[mi][:, l2, g2]),
                              f"squared {unit} of the difference", most=True)
+            # a position's wins: 0 or 1 in a game, a difference of -1, 0 or 1 (d^2 = |d|, of d's parity)
+            check_totals("lpair", self._lpair[:, q, 2], "seat", s2[0][:, l1, g1] + s2[0][:, l2, g2],
+                         "squared wins of the difference", most=True)
+            check_parity("lpair", self._lpair[:, q, 2], "lpair", self._lpair[:, q, 1], "squared wins of the difference")
             if k[l1, g1] == 1 and k[l2, g2] == 1:  # one position each: the policy's sums are the position's
                 for mi, unit in enumerate(units):
                     check_totals("lpair", self._lpair[:, q, 1 + 2 * mi], "seat", x[mi][:, l1, g1] - x[mi][:, l2, g2],
