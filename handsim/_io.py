@@ -345,6 +345,9 @@ def _parse(loads, decode_error: type, describe, kind: str, text: str, where: str
         obj = loads(text)
     except RecursionError:
         raise _too_deep(where) from None
+    except _DuplicateKey as e:
+        raise InputFileError(f"malformed {kind} in {where}: the key {e.args[0]!r:.60} appears twice in one object "
+                             "(which value is meant is unclear: keep one)") from None
     except decode_error as e:
         raise InputFileError(f"malformed {kind} in {where}: {describe(e, text)}") from None
     except ValueError as e:  # e.g. an integer of more digits than Python converts
@@ -361,6 +364,25 @@ def _toml_error(e: ValueError, text: str) -> str:
     return " ".join(str(e).split()) + hidden_char_note(text)
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object names one key twice (``json`` would keep the last value silently)."""
+
+
+def _unique_keys(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _DuplicateKey(k)
+            seen.add(k)
+    return obj
+
+
+def _loads_unique(text: str) -> Any:
+    return json.loads(text, object_pairs_hook=_unique_keys)
+
+
 def parse_json(text: str, where: str) -> Any:
     """A JSON value from text (a leading byte-order mark is dropped).
 
@@ -368,9 +390,11 @@ def parse_json(text: str, where: str) -> Any:
     ------
     InputFileError
         Malformed JSON (the message gives line and column and names an invisible character if
-        the text holds one), nesting deeper than :data:`MAX_DEPTH`, or a number too long to read.
+        the text holds one), an object that names one key twice (``{"scores": [..], "scores":
+        [..]}``: the standard reader keeps the last silently, TOML refuses it), nesting deeper
+        than :data:`MAX_DEPTH`, or a number too long to read.
     """
-    return _parse(json.loads, json.JSONDecodeError, _json_error, "JSON", text, where)
+    return _parse(_loads_unique, json.JSONDecodeError, _json_error, "JSON", text, where)
 
 
 def read_json(path, what: str = "file") -> Any:

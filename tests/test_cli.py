@@ -313,6 +313,9 @@ def test_bad_input_is_one_line_exit_2(runner, files, args, fragments):
     ('[1, 2]', "expected a JSON object"),
     ('{"out": 1, "hand_finish": false, "hands": ["KS", ""], "opened": [true, true]', "malformed JSON"),
     ('', "malformed JSON in standard input"),
+    # a key named twice: the standard reader would keep the second value and score another round
+    ('{"out": 1, "out": 0, "hand_finish": false, "hands": ["KS", ""], "opened": [true, true]}',
+     "the key 'out' appears twice in one object"),
 ])
 def test_score_bad_stdin(runner, text, fragment):
     assert_usage_error(run(runner, "score", "-", input=text), fragment)
@@ -1591,3 +1594,25 @@ def test_show_deal_of_an_engine_error_prints_the_moves_up_to_it_and_the_error(ru
     assert "Turn 1 · seat" in result.stdout
     assert result.output.splitlines()[-1] == ("Error: internal engine error 1 in deal 2 (seed 0), turn 3: seat 1 "
                                               "(greedy) took 5C - the rule (please report it)")
+
+
+def test_a_match_sheet_naming_a_key_twice_is_refused_naming_the_line(runner, tmp_path):
+    """Round 2 written {"scores": [10, -30], "scores": [80, -30]}: its first value gives totals -50 / 0
+    (seat 0 wins), its last 20 / 0 (seat 1 wins), so the sheet is refused, naming the line and the key."""
+    sheet = tmp_path / "dup.jsonl"
+    sheet.write_text('{"scores": [-30, 20]}\n{"scores": [10, -30], "scores": [80, -30]}\n{"scores": [-30, 10]}\n')
+    result = run(runner, "score", str(sheet), "--match", "--set", "rounds=3")
+    assert_usage_error(result, "dup.jsonl, line 2", "the key 'scores' appears twice")
+    for second, words in (("[10, -30]", "seat 0 wins with -50 points"), ("[80, -30]", "seat 1 wins with 0 points")):
+        sheet.write_text('{"scores": [-30, 20]}\n{"scores": %s}\n{"scores": [-30, 10]}\n' % second)
+        result = run(runner, "score", str(sheet), "--match", "--set", "rounds=3")
+        assert result.exit_code == 0 and f"{words} after 3 rounds" in result.output
+
+
+def test_parse_json_refuses_a_key_named_twice_at_any_depth():
+    from handsim._io import InputFileError, parse_json
+
+    assert parse_json('{"a": {"b": 1, "c": 2}, "d": [{"e": 3}]}', "x") == {"a": {"b": 1, "c": 2}, "d": [{"e": 3}]}
+    for text, key in (('{"seed": 1, "seed": 2}', "seed"), ('{"a": [{"b": 1, "b": 1}]}', "b")):
+        with pytest.raises(InputFileError, match=f"malformed JSON in x: the key '{key}' appears twice"):
+            parse_json(text, "x")
