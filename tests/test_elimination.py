@@ -129,3 +129,29 @@ def test_every_round_replays_legally_at_the_table_of_the_players_left(kw, lineup
             smaller += len(still) < P
         assert trace_elimination_round(rules, specs, m, R, seed) is None
     assert (smaller > 0) == (P > 2)  # rounds were played at a smaller table (2 players: the first out ends it)
+
+
+@pytest.mark.parametrize("preset, lineup", [("classic", "greedy,hold-hand,random,greedy"),
+                                            ("levant", "card-reader,greedy,hold-hand")])
+def test_until_someone_is_out_an_elimination_match_is_the_match_of_fixed_rounds(preset, lineup):
+    # the same seating, first dealer, shuffles (seed, match, round + 1) and dealer rotation: while
+    # every player is in, round r is round r of play_matches' match
+    from handsim.policies import lineup_arrays
+    from handsim.simulate import run_match_chunk
+
+    R, n, seed = 6, 10, 21
+    specs = parse_lineup(lineup)
+    P = len(specs)
+    fixed = run_match_chunk(Rules.preset(preset, rounds=R).to_vector(), *lineup_arrays(specs), P, seed, 0, n)
+    out = run_elimination_chunk(Rules.preset(preset, elimination_score=1000), specs, seed, 0, n)
+    compared = 0
+    for k in range(n):
+        first_out = min([int(a) for a in out["out_after"][k] if a] or [R])
+        for r in range(min(R, first_out)):  # rounds 1 .. first_out are played by everyone
+            row = k * R + r
+            by_position = [0] * P
+            for rel in range(P):
+                by_position[fixed["policy"][row, rel]] = int(fixed["score"][row, rel])
+            assert by_position == out["score"][k, r].tolist(), (k, r)
+            compared += 1
+    assert compared >= n * 3
