@@ -116,6 +116,14 @@ def elimination_cases():
             for lu in ELIMINATION_LINEUPS[players]]
 
 
+def _batch(args, cases, name):
+    """``(seed, first, n, the cases)`` of a batch ``(seed, first, n[, only])``: the cases whose
+    ``name`` holds ``only``."""
+    seed, first, n = args[:3]
+    only = args[3] if len(args) > 3 else None
+    return seed, first, n, [c for c in cases if not only or only in name(c)]
+
+
 def _check_elimination(args):
     """Play matches ``first .. first+n-1`` (match ``m`` of case ``m % cases``); counts and failures."""
     from handsim.games.hand.checker import check_deal
@@ -124,9 +132,7 @@ def _check_elimination(args):
     from handsim.games.hand.sheet import score_sheet
     from handsim.policies import parse_lineup
 
-    seed, first, n = args[:3]
-    only = args[3] if len(args) > 3 else None
-    cs = [c for c in elimination_cases() if not only or only in describe(c)]
+    seed, first, n, cs = _batch(args, elimination_cases(), describe)
     failures = []
     counts = {"deals": 0, "rounds": 0, "smaller_tables": 0, "hand": 0}
     for m in range(first, first + n):
@@ -232,9 +238,7 @@ def _check_russian(args):
     from handsim.games.russian.rules import RussianRules
     from handsim.games.russian.trace import trace_deal
 
-    seed, first, n = args[:3]
-    only = args[3] if len(args) > 3 else None
-    cs = [c for c in russian_cases() if not only or only in _russian_describe(c)]
+    seed, first, n, cs = _batch(args, russian_cases(), _russian_describe)
     failures = []
     counts = {"deals": 0, "stock_out": 0, "draws": 0, "plays": 0}
     rules_of = {}
