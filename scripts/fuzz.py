@@ -21,6 +21,11 @@ hold back much) / random, each game's move log replayed by
 :func:`handsim.games.russian.checker.check_deal` (every play: the table after is the table
 before plus exactly the cards played, every meld legal, the first-round rule; card
 conservation, turn order, the end and the winner).
+
+With ``--game elimination`` it plays elimination matches (``elimination_score``, RULES.md section 7;
+``--deals`` counts matches): each round of each match replayed by the checker at the table of the
+players still in, and the match's eliminations, winner and totals held against
+:func:`handsim.games.hand.sheet.score_sheet` reading its round scores.
 """
 
 from __future__ import annotations
@@ -96,6 +101,70 @@ def cases():
 
 
 
+#: Elimination matches (RULES.md section 7): scores, presets (levant: highest_scorer deals) and line-ups.
+ELIMINATION_SCORES = (50, 201, 301)
+ELIMINATION_PRESETS = ("classic", "levant", "qahwa", "saudi", "jawaker_saudi")
+ELIMINATION_LINEUPS = {2: ["random,greedy", "card-reader,random"],
+                       3: ["greedy,random,hold-hand", "card-reader:joker_play=0,sampler:samples=2,random"],
+                       4: ["hold-hand,random,greedy,random", "searcher:worlds=2,candidates=2,card-reader,random,greedy"]}
+
+
+def elimination_cases():
+    """The (preset, overrides, players, line-up) combinations of the elimination fuzz."""
+    return [(preset, {"elimination_score": e}, players, lu)
+            for e, preset, players in itertools.product(ELIMINATION_SCORES, ELIMINATION_PRESETS, (2, 3, 4))
+            for lu in ELIMINATION_LINEUPS[players]]
+
+
+def _batch(args, cases, name):
+    """``(seed, first, n, the cases)`` of a batch ``(seed, first, n[, only])``: the cases whose
+    ``name`` holds ``only``."""
+    seed, first, n = args[:3]
+    only = args[3] if len(args) > 3 else None
+    return seed, first, n, [c for c in cases if not only or only in name(c)]
+
+
+def _check_elimination(args):
+    """Play matches ``first .. first+n-1`` (match ``m`` of case ``m % cases``); counts and failures."""
+    from handsim.games.hand.checker import check_deal
+    from handsim.games.hand.elimination import run_elimination_chunk, sheet_rows, trace_elimination_round
+    from handsim.games.hand.rules import Rules
+    from handsim.games.hand.sheet import score_sheet
+    from handsim.policies import parse_lineup
+
+    seed, first, n, cs = _batch(args, elimination_cases(), describe)
+    failures = []
+    counts = {"deals": 0, "rounds": 0, "smaller_tables": 0, "hand": 0}
+    for m in range(first, first + n):
+        preset, ov, players, lu = case = cs[m % len(cs)]
+        problems = []
+        try:
+            rules, specs = Rules.preset(preset, **ov), parse_lineup(lu)
+            out = run_elimination_chunk(rules, specs, seed, m, 1)
+            sheet = score_sheet(sheet_rows(out, 0), rules)
+            if sheet.out_after != tuple(None if a == 0 else int(a) for a in out["out_after"][0]):
+                problems.append(f"eliminations: engine {out['out_after'][0].tolist()}, sheet {sheet.out_after}")
+            if sheet.winner != tuple(int(j) for j in out["win"][0].nonzero()[0]):
+                problems.append(f"winner: engine {out['win'][0].tolist()}, sheet {sheet.winner}")
+            if list(sheet.rounds[-1].totals) != out["total"][0].tolist():
+                problems.append(f"totals: engine {out['total'][0].tolist()}, sheet {sheet.rounds[-1].totals}")
+            for r in range(int(out["rounds"][0])):
+                tr = trace_elimination_round(rules, specs, m, r, seed)
+                problems += [f"round {r + 1}: {p}" for p in check_deal(tr)]
+                if tr["result"]["scores"] != [int(out["score"][0, r, j]) for j in tr["positions"]]:
+                    problems.append(f"round {r + 1}: traced scores {tr['result']['scores']} != the match's")
+                counts["rounds"] += 1
+                counts["smaller_tables"] += tr["players"] < players
+                counts["hand"] += tr["result"]["hand"]
+        except Exception as e:  # an engine error is a discrepancy too
+            problems.append(repr(e))
+        counts["deals"] += 1
+        if problems:
+            failures.append({"match": m, "seed": seed, "case": describe(case), "preset": preset, "overrides": ov,
+                             "lineup": lu, "problems": problems})
+    return counts, failures
+
+
 def _check(args):
     from handsim.games.hand.checker import check_deal
     from handsim.games.hand.rules import Rules
@@ -169,9 +238,7 @@ def _check_russian(args):
     from handsim.games.russian.rules import RussianRules
     from handsim.games.russian.trace import trace_deal
 
-    seed, first, n = args[:3]
-    only = args[3] if len(args) > 3 else None
-    cs = [c for c in russian_cases() if not only or only in _russian_describe(c)]
+    seed, first, n, cs = _batch(args, russian_cases(), _russian_describe)
     failures = []
     counts = {"deals": 0, "stock_out": 0, "draws": 0, "plays": 0}
     rules_of = {}
@@ -205,19 +272,23 @@ def main() -> int:
     ap.add_argument("--failures", default="fuzz-failures.jsonl")
     ap.add_argument("--only", default=None, metavar="TEXT",
                     help="Play only the cases whose description contains TEXT, e.g. 'partnership' or 'support_hand'.")
-    ap.add_argument("--game", choices=("hand", "russian"), default="hand",
-                    help="classic Hand (default) or Russian Hand (RULES.md section 8)")
+    ap.add_argument("--game", choices=("hand", "russian", "elimination"), default="hand",
+                    help="classic Hand (default), Russian Hand (RULES.md section 8), or classic Hand's elimination "
+                         "matches (RULES.md section 7; --deals counts matches)")
     ap.add_argument("--preset", default=None, help="--preset russian is --game russian")
     args = ap.parse_args()
     russian = args.game == "russian" or (args.preset or "").lower() == "russian"
-    all_cases = [_russian_describe(c) for c in russian_cases()] if russian else [describe(c) for c in cases()]
-    check = _check_russian if russian else _check
+    elimination = args.game == "elimination"
+    all_cases = ([_russian_describe(c) for c in russian_cases()] if russian else
+                 [describe(c) for c in (elimination_cases() if elimination else cases())])
+    check = _check_russian if russian else _check_elimination if elimination else _check
 
     if args.only and not any(args.only in c for c in all_cases):
         ap.error(f"--only {args.only!r} matches no case")
     t0 = time.perf_counter()
     batches = [(args.seed, s, min(args.batch, args.deals - s), args.only) for s in range(0, args.deals, args.batch)]
     total = ({"deals": 0, "stock_out": 0, "draws": 0, "plays": 0} if russian else
+             {"deals": 0, "rounds": 0, "smaller_tables": 0, "hand": 0} if elimination else
              {"deals": 0, "void": 0, "hand": 0, "reshuffles": 0, "swaps": 0, "layoffs": 0})
     failures = []
     check((args.seed, 0, 1, args.only))  # compile before forking
@@ -236,7 +307,7 @@ def main() -> int:
     total.update({
         "discrepancies": len(failures),
         "cases": sum(1 for c in all_cases if not args.only or args.only in c),
-        "game": "russian" if russian else "hand",
+        "game": "russian" if russian else args.game,
         "seconds": round(time.perf_counter() - t0, 1),
         "seed": args.seed,
     })

@@ -162,7 +162,7 @@ def cases() -> list[dict]:
 
 
 def match_cases() -> list[dict]:
-    """Match chunks (RULES.md section 7): lowest-wins, last-loses and 2 v 2."""
+    """Match chunks (RULES.md section 7): lowest-wins, last-loses, 2 v 2 and elimination."""
     return [
         {"name": "match/classic/4p/hold-hand,greedy,greedy,greedy", "preset": "classic", "overrides": {"rounds": 5},
          "players": 4, "lineup": "hold-hand,greedy,greedy,greedy", "deals": MATCHES, "seed": 5},
@@ -175,6 +175,10 @@ def match_cases() -> list[dict]:
         # issue 27: dealer_rotation = highest_scorer (the levant preset)
         {"name": "match/levant/4p/card-reader,greedy,hold-hand,greedy", "preset": "levant", "overrides": {"rounds": 4},
          "players": 4, "lineup": "card-reader,greedy,hold-hand,greedy", "deals": MATCHES, "seed": 8},
+        # issue 27: elimination_score (KN's 301), played by play_elimination_matches
+        {"name": "elimination/classic-301/4p/hold-hand,greedy,random,card-reader", "preset": "classic",
+         "overrides": {"elimination_score": 301}, "players": 4, "lineup": "hold-hand,greedy,random,card-reader",
+         "deals": MATCHES, "seed": 9},
     ]
 
 
@@ -245,6 +249,11 @@ def chunk_case(case) -> dict:
     from handsim.simulate import run_chunk, run_match_chunk
 
     rules = _rules(case)
+    if case["name"].startswith("elimination/"):
+        from handsim.games.hand.elimination import run_elimination_chunk
+
+        out = run_elimination_chunk(rules, parse_lineup(case["lineup"]), case["seed"], 0, case["deals"])
+        return {k: v.tolist() for k, v in sorted(out.items())}
     pol, pp = lineup_arrays(parse_lineup(case["lineup"]))
     fn = run_match_chunk if case["name"].startswith("match/") else run_chunk
     out = fn(rules.to_vector(), pol, pp, case["players"], case["seed"], 0, case["deals"])

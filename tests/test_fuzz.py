@@ -1,5 +1,6 @@
 """A short version of scripts/fuzz.py: random and scripted line-ups under every preset and every
-rule option of RULES.md sections 1-6, every deal replayed through the pure-Python checker."""
+rule option of RULES.md sections 1-6, every deal replayed through the pure-Python checker; and
+elimination matches (RULES.md section 7), every round replayed and each match held against its score sheet."""
 
 import importlib.util
 from pathlib import Path
@@ -105,3 +106,24 @@ def test_short_russian_fuzz_has_no_discrepancy():
     assert counts["deals"] == n
     assert counts["plays"] > n  # games with plays, not only draws
     assert failures == [], failures[0]["problems"][:3]
+
+
+def test_elimination_fuzz_cases_cover_its_scores_presets_players_and_every_builtin_policy():
+    from handsim.policies import parse_lineup
+    from handsim.policies.registry import BUILTIN_IDS
+
+    cs = fuzz.elimination_cases()
+    assert {ov["elimination_score"] for _, ov, _, _ in cs} == {50, 201, 301}
+    assert {p for p, _, _, _ in cs} == {"classic", "levant", "qahwa", "saudi", "jawaker_saudi"}
+    assert {n for _, _, n, _ in cs} == {2, 3, 4}
+    assert set(BUILTIN_IDS) <= {s.name for _, _, _, lu in cs for s in parse_lineup(lu)}
+
+
+def test_short_elimination_fuzz_has_no_discrepancy():
+    total = {"deals": 0, "rounds": 0, "smaller_tables": 0}
+    for m in range(0, len(fuzz.elimination_cases()), 11):  # 9 matches over the cases
+        counts, failures = fuzz._check_elimination((5, m, 1))
+        assert failures == [], failures[0]["problems"][:3]
+        for k in total:
+            total[k] += counts[k]
+    assert total["deals"] == 9 and total["rounds"] > 18 and total["smaller_tables"] > 0

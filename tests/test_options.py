@@ -36,8 +36,12 @@ def test_shortcuts_and_vary_refusals_come_from_the_declarations():
     assert PARAM_BY_NAME["dealer_rotation"].deal_vary_refusal() == (
         "cannot vary 'dealer_rotation' in a study of single deals: it changes only matches, so every value "
         "would play the same deals; add --matches")
-    assert [p.name for p in PARAM_BY_NAME.values() if p.match_only] == ["dealer_rotation", "standings"]
-    assert [p.name for p in Rules.PARAMS if p.fixed] == ["rounds", "partnership"]
+    assert [p.name for p in PARAM_BY_NAME.values() if p.match_only] == ["dealer_rotation", "standings",
+                                                                         "elimination_score"]
+    assert [p.name for p in Rules.PARAMS if p.fixed] == ["rounds", "partnership", "elimination_score"]
+    assert PARAM_BY_NAME["elimination_score"].vary_refusal() == (
+        "cannot vary 'elimination_score' (how a match ends): run one match study per elimination score "
+        "(--set elimination_score=N)")
 
 
 def test_russian_rules_get_the_shared_checks():

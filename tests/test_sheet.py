@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -383,3 +384,131 @@ def test_a_damaged_study_is_one_line_for_score_against_and_equity(match_study, t
     (bad / "checkpoint.npz").write_bytes(b"")
     r = CliRunner().invoke(main, ["score", "-", "--match", "--set", "rounds=3", "--against", str(bad)], input=sheet)
     assert r.exit_code == 2 and "checkpoint.npz is not a usable handsim checkpoint: the file is empty" in r.output
+
+
+# -- elimination_score (RULES.md §7, VARIANTS.md #15), worked out by hand
+
+A, B, VOID = {"scores": [-30, 30]}, {"scores": [30, -30]}, {"scores": [0, 0], "out": None}
+
+
+def test_elimination_puts_out_each_player_above_the_score_and_the_last_one_left_wins():
+    rows = [{"scores": [-30, 45, 60]}, {"scores": [50, -30, 50]}, {"scores": [-30, 90, None]}]
+    sheet = score_sheet(rows, rules(elimination_score=100))
+    # totals (-30, 45, 60), (20, 15, 110): seat 2 out after round 2; (-10, 105, 110): seat 1 out after 3
+    assert [r.totals for r in sheet.rounds] == [(-30, 45, 60), (20, 15, 110), (-10, 105, 110)]
+    assert [r.eliminated for r in sheet.rounds] == [(), (2,), (1,)]
+    assert [r.playing for r in sheet.rounds] == [(0, 1, 2), (0, 1, 2), (0, 1)]
+    assert sheet.out_after == (None, 3, 2) and sheet.winner == (0,)
+    assert sheet.status == "seat 0 wins, the last player left after 3 rounds (with -10 points)"
+    assert sheet_table(sheet)[2] == {"round": 3, "tiebreak": False, "out": 0, "hand": False, "seat0": -30, "seat1": 90,
+                                     "seat2": "", "total0": -10, "total1": 105, "total2": 110, "eliminated": "1"}
+    # 100 exactly is not above 100: seat 1 stays in; rounds=1 plays no part
+    sheet = score_sheet([{"scores": [-30, 100, 40]}, {"scores": [-30, None, 80]}][:1], rules(elimination_score=100,
+                                                                                              rounds=1))
+    assert sheet.winner == () and sheet.out_after == (None, None, None)
+    assert sheet.status == ("1 round played: seats 0, 1 and 2 still in the match (elimination_score 100): the match "
+                            "is not over; seat 0 leads with -30")
+
+
+def test_two_players_out_in_one_round_leave_the_winner():
+    sheet = score_sheet([{"scores": [-30, 80, 90]}, {"scores": [-30, 30, 20]}], rules(elimination_score=100))
+    assert sheet.rounds[1].eliminated == (1, 2) and sheet.winner == (0,)
+    assert sheet.status == "seat 0 wins, the last player left after 2 rounds (with -60 points)"
+
+
+def test_elimination_refuses_a_score_for_a_player_already_out_and_a_round_after_the_end():
+    E = rules(elimination_score=100)
+    first = [{"scores": [-30, 45, 60]}, {"scores": [50, -30, 50]}]
+    with pytest.raises(SheetError, match=r"^round 3: seat 2 is out of the match since round 2 \(total above "
+                                         r"elimination_score 100\), but scores has 5 for it: write null$"):
+        score_sheet(first + [{"scores": [-30, 90, 5]}], E)
+    with pytest.raises(SheetError, match=r"^round 3: seat 2 is out .* scores has 0 for it: write null$"):
+        score_sheet(first + [{"scores": [-30, 90, 0]}], E)
+    with pytest.raises(SheetError, match=r"^round 2: scores has null for seat 1, which is still in the match$"):
+        score_sheet(first[:1] + [{"scores": [-30, None, 50]}], E)
+    with pytest.raises(SheetError, match=r"^round 4: the match was decided after round 3"):
+        score_sheet(first + [{"scores": [-30, 90, None]}, {"scores": [-30, 5, None]}], E)
+    with pytest.raises(SheetError, match=r"^round 3: out is seat 2, which is out of the match since round 2$"):
+        score_sheet(first + [{"out": 2, "hand_finish": False, "hands": ["KS", "7H", None],
+                              "opened": [True, True, None]}], E)
+
+
+def test_elimination_with_rounds_given_as_their_ends():
+    E = rules(elimination_score=100)
+    end = {"out": 0, "hand_finish": False, "hands": ["", None, "KS 7H"], "opened": [True, None, True]}
+    sheet = score_sheet([{"scores": [-30, 150, 20]}, end], E)
+    # seat 1 out after round 1 (150); round 2: seat 0 out -30, seat 2 K + 7 = 17
+    assert sheet.rounds[1].scores == (-30, 0, 17) and sheet.rounds[1].totals == (-60, 150, 37)
+    assert sheet.winner == () and sheet.out_after == (None, 1, None)
+    with pytest.raises(SheetError, match=r"^round 2: seat 1 is out .* but hands has \"9D\" for it: write null$"):
+        score_sheet([{"scores": [-30, 150, 20]}, {**end, "hands": ["", "9D", "KS 7H"]}], E)
+    with pytest.raises(SheetError, match=r"counting only the seats still in the match, 0, 2, in this order\)$"):
+        score_sheet([{"scores": [-30, 150, 20]}, {**end, "hands": ["", None, ""]}], E)
+
+
+def test_at_the_cap_of_100_rounds_the_lowest_total_then_more_round_wins_then_a_shared_win():
+    E = rules(elimination_score=100)
+    low = score_sheet([A] + [VOID] * 99, E)
+    assert low.winner == (0,) and low.status == ("seat 0 wins after 100 rounds (the cap of 100 rounds): the lowest "
+                                                 "total, -30")
+    # (-60, 60) then seat 1's Hand doubles seat 0's 30: (0, 0), round wins 2 against 1
+    wins = score_sheet([A, A, {"scores": [60, -60]}] + [VOID] * 97, E)
+    assert wins.rounds[-1].totals == (0, 0) and wins.wins == (2, 1) and wins.winner == (0,)
+    assert wins.status.endswith("the lowest total, 0, shared, and the most round wins, 2")
+    shared = score_sheet([A, B] + [VOID] * 98, E)
+    assert shared.winner == (0, 1) and shared.status == (
+        "seats 0 and 1 share the win after 100 rounds (the cap of 100 rounds): the lowest total, 0, and 1 round win each")
+    with pytest.raises(SheetError, match=r"^round 101: the match was decided after round 100"):
+        score_sheet([A, B] + [VOID] * 99, E)
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(elimination_score=30), "allowed 0 (off) or an integer from 50 to 1000"),
+    (dict(elimination_score=1001), "allowed an integer from 0 to 1000"),
+    (dict(elimination_score=301, partnership=True), "elimination_score is for single players, not 2 v 2"),
+    (dict(elimination_score=301, standings="last_loses"), "allowed standings=lowest_wins with elimination_score > 0"),
+])
+def test_elimination_score_values_and_combinations_refused(kw, message):
+    from handsim.games.hand.rules import RulesError
+
+    with pytest.raises(RulesError, match=re.escape(message)):
+        rules(**kw)
+
+
+def test_the_command_scores_an_elimination_match(tmp_path):
+    runner = CliRunner()
+    sheet = "\n".join(json.dumps(r) for r in ({"scores": [-30, 45, 60]}, {"scores": [50, -30, 50]},
+                                              {"scores": [-30, 90, None]}))
+    csv = tmp_path / "sheet.csv"
+    r = runner.invoke(main, ["score", "-", "--match", "--set", "elimination_score=100", "--csv", str(csv)], input=sheet)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[-2] == "Out of the match (total above elimination_score 100): seat 2 after round 2; seat 1 after round 3 (- : did not play)."
+    assert lines[-1] == "seat 0 wins, the last player left after 3 rounds (with -10 points)."
+    assert "-" in lines[-3].split()
+    assert csv.read_text().splitlines()[3] == "3,False,0,False,-30,90,,-10,105,110,1"
+    bad = runner.invoke(main, ["score", "-", "--match", "--set", "elimination_score=100"],
+                        input=sheet + "\n" + json.dumps({"scores": [-30, 5, None]}))
+    assert bad.exit_code == 2 and "round 4: the match was decided after round 3" in bad.output
+    assert "Traceback" not in bad.output
+    low = runner.invoke(main, ["score", "-", "--match", "--set", "elimination_score=30"], input=sheet)
+    assert low.exit_code == 2 and "allowed 0 (off) or an integer from 50 to 1000" in low.output
+    assert "Traceback" not in low.output
+
+
+def test_the_engine_refuses_elimination_matches_for_now():
+    from handsim.errors import StudyError
+    from handsim.study import make_spec
+
+    E = rules(elimination_score=301)
+    with pytest.raises(StudyError, match=r"^elimination_score is scored by 'handsim score --match' only for now"):
+        make_spec(E, matches=True, deals=10)
+    assert make_spec(E, matches=False, deals=10).rules.elimination_score == 301  # single deals ignore it
+    runner = CliRunner()
+    for args in (["simulate", "--deals", "10", "--matches", "--set", "elimination_score=301"],
+                 ["show-deal", "--deal", "1", "--round", "2", "--set", "elimination_score=301"]):
+        r = runner.invoke(main, args)
+        assert r.exit_code == 2 and "elimination_score is scored by 'handsim score --match' only for now" in r.output
+        assert "Traceback" not in r.output and r.output.count("\n") <= 2, r.output
+    vary = runner.invoke(main, ["simulate", "--deals", "10", "--matches", "--vary", "elimination_score=0,301"])
+    assert vary.exit_code == 2 and "cannot vary 'elimination_score' (how a match ends)" in vary.output

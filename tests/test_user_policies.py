@@ -117,6 +117,15 @@ def test_greedy_copy_matches_greedy_on_the_fast_path_and_in_matches():
         b = fn(rv, *lineup_arrays(specs, engine), 4, 11, 0, n, engine)
         for k in a:
             assert np.array_equal(a[k], b[k]), k
+    # elimination matches (RULES.md section 7): the drivers of a generated engine
+    from handsim.games.hand.elimination import run_elimination_chunk
+
+    E = Rules.preset("classic", elimination_score=201)
+    a = run_elimination_chunk(E, parse_lineup("hold-hand,greedy,greedy"), 11, 0, 4)
+    b = run_elimination_chunk(E, parse_lineup("hold-hand,my-greedy,my-greedy"), 11, 0, 4)
+    assert a["rounds"].sum() > 4
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
 
 
 # ------------------------------------------------------------------------------ bad policy files

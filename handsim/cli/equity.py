@@ -86,6 +86,9 @@ def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step
     eq, rules, players, labels, pool = _pool(folder, config_i, lineup_i)
     if position >= players:
         raise click.UsageError(f"--position {position} is not a line-up position (allowed: 0..{players - 1})")
+    if getattr(rules, "elimination_score", 0):
+        raise click.UsageError(f"the study's rules have elimination_score={rules.elimination_score}: match equity is "
+                               "worked out for matches of `rounds` rounds only, for now")
     compiling(compile_notice("the match equity kernel", EQUITY_COMPILE), eq.warm_up)
     kw = dict(highest_scorer=rules.dealer_rotation == "highest_scorer", dealer_right=rules.starter == "dealer_right")
     partnership = bool(rules.partnership)

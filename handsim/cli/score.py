@@ -21,9 +21,12 @@ round's end as above, or each player's score as written on the sheet, {"scores":
 8]} (with "out": seat, or null for a void round, where known). It prints the running totals after
 each round, the tie-break rounds and the winner under the rules' standings (lowest_wins; or
 last_loses, where the highest total alone loses and a tie for last goes to fewer round wins),
-RULES.md section 7; --csv and --html write the sheet as a table and as a report page. An
-inconsistent sheet (two players out in a round, a Hand whose round is not doubled, a round after
-the match was decided) is refused with one line naming the round.
+RULES.md section 7; --csv and --html write the sheet as a table and as a report page. With
+--set elimination_score=E (RULES.md section 7) a player whose total is above E after a round is
+out of the match and has null in later rounds ({"scores": [-30, null, 45]}); the last player left
+wins. An inconsistent sheet (two players out in a round, a Hand whose round is not doubled, a
+round after the match was decided, a score for a player out of the match) is refused with one
+line naming the round.
 
 With --match --against STUDY, the sheet is placed against a match study of the same rules
 (--preset, --set) and players (handsim simulate --rounds N): each side's final total as a
@@ -145,8 +148,12 @@ def _score_match(text: str, name: str, rules, as_json: bool, csv_path, html_path
     lines = []
     for r in sheet.rounds:
         who = "void" if r.out is None else f"{r.out}" + (" Hand" if r.hand else "")
-        lines.append([f"{r.number}" + ("*" if r.tiebreak else ""), who, *r.scores, *sheet.side_totals(r)])
+        lines.append([f"{r.number}" + ("*" if r.tiebreak else ""), who, *sheet.shown_scores(r), *sheet.side_totals(r)])
     click.echo(table(head, lines, right=[True, False] + [True] * (len(head) - 2)))
+    gone = [(a, s) for s, a in enumerate(sheet.out_after) if a is not None]
+    if gone:
+        click.echo(f"Out of the match (total above elimination_score {sheet.elimination_score}): "
+                   + "; ".join(f"seat {s} after round {a}" for a, s in sorted(gone)) + " (- : did not play).")
     if any(r.tiebreak for r in sheet.rounds):
         click.echo("* a tie-break round (RULES.md section 7)")
     click.echo(sheet.status + ".")

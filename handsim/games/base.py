@@ -97,6 +97,11 @@ class Game:
         """Refuse a line-up (a sequence of ``PolicySpec``) that cannot play under ``rules``."""
         raise NotImplementedError
 
+    def check_config(self, rules, matches: bool) -> None:
+        """Refuse a configuration (rules) the engine cannot play in a study of single deals or, with
+        ``matches``, of matches (:class:`handsim.errors.StudyError`)."""
+        raise NotImplementedError
+
     # -- the engine
     def engine(self, policies):
         """The engine that plays ``policies`` (``PolicySpec`` of every line-up): ``ref()``, ``files``,

@@ -480,6 +480,7 @@ def make_spec(
                      tuple((f.path, f.sha256) for f in loaded))
     for r in spec.configs():
         r.validate(players)
+        game.check_config(r, matches)
         for specs in lu:
             game.check_lineup(specs, r)
     return spec

@@ -92,6 +92,11 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
     return out
 
 
+#: Why the engine does not play a match with ``elimination_score`` > 0 yet (one line).
+ELIMINATION_REFUSAL = ("elimination_score is scored by 'handsim score --match' only for now: the match engine plays "
+                       "matches of `rounds` rounds (set elimination_score=0)")
+
+
 def deal_failure(spec, c: int, l: int, item: int, code: int) -> Exception:
     """The error for deal (or match) ``item`` of configuration ``c`` and line-up ``l`` that the
     fast path reported with engine error ``code``: the deal is replayed with the move log on to
@@ -285,6 +290,15 @@ class HandGame(Game):
 
     def check_lineup(self, lineup, rules) -> None:
         check_lineup_rules(lineup, rules)
+
+    def check_config(self, rules, matches: bool) -> None:
+        """Refuse a match study with ``elimination_score`` > 0 (RULES.md section 7): the match engine
+        plays matches of ``rounds`` rounds only, for now (a study of single deals ignores it, as it
+        ignores ``rounds``)."""
+        if matches and rules.elimination_score:
+            from handsim.errors import StudyError
+
+            raise StudyError(ELIMINATION_REFUSAL)
 
     # -- the engine
     def engine(self, policies):

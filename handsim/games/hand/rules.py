@@ -15,7 +15,7 @@ from typing import Any
 from handsim.errors import RulesError  # noqa: F401  (re-exported: handsim.games.hand.rules.RulesError)
 from handsim.options import JSON_KINDS, Param, RulesBase, check_json_rules, option_key, options_table_markdown, rules_dataclass
 
-__all__ = ["INDEX", "JSON_KINDS", "PARAMS", "PARAM_BY_NAME", "PRESETS", "Param", "Rules", "RulesError",
+__all__ = ["ELIMINATION_MAX_ROUNDS", "INDEX", "JSON_KINDS", "PARAMS", "PARAM_BY_NAME", "PRESETS", "Param", "Rules", "RulesError",
            "check_json_rules", "option_key", "rules_table_markdown"]
 
 
@@ -89,7 +89,20 @@ PARAMS: tuple[Param, ...] = (
     Param("standings", "choice", "lowest_wins", "7",
           "lowest_wins, or last_loses (3-4 players: one winner, one loser, the rest neutral).",
           choices=("lowest_wins", "last_loses"), match_only=True),
+    Param("elimination_score", "int", 0, "7",
+          "0 (off): a match is `rounds` rounds.  Else a player whose running total is above it after a round is "
+          "out of the match and plays no more rounds; the match ends when at most one player is left, who wins "
+          "(KN: 301, QZ: 201; VARIANTS.md #15).  0 or 50 to 1000, single players with standings=lowest_wins; "
+          "`rounds` is then not used (a match stops after ELIMINATION_MAX_ROUNDS = 100 rounds); the tie rule is "
+          "RULES.md §7's.", lo=0, hi=1000, match_only=True,
+          fixed="how a match ends: run one match study per elimination score (--set elimination_score=N)"),
 )
+
+#: The most rounds a match with ``elimination_score`` > 0 lasts (RULES.md section 7): a player who keeps
+#: going out never passes the score, so the match needs a cap; at it the lowest total left wins.
+ELIMINATION_MAX_ROUNDS = 100
+#: The smallest elimination score above 0 (VARIANTS.md #15: 0 or 50-1000).
+ELIMINATION_MIN = 50
 
 PARAM_BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
 #: Index of each option in the kernel parameter vector (see :meth:`Rules.to_vector`).
@@ -205,6 +218,15 @@ class Rules(_Rules):
         if self.partnership and self.standings == "last_loses":
             raise RulesError("standings=last_loses is for 3 or 4 single players, not 2 v 2: "
                              "allowed standings=lowest_wins with partnership=true")
+        if 0 < self.elimination_score < ELIMINATION_MIN:
+            raise RulesError(f"invalid value {self.elimination_score} for rule 'elimination_score': allowed 0 (off) "
+                             f"or an integer from {ELIMINATION_MIN} to 1000")
+        if self.elimination_score and self.partnership:
+            raise RulesError("elimination_score is for single players, not 2 v 2 (who is out when one partner "
+                             "passes it is not defined): allowed elimination_score=0 with partnership=true")
+        if self.elimination_score and self.standings == "last_loses":
+            raise RulesError("elimination_score and standings=last_loses are two ways to end a match: allowed "
+                             "standings=lowest_wins with elimination_score > 0")
         if self.set_joker_swap == "fill_set" and self.max_jokers_per_meld != 1:
             raise RulesError(f"set_joker_swap=fill_set needs max_jokers_per_meld=1, not {self.max_jokers_per_meld} "
                              "(a set with two jokers would give both back for two cards at once, which is not "

@@ -12,10 +12,16 @@ A sheet is a list of rounds, one JSON object each (a JSON-lines file for ``hands
 
 Rounds past the match's ``rounds`` are tie-break rounds (RULES.md §7): allowed only while the
 lowest total is shared.  An inconsistent sheet is refused with one line naming the round.
+
+With ``elimination_score`` = E > 0 (RULES.md §7) ``rounds`` is not used: after each round every
+player whose total is above E is out, and the match ends when at most one is left.  A player who
+is out has ``null`` for a score (``{"scores": [-30, null, 45]}``), or ``null`` for the hand and
+for ``opened`` in a round's end; a number there is refused, naming the round.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -38,6 +44,10 @@ class SheetRound:
     out: int | None
     hand: bool
     tiebreak: bool
+    #: ``elimination_score`` > 0: the seats that played the round, and those out of the match after
+    #: it (a seat that did not play has 0 in ``scores``).
+    playing: tuple[int, ...] = ()
+    eliminated: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,12 +67,18 @@ class MatchSheet:
         ``lowest_wins`` or ``last_loses`` (RULES.md §7).
     winner : tuple of int
         The seats (or, in a partnership, the teams' indices) with the lowest total once the match
-        is decided; empty while it is not (too few rounds, or a tie still to break).
+        is decided; empty while it is not (too few rounds, or a tie still to break).  With
+        ``elimination_score`` more than one seat when the win is shared (RULES.md §7's tie rule).
     loser : int or None
         ``last_loses``: the seat that alone has the highest total (a tie for last decided by
         rounds won); ``None`` otherwise.
     status : str
         One line: who won, or what the sheet still lacks.
+    elimination_score : int
+        The rules' ``elimination_score`` (0: off).
+    out_after : tuple of int or None
+        With ``elimination_score``: the round after which each seat was out of the match (None:
+        still in); empty otherwise.
     """
 
     rounds: tuple[SheetRound, ...]
@@ -74,6 +90,14 @@ class MatchSheet:
     loser: int | None = None
     status: str = ""
     wins: tuple[int, ...] = field(default=())
+    elimination_score: int = 0
+    out_after: tuple[int | None, ...] = ()
+
+    def shown_scores(self, r: SheetRound) -> list:
+        """The scores of round ``r`` as the sheet shows them: ``-`` for a seat out of the match."""
+        if not self.elimination_score:
+            return list(r.scores)
+        return [x if s in r.playing else "-" for s, x in enumerate(r.scores)]
 
     def sides(self) -> list[str]:
         """The name of each side that holds a total: ``seat 0`` ... or ``team A`` / ``team B``."""
@@ -86,6 +110,15 @@ class MatchSheet:
         if self.teams:
             return [sum(r.totals[s] for s in t) for t in self.teams]
         return list(r.totals)
+
+
+def _check_row(k: int, obj: Any, decided_after: int | None) -> None:
+    """Refuse round ``k`` of a sheet when the match was decided before it, or when it is not an object."""
+    if decided_after is not None:
+        raise SheetError(f"round {k}: the match was decided after round {decided_after} (RULES.md §7): "
+                         "a sheet ends there")
+    if not isinstance(obj, dict):
+        raise SheetError(f"round {k}: expected a JSON object, got {type(obj).__name__}")
 
 
 def _bare_round(obj: dict, k: int, players: int | None, rules) -> tuple[list[int], int | None, bool]:
@@ -159,21 +192,20 @@ def score_sheet(rows: Sequence[Any], rules) -> MatchSheet:
         One line naming the round: an empty sheet, a round of another number of players, two
         players out, a score that going out cannot give, a Hand whose round is not doubled, a
         partner of the player out who scored, a void round with scores, or a round after the
-        match was decided.
+        match was decided; with ``elimination_score``, a score for a player already out of the
+        match, or none for a player still in.
     """
     if not rows:
         raise SheetError("the sheet has no rounds")
+    if rules.elimination_score:
+        return _elimination_sheet(rows, rules)
     players = None
     out_rounds, totals, wins = [], None, None
     decided_after = None
     R = rules.rounds
     teams = None
     for k, obj in enumerate(rows, 1):
-        if decided_after is not None:
-            raise SheetError(f"round {k}: the match was decided after round {decided_after} (RULES.md §7): "
-                             "a sheet ends there")
-        if not isinstance(obj, dict):
-            raise SheetError(f"round {k}: expected a JSON object, got {type(obj).__name__}")
+        _check_row(k, obj, decided_after)
         if "scores" in obj:
             scores, out, hand = _bare_round(obj, k, players, rules)
         else:
@@ -225,6 +257,120 @@ def score_sheet(rows: Sequence[Any], rules) -> MatchSheet:
     return _with(sheet, winner=(lowest[0],), loser=loser, status=status)
 
 
+def _names(seats) -> str:
+    seats = list(seats)
+    return ("seat " if len(seats) == 1 else "seats ") + (", ".join(map(str, seats[:-1])) + " and " if len(seats) > 1
+                                                        else "") + str(seats[-1])
+
+
+def _elimination_round(obj: dict, k: int, players: int | None, rules, gone: dict) -> tuple[list[int], int | None, bool]:
+    """One round of an elimination match: check that the seats out of the match (``gone``: seat ->
+    the round after which it went out) have ``null`` and the others a score or hand, then score the
+    round as :func:`score_sheet` does; ``(scores by seat, 0 for a seat out; out seat; Hand)``."""
+    E = rules.elimination_score
+
+    def check(values, field_name):
+        if not isinstance(values, list) or (players is not None and len(values) != players):
+            return
+        for s, v in enumerate(values):
+            if s in gone and v is not None:
+                raise SheetError(f"round {k}: seat {s} is out of the match since round {gone[s]} (total above "
+                                 f"elimination_score {E}), but {field_name} has {json.dumps(v)[:40]} for it: write null")
+            if s not in gone and v is None:
+                raise SheetError(f"round {k}: {field_name} has null for seat {s}, which is still in the match")
+
+    if "scores" in obj:
+        check(obj["scores"], "scores")
+        if isinstance(obj["scores"], list):
+            obj = {**obj, "scores": [0 if x is None else x for x in obj["scores"]]}
+        return _bare_round(obj, k, players, rules)
+    hands, opened = obj.get("hands"), obj.get("opened")
+    check(hands, "hands")
+    check(opened, "opened")
+    if not gone or not isinstance(hands, list) or not isinstance(opened, list):
+        try:
+            scores = round_end_from_json(obj, rules)
+        except ScoreInputError as e:
+            raise SheetError(f"round {k}: {e}") from None
+        return scores, obj["out"], bool(obj["hand_finish"]) and obj["out"] is not None
+    playing = [s for s in range(len(hands)) if s not in gone]
+    out = obj.get("out")
+    if isinstance(out, int) and not isinstance(out, bool) and out in gone:
+        raise SheetError(f"round {k}: out is seat {out}, which is out of the match since round {gone[out]}")
+    inner = {**obj, "hands": [hands[s] for s in playing],
+             "opened": [opened[s] for s in playing if s < len(opened)],
+             "out": playing.index(out) if isinstance(out, int) and not isinstance(out, bool) and out in playing else out}
+    try:
+        compact = round_end_from_json(inner, rules)
+    except ScoreInputError as e:
+        raise SheetError(f"round {k}: {e} (counting only the seats still in the match, {', '.join(map(str, playing))},"
+                         " in this order)") from None
+    scores = [0] * len(hands)
+    for i, s in enumerate(playing):
+        scores[s] = compact[i]
+    return scores, out, bool(obj["hand_finish"]) and out is not None
+
+
+def _elimination_sheet(rows: Sequence[Any], rules) -> MatchSheet:
+    """:func:`score_sheet` with ``elimination_score`` > 0 (RULES.md §7): after each round every player
+    whose total is above it is out; the match ends when at most one is left, or after
+    :data:`~handsim.games.hand.rules.ELIMINATION_MAX_ROUNDS` rounds."""
+    from .rules import ELIMINATION_MAX_ROUNDS
+
+    E = rules.elimination_score
+    players, totals, wins = None, None, None
+    gone: dict[int, int] = {}
+    out_rounds = []
+    decided_after = None
+    for k, obj in enumerate(rows, 1):
+        _check_row(k, obj, decided_after)
+        scores, out, hand = _elimination_round(obj, k, players, rules, gone)
+        if players is None:
+            players = len(scores)
+            totals, wins = [0] * players, [0] * players
+        if players != len(scores):
+            raise SheetError(f"round {k}: {len(scores)} seats, but the sheet's first round has {players}")
+        totals = [t + x for t, x in zip(totals, scores)]
+        if out is not None:
+            wins[out] += 1
+        playing = tuple(s for s in range(players) if s not in gone)
+        last_out = [s for s in playing if totals[s] > E]
+        for s in last_out:
+            gone[s] = k
+        out_rounds.append(SheetRound(k, tuple(scores), tuple(totals), out, hand, False, playing, tuple(last_out)))
+        if players - len(gone) <= 1 or k >= ELIMINATION_MAX_ROUNDS:
+            decided_after = k
+    sheet = MatchSheet(tuple(out_rounds), players, None, rules.rounds, rules.standings, wins=tuple(wins),
+                       elimination_score=E, out_after=tuple(gone.get(s) for s in range(players)))
+    n = len(out_rounds)
+    left = [s for s in range(players) if s not in gone]
+    after = f"after {n} round{'s' if n != 1 else ''}"
+    if decided_after is None:
+        lead = min(left, key=lambda s: totals[s])
+        return _with(sheet, status=f"{n} round{'s' if n != 1 else ''} played: {_names(left)} still in the match "
+                                   f"(elimination_score {E}): the match is not over; seat {lead} leads with "
+                                   f"{totals[lead]}" + (" (shared)" if [totals[s] for s in left].count(totals[lead]) > 1
+                                                        else ""))
+    if len(left) == 1:
+        return _with(sheet, winner=(left[0],), status=f"seat {left[0]} wins, the last player left {after} "
+                                                      f"(with {totals[left[0]]} points)")
+    # the round cap with two or more left (the player who goes out scores 0 or less, so a round
+    # never puts everyone out): the lowest total among them, then more rounds won, else a shared
+    # win (RULES.md §7)
+    why = f"the cap of {ELIMINATION_MAX_ROUNDS} rounds"
+    lo = min(totals[s] for s in left)
+    best = [s for s in left if totals[s] == lo]
+    if len(best) > 1:
+        most = max(wins[s] for s in best)
+        best = [s for s in best if wins[s] == most]
+        if len(best) > 1:
+            return _with(sheet, winner=tuple(best), status=f"{_names(best)} share the win {after} ({why}): the "
+                         f"lowest total, {lo}, and {most} round win{'s' if most != 1 else ''} each")
+        return _with(sheet, winner=(best[0],), status=f"seat {best[0]} wins {after} ({why}): the lowest total, {lo}, "
+                     f"shared, and the most round wins, {most}")
+    return _with(sheet, winner=(best[0],), status=f"seat {best[0]} wins {after} ({why}): the lowest total, {lo}")
+
+
 def _with(sheet: MatchSheet, **kw) -> MatchSheet:
     from dataclasses import replace
 
@@ -243,13 +389,15 @@ def sheet_table(sheet: MatchSheet, view: "StudyView | None" = None) -> list[dict
     out = []
     for j, r in enumerate(sheet.rounds):
         row = {"round": r.number, "tiebreak": r.tiebreak, "out": "" if r.out is None else r.out, "hand": r.hand}
-        for s in range(sheet.players):
-            row[f"seat{s}"] = r.scores[s]
+        for s, x in enumerate(sheet.shown_scores(r)):
+            row[f"seat{s}"] = "" if x == "-" else x
         for s in range(sheet.players):
             row[f"total{s}"] = r.totals[s]
         if sheet.teams:
             for i, t in enumerate(sheet.side_totals(r)):
                 row[f"team_{'AB'[i]}"] = t
+        if sheet.elimination_score:
+            row["eliminated"] = " ".join(map(str, r.eliminated))
         if view is not None and view.running is not None:
             for i, key in enumerate(keys):
                 row[f"percentile_{key}"] = "" if view.running[j] is None else round(view.running[j][i].percentile, 2)
@@ -272,12 +420,17 @@ def sheet_document(sheet: MatchSheet, title: str = "Match score sheet", view: "S
     for r in sheet.rounds:
         label = f"{r.number}" + (" (tie-break)" if r.tiebreak else "")
         who = "void" if r.out is None else f"seat {r.out}" + (" (Hand)" if r.hand else "")
-        rows.append((label, who, *map(str, r.scores), *map(str, sheet.side_totals(r))))
+        rows.append((label, who, *map(str, sheet.shown_scores(r)), *map(str, sheet.side_totals(r))))
     doc = Document(title, lead=sheet.status + ".")
     doc.add(Section("Rounds").add(Table(tuple(cols), tuple(rows), caption="Each round's scores and the running "
                                         "totals (lower is better; RULES.md §6-7).")))
-    doc.add(Section("Rules").add(Paragraph(f"{sheet.rounds_in_match} rounds, standings {sheet.standings}"
-                                           + (", partnership (team totals decide)" if sheet.teams else "") + ".")))
+    if sheet.elimination_score:
+        rules_text = (f"elimination_score {sheet.elimination_score}: a player whose total is above it is out; the "
+                      "last player left wins (RULES.md §7).")
+    else:
+        rules_text = (f"{sheet.rounds_in_match} rounds, standings {sheet.standings}"
+                      + (", partnership (team totals decide)" if sheet.teams else "") + ".")
+    doc.add(Section("Rules").add(Paragraph(rules_text)))
     if view is not None:
         doc.add(view_section(sheet, view))
     return doc

@@ -109,6 +109,9 @@ class RussianGame(Game):
     def check_lineup(self, lineup, rules) -> None:
         """Every built-in policy plays under every rule (nothing to refuse)."""
 
+    def check_config(self, rules, matches: bool) -> None:
+        """Every Russian Hand rule plays (matches are refused by :meth:`check_study`)."""
+
     def engine(self, policies=()) -> RussianEngine:
         return RussianEngine()
 

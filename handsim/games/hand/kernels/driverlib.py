@@ -212,3 +212,54 @@ def match_setup(seed, m, players, pol, pp, pol_seat, pp_seat):
         for q in range(N_POLICY_PARAMS):
             pp_seat[s, q] = pp[j, q]
     return first_dealer
+
+
+@njit(cache=True)
+def active_seats(gone, players, act):
+    """The seats still in an elimination match (``gone[s] == 0``), in seat order, into ``act``;
+    returns how many (RULES.md section 7, ``elimination_score``)."""
+    q = 0
+    for s in range(players):
+        if gone[s] == 0:
+            act[q] = s
+            q += 1
+    return q
+
+
+@njit(cache=True)
+def next_active_dealer(scores, dealer, players, rv, gone):
+    """The next dealer of an elimination match among the seats still in (``gone[s] == 0``): the
+    first of them in playing order after ``dealer``, or with ``highest_scorer`` the one with the
+    most points in ``scores`` (the round just played, by seat), the first in playing order after
+    ``dealer`` among tied seats; -1 when no seat is left."""
+    best = -1
+    for i in range(1, players + 1):
+        s = (dealer + i) % players
+        if gone[s] != 0:
+            continue
+        if best < 0:
+            best = s
+            if rv[P_DEALER_ROTATION] != DEALER_HIGHEST_SCORER:
+                return best
+        elif scores[s] > scores[best]:
+            best = s
+    return best
+
+
+@njit(cache=True)
+def elimination_standings(totals, wins, gone, players, out_win):
+    """The winners of a finished elimination match into ``out_win`` (1/0 by seat; RULES.md section
+    7): the one seat left, or at the round cap the lowest total among the seats left, then the
+    most round wins; seats still tied share the win (all 1)."""
+    lo = 1 << 40
+    for s in range(players):
+        out_win[s] = 0
+        if gone[s] == 0 and totals[s] < lo:
+            lo = totals[s]
+    most = -1
+    for s in range(players):
+        if gone[s] == 0 and totals[s] == lo and wins[s] > most:
+            most = wins[s]
+    for s in range(players):
+        if gone[s] == 0 and totals[s] == lo and wins[s] == most:
+            out_win[s] = 1

@@ -24,17 +24,21 @@ from handsim.games.hand.kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_T
     FLAG_OPENED,
     FLAG_OUT,
     MAX_TIEBREAKS,
+    active_seats,
     deal_setup,
+    elimination_standings,
     hand_decided,
     keep_alive,
     match_setup,
+    next_active_dealer,
     next_dealer,
     standings,
     traced_result,
     write_deal,
 )
-from handsim.games.hand.kernels.params import (DEALER_HIGHEST_SCORER, P_DEALER_ROTATION, P_PARTNERSHIP, P_ROUNDS,
-                                               P_STANDINGS, STANDINGS_LAST_LOSES)
+from handsim.games.hand.kernels.params import (DEALER_HIGHEST_SCORER, ELIMINATION_CAP, P_DEALER_ROTATION,
+                                               P_ELIMINATION, P_PARTNERSHIP, P_ROUNDS, P_STANDINGS,
+                                               STANDINGS_LAST_LOSES)
 from handsim._kernels.rng import stream_key
 from handsim.games.hand.kernels.state import (
     N_POLICY_PARAMS,
@@ -42,6 +46,7 @@ from handsim.games.hand.kernels.state import (
     S_IS_HAND,
     S_N_DECK,
     S_OUT_SEAT,
+    S_PLAYERS,
     S_STARTER,
     S_STATUS,
     STATUS_OUT,
@@ -272,3 +277,153 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
     tr, status, scores, flags, err = traced_result(g, players)
     keep_alive(arr)
     return tr, status, scores, flags, err
+
+
+@njit(cache=True)
+def elimination_work():
+    """The work arrays of an elimination match: policies by seat and by compact seat, the seats
+    in the round, totals, round wins, the round each seat went out after, round scores."""
+    return (np.zeros(MAX_SEATS, dtype=np.int64), np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64),
+            np.zeros(MAX_SEATS, dtype=np.int64), np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64),
+            np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64),
+            np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64),
+            np.zeros((ELIMINATION_CAP, MAX_SEATS), dtype=np.int64))
+
+
+@njit(cache=True)
+def elimination_round(g, seed, m, r, players, dealer, gone, pol_seat, pp_seat, act, pol_c, pp_c):
+    """Deal and play round ``r`` of elimination match ``m`` with the seats still in (``gone[s] == 0``)
+    only: they sit at a table of their number, in seat order (compact seat ``i`` is seat
+    ``act[i]``), the dealer ``dealer`` (a seat still in), shuffled from ``(seed, m, r + 1)``; the
+    round kernel plays it as any round.  Returns ``(seats in the round, the dealer's compact seat)``."""
+    q = active_seats(gone, players, act)
+    dc = 0
+    for i in range(q):
+        pol_c[i] = pol_seat[act[i]]
+        for k in range(N_POLICY_PARAMS):
+            pp_c[i, k] = pp_seat[act[i], k]
+        if act[i] == dealer:
+            dc = i
+    g.sc[S_PLAYERS] = q
+    seat_policies(g, pol_c, pp_c)
+    play_round(g, dc, stream_key(seed, m, r + 1))
+    return q, dc
+
+
+@njit(cache=True)
+def elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, stop, totals, wins, gone, rs,
+                       act, pol_c, pp_c):
+    """Play elimination match ``m`` (RULES.md section 7, ``elimination_score`` = E > 0) from its first
+    round until it ends - at most one seat left, or :data:`ELIMINATION_CAP` rounds - or until
+    ``stop`` rounds are played.  After each round every seat still in whose total is above E is
+    out (``gone[s]`` = the round, 1-based, after which it went out); the next dealer is
+    :func:`~handsim.games.hand.kernels.driverlib.next_active_dealer`.  Fills ``totals``, ``wins``
+    (rounds won by going out), ``gone`` and ``rs[r, seat]`` (round scores, 0 for a seat out);
+    returns ``(rounds played, the next round's dealer, first engine error code or 0)``."""
+    E = rv[P_ELIMINATION]
+    sc = np.zeros(MAX_SEATS, dtype=np.int64)
+    dealer = first_dealer
+    r = 0
+    err = 0
+    while r < stop:
+        q, dc = elimination_round(g, seed, m, r, players, dealer, gone, pol_seat, pp_seat, act, pol_c, pp_c)
+        if g.sc[S_ERR] != 0 and err == 0:
+            err = g.sc[S_ERR]
+        for s in range(players):
+            sc[s] = 0
+            rs[r, s] = 0
+        for i in range(q):
+            sc[act[i]] = g.scores[i]
+            rs[r, act[i]] = g.scores[i]
+            totals[act[i]] += g.scores[i]
+        if g.sc[S_STATUS] == STATUS_OUT:
+            wins[act[g.sc[S_OUT_SEAT]]] += 1
+        left = 0
+        for i in range(q):
+            if totals[act[i]] > E:
+                gone[act[i]] = r + 1
+            else:
+                left += 1
+        r += 1
+        dealer = next_active_dealer(sc, dealer, players, rv, gone)
+        if left <= 1 or r >= ELIMINATION_CAP:
+            break
+    return r, dealer, err
+
+
+@njit(cache=True)
+def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_win, o_total, o_out_after, o_score,
+                             o_err):
+    """Play elimination matches ``start .. start+n-1`` (RULES.md section 7, ``elimination_score`` > 0).
+
+    Seating and the first dealer as :func:`play_matches` (line-up position ``j`` at seat
+    ``(j + match) % players``, the dealer drawn from ``(seed, match, 0)``); round ``r`` is shuffled
+    from ``(seed, match, r + 1)`` and played by the seats still in (:func:`elimination_rounds`).
+
+    Parameters
+    ----------
+    seed, start, n, players, rv, pol, pp
+        As for :func:`play_matches`.
+    o_rounds : ndarray(int16, shape=(n,))
+        Out: rounds the match lasted (1 .. ELIMINATION_CAP).
+    o_win : ndarray(uint8, shape=(n, players))
+        Out: 1 for the winner by line-up position (more than one: a shared win at the cap).
+    o_total : ndarray(int32, shape=(n, players))
+        Out: each line-up position's final total, points.
+    o_out_after : ndarray(int16, shape=(n, players))
+        Out: the round (1-based) after which the position went out of the match, 0 = still in.
+    o_score : ndarray(int16, shape=(n, ELIMINATION_CAP, players))
+        Out: each round's score by line-up position (0 for a position out of the match and for
+        rounds after the match's end).
+    o_err : ndarray(int8, shape=(n,))
+        Out: the first engine error code of the match (0 = none).
+    """
+    arr = new_game(players, rv, False)
+    g = arr[0]
+    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs = elimination_work()
+    w = np.zeros(MAX_SEATS, dtype=np.uint8)
+    for k in range(n):
+        m = start + k
+        first_dealer = match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
+        totals[:] = 0
+        wins[:] = 0
+        gone[:] = 0
+        nr, _, err = elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, ELIMINATION_CAP,
+                                        totals, wins, gone, rs, act, pol_c, pp_c)
+        elimination_standings(totals, wins, gone, players, w)
+        o_rounds[k] = nr
+        o_err[k] = err
+        for j in range(players):
+            s = (j + m) % players
+            o_win[k, j] = w[s]
+            o_total[k, j] = totals[s]
+            o_out_after[k, j] = gone[s]
+            for r in range(nr):
+                o_score[k, r, j] = rs[r, s]
+    keep_alive(arr)
+
+
+@njit(cache=True)
+def play_traced_elimination_round(seed, m, r, players, rv, pol, pp):
+    """Replay round ``r`` (0-based) of elimination match ``m`` exactly as
+    :func:`play_elimination_matches` plays it, with the move log on: rounds ``0 .. r-1`` are played
+    first (they decide who is still in and who deals).
+
+    Returns what :func:`play_traced` returns, with seats compact (the round's own table), and
+    ``act int64[MAX_SEATS]`` (compact seat ``i`` is seat ``act[i]`` of the match) and the number
+    of seats in the round, 0 when the match ended before round ``r``.
+    """
+    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs = elimination_work()
+    first_dealer = match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
+    arr = new_game(players, rv, True)
+    g = arr[0]
+    nr, dealer, _ = elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, r, totals, wins,
+                                       gone, rs, act, pol_c, pp_c)
+    q = 0
+    dc = 0
+    if nr == r and r < ELIMINATION_CAP and players - np.count_nonzero(gone[:players]) > 1:
+        q, dc = elimination_round(g, seed, m, r, players, dealer, gone, pol_seat, pp_seat, act, pol_c, pp_c)
+    tr, status, scores, flags, err = traced_result(g, max(q, 1))
+    deck = g.deck[: g.sc[S_N_DECK]].copy()
+    keep_alive(arr)
+    return tr, deck, dc, status, scores, flags, pol_c.copy(), err, act.copy(), q

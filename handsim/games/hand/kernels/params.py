@@ -4,7 +4,7 @@ Numba freezes module-level integers as compile-time constants, so kernels read o
 ``rv[P_OPENING_THRESHOLD]``.  Choice options hold the index of their word in ``choices``.
 """
 
-from handsim.games.hand.rules import INDEX, PARAM_BY_NAME
+from handsim.games.hand.rules import ELIMINATION_MAX_ROUNDS, INDEX, PARAM_BY_NAME
 
 P_JOKERS = INDEX["jokers"]
 P_JOKER_PENALTY = INDEX["joker_penalty"]
@@ -35,7 +35,10 @@ P_ROUNDS = INDEX["rounds"]
 P_STANDINGS = INDEX["standings"]
 P_DEALER_ROTATION = INDEX["dealer_rotation"]
 P_PARTNERSHIP = INDEX["partnership"]
+P_ELIMINATION = INDEX["elimination_score"]
 N_PARAMS = len(INDEX)
+#: The most rounds of an elimination match (RULES.md section 7).
+ELIMINATION_CAP = ELIMINATION_MAX_ROUNDS
 
 STARTER_DEALER_RIGHT = PARAM_BY_NAME["starter"].choices.index("dealer_right")
 PICKUP_MUST_OPEN = PARAM_BY_NAME["discard_pickup"].choices.index("must_open")

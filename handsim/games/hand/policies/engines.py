@@ -56,7 +56,8 @@ FIRST_USER_ID = 100
 #: The marked import line of ``handsim/games/hand/kernels/engine.py`` that a generated engine replaces.
 DISPATCH_IMPORT = "from handsim.games.hand.kernels.dispatch import begin_round, begin_turn, choose_draw, play  # DISPATCH"
 #: The drivers an engine provides.
-DRIVERS = ("play_deals", "play_matches", "play_traced", "play_traced_match_round", "play_stacked")
+DRIVERS = ("play_deals", "play_matches", "play_traced", "play_traced_match_round", "play_stacked",
+           "play_elimination_matches", "play_traced_elimination_round")
 
 
 def _builtin_entries(builtins: Sequence[int] | None = None) -> tuple[list, list]:
