@@ -132,7 +132,7 @@ class FolderLock:
             if not same:
                 os.close(fd)
                 continue
-            self.fd = fd
+            self._hold(fd)
             self._write_holder(what)
             return self
         raise FolderInUse(f"{self.folder} is being claimed and released by other handsim processes: try again")
@@ -145,9 +145,13 @@ class FolderLock:
                               f"then delete {self.path})") from None
         except OSError as e:
             raise WriteError(self.folder, e) from None
-        self.fd = fd
+        self._hold(fd)
         self._write_holder(what)
         return self
+
+    def _hold(self, fd: int) -> None:
+        self.fd = fd
+        _HELD[id(self)] = self
 
     def _write_holder(self, what: str) -> None:
         text = f"{what}: process {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}\n"
@@ -164,12 +168,34 @@ class FolderLock:
         with contextlib.suppress(OSError):
             os.close(self.fd)
         self.fd = None
+        _HELD.pop(id(self), None)
 
     def __enter__(self) -> "FolderLock":
         return self
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+#: The folder locks this process holds (id -> lock).
+_HELD: dict = {}
+
+
+def _drop_inherited_locks() -> None:
+    """In a process just forked (a pool's worker): close the copies of the parent's lock files.
+    Each copy would hold the parent's lock (one open file, one ``flock``) until the child ended:
+    a worker left over from a killed study kept its folder "in use".  The parent's lock stays
+    (its own descriptor is open); the child can no longer release it (or remove the file)."""
+    for lock in list(_HELD.values()):
+        if lock.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(lock.fd)
+            lock.fd = None
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_inherited_locks)
 
 
 def refuse_if_in_use(folder) -> None:
