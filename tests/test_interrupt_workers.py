@@ -190,3 +190,34 @@ def test_ctrl_c_of_a_study_of_fast_chunks_stops_at_once(tmp_path):
     assert f"Interrupted: partial results are checkpointed in {out}" in err, err
     assert 0 < len(_done_chunks(out)) < 100
     assert not _group_alive(p.pid)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
+def test_a_lock_held_by_a_leftover_of_an_ended_study_says_which_process_to_end(tmp_path):
+    """The lock file names a process that has ended, but another process still holds the lock (a
+    worker left by an older handsim): 'report' says so and names the process to end (it said 'in
+    use by another handsim process (... process <dead pid> ...): wait for it to finish' forever)."""
+    import socket
+
+    folder = tmp_path / "left"
+    folder.mkdir()
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    lock = folder / ".handsim.lock"
+    lock.write_text(f"handsim simulate: process {ended.pid} on {socket.gethostname()} since 2026-12-04 02:03:05\n")
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); "
+                               "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(120)", str(lock)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        r = subprocess.run([sys.executable, "-m", "handsim", "report", str(folder)], env=_env(),
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"Error: {folder} is locked by a process left over from handsim process {ended.pid}, which has ended "
+        f"(handsim simulate: process {ended.pid} on {socket.gethostname()} since 2026-12-04 02:03:05): end the leftover "
+        f"(process {holder.pid}), then try again (see 'handsim report --help')"], r.stderr
