@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -221,3 +222,36 @@ def test_a_lock_held_by_a_leftover_of_an_ended_study_says_which_process_to_end(t
         f"Error: {folder} is locked by a process left over from handsim process {ended.pid}, which has ended "
         f"(handsim simulate: process {ended.pid} on {socket.gethostname()} since 2026-12-04 02:03:05): end the leftover "
         f"(process {holder.pid}), then try again (see 'handsim report --help')"], r.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ps --ppid, /proc")
+@pytest.mark.parametrize("sig, code", [(signal.SIGKILL, -9), (signal.SIGINT, 130)], ids=["kill-9", "ctrl-c"])
+def test_check_policy_workers_end_with_it(tmp_path, sig, code):
+    """check-policy --jobs 2 (a pool of its own) stopped while its workers play: killed, its workers
+    end with it (they lived on, playing every batch submitted); Ctrl-C: exit 130 without playing
+    the batches not started (thousands of deals: minutes)."""
+    policy = Path(__file__).resolve().parent.parent / "examples" / "policies" / "joker_keeper.py"
+    p = subprocess.Popen([sys.executable, "-m", "handsim", "check-policy", str(policy), "joker-keeper:release_turn=6",
+                          "--deals", "40000", "--jobs", "2"], env=_env(), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        t0 = time.monotonic()
+        while len(_children(p.pid)) < 2 and p.poll() is None and time.monotonic() - t0 < 900:
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers play their first batches
+        assert p.poll() is None, p.stderr.read()
+        t0 = time.monotonic()
+        os.kill(p.pid, sig) if sig == signal.SIGKILL else os.killpg(p.pid, sig)
+        p.wait(timeout=120)
+        took = time.monotonic() - t0
+        while _group_alive(p.pid) and time.monotonic() - t0 < 10:
+            time.sleep(0.05)
+        assert not _group_alive(p.pid)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        p.stderr.close()
+    assert p.returncode == code
+    assert took < 8.0, took  # (at most the grace: a batch under way is not waited for longer)
