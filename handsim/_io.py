@@ -116,10 +116,9 @@ class FolderLock:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = _read_holder(fd)
+                message = _in_use(self.folder, fd)
                 os.close(fd)
-                raise FolderInUse(f"{self.folder} is in use by another handsim process{holder}: wait for it to "
-                                  "finish, or choose another folder") from None
+                raise FolderInUse(message) from None
             except BaseException:
                 os.close(fd)
                 raise
@@ -132,7 +131,7 @@ class FolderLock:
             if not same:
                 os.close(fd)
                 continue
-            self.fd = fd
+            self._hold(fd)
             self._write_holder(what)
             return self
         raise FolderInUse(f"{self.folder} is being claimed and released by other handsim processes: try again")
@@ -145,9 +144,13 @@ class FolderLock:
                               f"then delete {self.path})") from None
         except OSError as e:
             raise WriteError(self.folder, e) from None
-        self.fd = fd
+        self._hold(fd)
         self._write_holder(what)
         return self
+
+    def _hold(self, fd: int) -> None:
+        self.fd = fd
+        _HELD[id(self)] = self
 
     def _write_holder(self, what: str) -> None:
         text = f"{what}: process {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}\n"
@@ -164,12 +167,34 @@ class FolderLock:
         with contextlib.suppress(OSError):
             os.close(self.fd)
         self.fd = None
+        _HELD.pop(id(self), None)
 
     def __enter__(self) -> "FolderLock":
         return self
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+#: The folder locks this process holds (id -> lock).
+_HELD: dict = {}
+
+
+def _drop_inherited_locks() -> None:
+    """In a process just forked (a pool's worker): close the copies of the parent's lock files.
+    Each copy would hold the parent's lock (one open file, one ``flock``) until the child ended:
+    a worker left over from a killed study kept its folder "in use".  The parent's lock stays
+    (its own descriptor is open); the child can no longer release it (or remove the file)."""
+    for lock in list(_HELD.values()):
+        if lock.fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(lock.fd)
+            lock.fd = None
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_inherited_locks)
 
 
 def refuse_if_in_use(folder) -> None:
@@ -199,10 +224,58 @@ def refuse_if_in_use(folder) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # conflicts only with a holder's exclusive lock
     except BlockingIOError:
-        raise FolderInUse(f"{folder} is in use by another handsim process{_read_holder(fd)}: wait for it to "
-                          "finish, or choose another folder") from None
+        raise FolderInUse(_in_use(folder, fd)) from None
     finally:
         os.close(fd)  # and with it the shared lock
+
+
+def _in_use(folder, fd: int) -> str:
+    """The one line for a folder whose lock (open as ``fd``) another process holds.  When the
+    process named in the lock file has ended (on this machine), whatever still holds the lock is a
+    process it left (a worker of an older version of handsim, say): say so, and which to end."""
+    import re
+
+    holder = _read_holder(fd)
+    m = re.search(r"process (\d+) on (\S+) since", holder)
+    if m and m[2] == socket.gethostname() and not _alive(int(m[1])):
+        lock = Path(folder) / LOCK_NAME
+        left = _processes_holding(lock)
+        which = (f"process{'es' if len(left) != 1 else ''} {', '.join(map(str, left))}" if left
+                 else f"find it with 'fuser -v {lock}'")
+        return (f"{folder} is locked by a process left over from handsim process {m[1]}, which has ended{holder}: "
+                f"end the leftover ({which}), then try again")
+    return f"{folder} is in use by another handsim process{holder}: wait for it to finish, or choose another folder"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process: it exists)
+        return True
+    try:  # a zombie (ended, not yet reaped) holds nothing
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _processes_holding(path: Path) -> list[int]:
+    """The processes (Linux: read from /proc) with ``path`` open; [] where that cannot be read."""
+    target = os.path.realpath(path)
+    found = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == os.getpid():
+                continue
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{name}/fd"):
+                    with contextlib.suppress(OSError):
+                        if os.readlink(f"/proc/{name}/fd/{fd}") == target:
+                            found.append(int(name))
+                            break
+    return sorted(found)
 
 
 def _read_holder(fd: int) -> str:

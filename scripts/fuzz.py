@@ -31,16 +31,16 @@ players still in, and the match's eliminations, winner and totals held against
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
 import itertools
 import json
-import multiprocessing as mp
 import os
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from handsim._interrupt import worker_pool  # noqa: E402
 
 #: Every value of every option of sections 1-6 that changes play, each in a preset (the list
 #: ``handsim check-policy`` runs user-written policies through).
@@ -292,8 +292,7 @@ def main() -> int:
              {"deals": 0, "void": 0, "hand": 0, "reshuffles": 0, "swaps": 0, "layoffs": 0})
     failures = []
     check((args.seed, 0, 1, args.only))  # compile before forking
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    with cf.ProcessPoolExecutor(max_workers=args.jobs, mp_context=ctx) as ex:
+    with worker_pool(args.jobs) as ex:  # (its workers end with it; Ctrl-C does not play every batch first)
         for i, (counts, fails) in enumerate(ex.map(check, batches)):
             for k, v in counts.items():
                 total[k] += v

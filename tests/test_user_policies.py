@@ -897,15 +897,20 @@ def test_a_saved_study_is_the_spec_it_was_saved_from(kw):
     assert saved.game is spec.game
 
 
-@pytest.mark.parametrize("signum, code, word", [
-    pytest.param(2, 130, "Interrupted", id="ctrl-c"),
-    pytest.param(15, 143, "Terminated", id="kill", marks=pytest.mark.slow),  # the same path as Ctrl-C
+@pytest.mark.parametrize("signum, code, word, jobs", [
+    pytest.param(2, 130, "Interrupted", 1, id="ctrl-c"),
+    pytest.param(2, 130, "Interrupted", 2, id="ctrl-c-2-jobs"),
+    pytest.param(15, 143, "Terminated", 1, id="kill", marks=pytest.mark.slow),  # the same path as Ctrl-C
 ])
-def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, signum, code, word):
+def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, signum, code, word, jobs):
     """'stuck' never returns from its play in one deal in 8 (compiled code: no signal reaches it).
     Ctrl-C or kill stops the study anyway (issue 23, cause 4: only kill -9 did): the worker
     process gets the grace period, is stopped, the policy is named, the finished chunks are kept.
-    Even with --jobs 1 the chunks of a policy file run in a worker process."""
+    Even with --jobs 1 the chunks of a policy file run in a worker process.  With --jobs 2 the other
+    worker plays on (and may get stuck in a later chunk too): only the chunks whose worker did not
+    return are named, each one once, none of those waiting in the executor's queue."""
+    import re
+
     import signal
     import time
 
@@ -915,7 +920,7 @@ def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, s
     out = tmp_path / "s"
     env = {**os.environ, "HANDSIM_CHECKPOINT_EVERY": "0"}  # a checkpoint after every chunk
     p = subprocess.Popen([sys.executable, "-m", "handsim", "simulate", "--policy-file", str(bad_file), "--lineup",
-                          "stuck,greedy", "--deals", "40", "--chunk", "5", "--jobs", "1", "--out", str(out), "-q"],
+                          "stuck,greedy", "--deals", "40", "--chunk", "5", "--jobs", str(jobs), "--out", str(out), "-q"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                          # default SIGINT in the child: a suite started in the background of a shell ignores it,
                          # and the child would inherit that
@@ -932,9 +937,16 @@ def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, s
         if p.poll() is None:
             p.kill()
     assert p.returncode == code, err
-    assert (f"{word}: 1 chunk had not finished {GRACE_SECONDS:g} s after the signal: its worker process was stopped "
-            "(line-up stuck,greedy: policy 'stuck' did not return from a decision).") in err, err
+    done = np.load(out / CHECKPOINT)["__done__"].tolist()
+    if jobs == 1:
+        assert (f"{word}: 1 chunk had not finished {GRACE_SECONDS:g} s after the signal: its worker process was "
+                "stopped (line-up stuck,greedy: policy 'stuck' did not return from a decision).") in err, err
+        assert done == [0, 1], done
+    else:  # 1 or 2 workers stuck (each in a chunk of its own, not among those kept)
+        m = re.search(rf"{word}: (1 chunk|2 chunks) had not finished {GRACE_SECONDS:g} s after the signal: "
+                      r"(its worker process was|their worker processes were) stopped "
+                      r"\(line-up stuck,greedy: policy 'stuck' did not return from a decision\)\.", err)
+        assert m and (m[1] == "1 chunk") == (m[2] == "its worker process was"), err
+        assert done[:2] == [0, 1] and 2 not in done and len(done) <= 8 - int(m[1][0]), done
     assert f"{word}: partial results are checkpointed in {out}" in err, err
     assert "Traceback" not in err, err
-    done = np.load(out / CHECKPOINT)["__done__"].tolist()
-    assert done == [0, 1], done

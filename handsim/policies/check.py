@@ -10,10 +10,8 @@ itself.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import itertools
 import json
-import multiprocessing as mp
 from dataclasses import dataclass, field
 
 #: Every value of every option of RULES.md sections 1-6 that changes play, each in a preset.
@@ -289,8 +287,9 @@ def check_policy(policy_file, policy: str, deals: int = 3000, seed: int = 0, job
         for b in batches:
             merge(_batch(b))
     else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as ex:
+        from .._interrupt import worker_pool
+
+        with worker_pool(jobs) as ex:  # (ends with this process; Ctrl-C does not wait for every batch)
             for rep in ex.map(_batch, batches):
                 merge(rep)
     return report

@@ -191,19 +191,39 @@ def run_pool(items, accept, jobs: int, grace: float | None = None) -> None:
 
     The workers ignore SIGINT and SIGTERM (a Ctrl-C reaches the whole process group; this process
     decides): both are blocked while they are forked, so that none arrives before a worker has set
-    them aside.  On an interruption (or an error) the items not started are cancelled, those under
-    way get ``grace`` seconds (default :data:`GRACE_SECONDS`) and are dropped; the worker
-    processes of those still under way then are stopped (SIGTERM, then SIGKILL), and the
-    exception raised carries their keys as ``not_finished`` (a list).
+    them aside.  They end with this process however it ends, even killed (SIGKILL), and hold none
+    of its folder locks (:func:`handsim._interrupt.worker_guard`).  On an interruption (or an
+    error) the items no worker plays yet are dropped at once; those a worker is playing get
+    ``grace`` seconds (default :data:`GRACE_SECONDS`; no wait when none is under way), are
+    dropped, and the worker processes still playing one then are killed; the exception raised
+    carries the keys of the items they were playing as ``not_finished`` (a list, in key order).
+
+    Each worker says in shared memory which item it plays (its sequence number, -1 when idle), so
+    that an item waiting in the executor's queue (which ``concurrent.futures`` counts as running)
+    is never taken for one under way.
     """
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    started = ctx.SimpleQueue()  # (worker pid, key) as each worker starts an item
-    ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start, initargs=(started,))
+    # playing[w]: the sequence number of the item worker w plays (-1: none); playing[jobs]: 1 once
+    # the study stops (a worker then skips the items still queued); pids[w]: worker w's process.
+    playing = ctx.Array("q", [-1] * jobs + [0], lock=False)
+    pids = ctx.Array("q", [0] * jobs, lock=False)
+    guard = ctx.Lock()  # a worker's claim of an item and the stop are taken under it: one or the other first
+    slots = ctx.Value("i", 0)
+    ex = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start,
+                                initargs=(playing, pids, guard, slots, os.getpid()))
     futures: dict = {}  # future -> key of its work item
+    keys: dict = {}  # sequence number -> key of its work item
+    seq = itertools.count()
+
+    def submit(item):
+        n = next(seq)
+        keys[n] = item[0]
+        futures[ex.submit(_tracked_work, n, item)] = item[0]
+
     try:
         with _blocked(signal.SIGINT, signal.SIGTERM):  # the first submit forks the workers
             for item in itertools.islice(items, jobs * 4):
-                futures[ex.submit(_tracked_work, item)] = item[0]
+                submit(item)
         while futures:
             finished, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
             for f in sorted(finished, key=futures.get):  # (several at once: in the order of the study)
@@ -211,9 +231,9 @@ def run_pool(items, accept, jobs: int, grace: float | None = None) -> None:
                 key, res, _ = f.result()
                 accept(key, res)
             for item in itertools.islice(items, len(finished)):
-                futures[ex.submit(_tracked_work, item)] = item[0]
+                submit(item)
     except BaseException as e:
-        stuck = _stop_workers(ex, futures, started, GRACE_SECONDS if grace is None else grace)
+        stuck = _stop_workers(ex, futures, playing, pids, guard, keys, GRACE_SECONDS if grace is None else grace)
         if stuck:
             e.not_finished = stuck
         raise
@@ -221,50 +241,67 @@ def run_pool(items, accept, jobs: int, grace: float | None = None) -> None:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _stop_workers(ex: cf.ProcessPoolExecutor, futures: dict, started, grace: float) -> list:
-    """Cancel the items not started, give those under way ``grace`` seconds, then stop the worker
-    processes if some are still under way; returns the keys of the items their workers were
-    playing (in key order)."""
-    procs = list((getattr(ex, "_processes", None) or {}).values())  # (the executor offers no public way)
-    ex.shutdown(wait=False, cancel_futures=True)  # (the executor drops what it cancels: no late result)
-    _, late = cf.wait(futures, timeout=grace) if futures else ((), ())
-    if not late:
-        return []
-    playing: dict = {}
-    while not started.empty():
-        pid, key = started.get()
-        playing[pid] = key  # its last: what it is playing now
-    late_keys = {futures[f] for f in late}
-    for p in procs:
-        with contextlib.suppress(Exception):
-            p.terminate()
-    for p in procs:
-        p.join(1.0)
-        if p.is_alive():
-            with contextlib.suppress(Exception):
-                p.kill()
-            p.join(1.0)
-    return sorted({k for k in playing.values() if k in late_keys}) or sorted(late_keys)
+def _stop_workers(ex: cf.ProcessPoolExecutor, futures: dict, playing, pids, guard, keys: dict, grace: float) -> list:
+    """Drop the items no worker plays yet, give those under way ``grace`` seconds, then kill the
+    worker processes still playing one; returns the keys of the items they were playing (in key
+    order).  Another interruption during the wait kills them at once."""
+    import time
+
+    jobs = len(pids)
+    for f in futures:
+        f.cancel()  # (those not handed to the executor's queue yet)
+    with guard:
+        playing[jobs] = 1  # the items in the executor's queue: each is skipped by the worker that takes it
+    ex.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
+    under_way = [w for w in range(jobs) if playing[w] >= 0]
+    try:
+        while under_way and time.monotonic() < deadline:
+            time.sleep(0.02)
+            under_way = [w for w in range(jobs) if playing[w] >= 0]
+    finally:
+        now = {w: (playing[w], pids[w]) for w in range(jobs) if playing[w] >= 0}
+        for _, pid in now.values():
+            if pid > 0:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)  # (it ignores SIGTERM; what it plays is dropped anyway)
+    return sorted(keys[n] for n, _ in now.values() if n in keys)
 
 
-_STARTED = None
+_TRACK = None
 
 
-def _worker_start(started) -> None:
-    """Worker process start: ignore SIGINT and SIGTERM (:func:`_worker_signals`), keep the queue
-    on which it says which item it starts."""
-    global _STARTED
-    _STARTED = started
+def _worker_start(playing, pids, guard, slots, parent: int) -> None:
+    """Worker process start: end with the main process and drop its folder locks
+    (:func:`handsim._interrupt.worker_guard`), ignore SIGINT and SIGTERM (:func:`_worker_signals`),
+    take a slot in the shared table of what each worker plays."""
+    global _TRACK
+    from .._interrupt import worker_guard
+
+    worker_guard(parent)
     _worker_signals()
+    with slots.get_lock():
+        slot = slots.value
+        slots.value += 1
+    if slot < len(pids):
+        pids[slot] = os.getpid()
+        _TRACK = (playing, guard, slot, len(pids))
 
 
-def _tracked_work(item):
-    """:func:`~handsim.study.chunks.work`, after saying on the queue which item this worker starts."""
-    import os
-
-    if _STARTED is not None:
-        _STARTED.put((os.getpid(), item[0]))
-    return work(item)
+def _tracked_work(n: int, item):
+    """:func:`~handsim.study.chunks.work`, with this worker's slot saying that it plays item ``n``;
+    ``None`` without playing it once the study stops."""
+    if _TRACK is None:
+        return work(item)
+    playing, guard, slot, stop = _TRACK
+    with guard:
+        if playing[stop]:
+            return None
+        playing[slot] = n
+    try:
+        return work(item)
+    finally:
+        playing[slot] = -1
 
 
 @contextlib.contextmanager

@@ -8,12 +8,12 @@ per cell, which action is better and by how much, with a 95% confidence interval
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
+from handsim._interrupt import worker_pool
 from handsim.errors import InputError
 
 #: Decision classes ``handsim chart --decision`` measures.
@@ -138,7 +138,7 @@ def measure(rules, lineup: str = "card-reader,card-reader,card-reader,card-reade
             if progress:
                 progress(it[2])
     else:
-        with ProcessPoolExecutor(jobs) as ex:
+        with worker_pool(jobs) as ex:  # (ends with this process; Ctrl-C does not wait for every chunk)
             for it, part in zip(items, ex.map(_chunk, items)):
                 parts.append(part)
                 if progress:
