@@ -105,6 +105,8 @@ VARIANTS = [
     ("qahwa", {"hand_size": 10, "starter": "dealer_right"}),
     ("classic", {"ace_value": 10}),
     ("classic", {"ace_value": 1, "ace_low_value": 11}),
+    ("classic", {"max_run_length": 5}),
+    ("qahwa", {"max_run_length": 3}),
 ]
 
 

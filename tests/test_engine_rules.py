@@ -519,6 +519,33 @@ def test_the_first_ascending_opening_needs_only_the_threshold():
     assert result(trace, opened=1, scores=1) == {"opened": [True, True], "scores": [18, -60]}
 
 
+@pytest.mark.parametrize("max_run_length", [13, 5])
+def test_max_run_length_refuses_a_lay_off_past_it(max_run_length):
+    # RULES.md section 2, VARIANTS.md #5.  hand_size 12.  Seat 0 opens with K set + Q set + the
+    # run 3C..7C (30 + 30 + 25 = 85; 5 cards, legal at 5 too), throws 9H (its highest card
+    # outside the melds) and keeps 2D.  Seat 1 melds nothing (no three of a rank, no three in a
+    # row), draws 9D and throws a ten-count card no meld of seat 0 takes.  Seat 0 draws 8C:
+    #   13: lays it off on the run (meld 2: 3C..8C) and throws 2D: out, -30.  Seat 1 holds
+    #       2S 4S 6S 8S 10S QS 2H 4H 6H JD 5D 7D 9D = 40 + 12 + 31 = 83, less the card thrown
+    #       (10), + 100 unopened: 173.
+    #   5: 3C..8C would be 6 cards: no lay-off; it throws 8C (8 > 2) and keeps 2D.
+    rules = CLASSIC.replace(hand_size=12, max_run_length=max_run_length)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 3C 4C 5C 6C 7C 9H 2D",
+                             1: "2S 4S 6S 8S 10S QS 2H 4H 6H JD 5D 7D"}, stock="9D 8C")
+    turns = turns_of(ev)
+    assert sorted(turns[0][1:-1]) == ["meld 0 run 3C 4C 5C 6C 7C", "meld 0 set KS KH KD", "meld 0 set QS QH QD"]
+    assert turns[0][-1] == "discard 0 9H"
+    assert turns[1][:2] == ["turn 1", "draw 1 stock 9D"] and len(turns[1]) == 3
+    thrown = turns[1][2].split()[-1]
+    assert thrown in ("10S", "QS", "JD")
+    if max_run_length == 13:
+        assert turns[2] == ["turn 0", "draw 0 stock 8C", "layoff 0 m2 8C", "discard 0 2D", "out 0"]
+        assert result(trace, scores=1) == {"scores": [-30, 173]}
+    else:
+        assert turns[2] == ["turn 0", "draw 0 stock 8C", "discard 0 8C"]
+        assert all(not e.startswith("layoff") for e in ev)
+
+
 @pytest.mark.parametrize("layoff_on_opening_turn", [True, False])
 def test_layoffs_only_after_opening(layoff_on_opening_turn):
     # hand_size 8.  Turn 1: seat 0 opens with Q set + K set (60; the K set, meld 1, lacks KC),

@@ -50,6 +50,8 @@ VARIANTS = [
     ("kuwait", {}),  # decks=by_players: 4 players only (one deck is not implemented yet)
     ("classic", {"ace_value": 10}),  # KA's Ace (VARIANTS.md #4)
     ("qahwa", {"ace_value": 1, "ace_low_value": 11}),  # the Ace's values the other way round
+    ("classic", {"max_run_length": 5}),  # JS-a's longest run (VARIANTS.md #5)
+    ("qahwa", {"max_run_length": 3}),  # runs of 3 only, with qahwa's 4 jokers, up to 4 a meld
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4

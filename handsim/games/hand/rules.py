@@ -33,6 +33,9 @@ PARAMS: tuple[Param, ...] = (
           "(classic 11; KA: 10; VARIANTS.md #4).  The low Ace of A-2-3 counts ace_low_value.", lo=1, hi=11),
     Param("max_jokers_per_meld", "int", 1, "2", "Most jokers one meld may hold.", lo=1, hi=8),
     Param("min_natural_cards_per_meld", "int", 1, "2", "Fewest real cards a meld must keep.", lo=1, hi=3),
+    Param("max_run_length", "int", 13, "2",
+          "Longest legal run, jokers included (classic 13, A-K or 2-A; JS-a: 5, dropped in JS-b; VARIANTS.md #5): "
+          "no run may be laid, nor laid off on, past it.", lo=3, hi=13),
     Param("hand_size", "int", 14, "3", "Cards dealt to each player (the starter gets one more).", lo=3, hi=20),
     Param("starter", "choice", "dealer_right", "3",
           "Who starts with the extra card: the player to the dealer's right (SD, ER) or the dealer (QA).",

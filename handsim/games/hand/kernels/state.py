@@ -31,7 +31,6 @@ from handsim.games.hand.kernels.melds import (
     M_LO,
     M_MASK,
     M_NJ,
-    MAX_RUN,
     MAX_SET,
     card_of,
     copy_meld,
@@ -56,6 +55,7 @@ from handsim.games.hand.kernels.params import (
     P_ACE,
     P_ACE_LOW,
     P_MIN_NATURAL,
+    P_MAX_RUN,
     P_JOKER_SWAP,
     P_SET_JOKER_SWAP,
     SET_SWAP_FILL_SET,
@@ -257,7 +257,8 @@ def _table_move_problem(g, seat, k, t):
 @njit(cache=True)
 def layoff_position(g, k, t):
     """Where card ``t`` can be laid off on table meld ``k``: a run position, a set suit
-    (-1 for a joker on a set), or ``NO_TARGET`` when it cannot (RULES.md section 2)."""
+    (-1 for a joker on a set), or ``NO_TARGET`` when it cannot (RULES.md section 2; a run of
+    ``max_run_length`` cards takes no more)."""
     m = g.melds[k]
     rv = g.rv
     lo = m[M_LO]
@@ -269,7 +270,7 @@ def layoff_position(g, k, t):
             if meld_size(m) < MAX_SET:
                 return -1
             return NO_TARGET
-        if hi - lo + 1 >= MAX_RUN:
+        if hi - lo + 1 >= rv[P_MAX_RUN]:
             return NO_TARGET
         if hi < ACE_HIGH:
             return hi + 1
@@ -280,7 +281,7 @@ def layoff_position(g, k, t):
         if meld_key(m) != r or set_has_suit(m, s) or meld_size(m) >= MAX_SET:
             return NO_TARGET
         return s
-    if meld_key(m) != s or hi - lo + 1 >= MAX_RUN:
+    if meld_key(m) != s or hi - lo + 1 >= rv[P_MAX_RUN]:
         return NO_TARGET
     if r == 1:
         if lo == 2:
@@ -328,7 +329,7 @@ def layoff_fits(g):
         else:
             lo = m[M_LO]
             hi = m[M_HI]
-            if hi - lo + 1 >= MAX_RUN:
+            if hi - lo + 1 >= g.rv[P_MAX_RUN]:
                 continue
             if lo >= 2:
                 fit |= np.int64(1) << card_of(key, lo - 1)  # lo - 1 = 1: the Ace, low

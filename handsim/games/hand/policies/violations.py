@@ -80,8 +80,8 @@ def describe_move(err) -> tuple[str, str]:
                 f"hand_waives_threshold: an opening below {b} points is legal only as a Hand, all cards laid "
                 "down in that turn (RULES.md §4, §6)")
     if code == S.E_BAD_MELD:
-        rule = "a set is 3-4 cards of one rank in different suits, a run 3-13 cards of one suit in sequence, within the " \
-               "joker limits (RULES.md §2)" if c == S.WHY_ILLEGAL_MELD else why[S.WHY_NOT_HELD]
+        rule = "a set is 3-4 cards of one rank in different suits, a run 3 to max_run_length (13 in classic) cards of one " \
+               "suit in sequence, within the joker limits (RULES.md §2)" if c == S.WHY_ILLEGAL_MELD else why[S.WHY_NOT_HELD]
         return f"laid down {_meld_text(meld)}", rule
     if code == S.E_BAD_LAYOFF:
         return f"laid off {_card(a)} on meld #{b}", why.get(c, "the card does not extend that meld to a legal set or run (RULES.md §2)")
