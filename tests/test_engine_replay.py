@@ -107,6 +107,8 @@ VARIANTS = [
     ("classic", {"ace_value": 1, "ace_low_value": 11}),
     ("classic", {"max_run_length": 5}),
     ("qahwa", {"max_run_length": 3}),
+    ("classic", {"discard_pickup": "must_open_using"}),
+    ("classic", {"opening_requires_discard_pickup": True}),
 ]
 
 
