@@ -1070,3 +1070,26 @@ def test_longest_legal_round_fits_the_turn_limit_and_the_move_log():
     rules = CLASSIC.replace(hand_size=3, max_reshuffles=30)
     trace, ev = play(rules, {0: "KS 2H 5D 9C", 1: "3S 6H 8D"})
     assert trace["result"]["turns"] == 3071 and ev[-1] == "void"
+
+
+def test_the_pickup_errors_name_the_move_and_the_rule():
+    # The error records of the turn's pick-up checks (RULES.md sections 3-4) in words, as
+    # check-policy and simulate print them: card 9C is card type 3 * 13 + 8 = 47.
+    import numpy as np
+
+    from handsim.games.hand.kernels import state as S
+    from handsim.games.hand.policies.violations import describe_move
+
+    def words(code, a, b=0, c=0):
+        err = np.zeros(S.ERR_WIDTH, dtype=np.int64)
+        err[S.ER_CODE], err[S.ER_A], err[S.ER_B], err[S.ER_C] = code, a, b, c
+        return describe_move(err)
+
+    move, rule = words(S.E_OPENED_WITHOUT_TAKEN, parse_card("9C"), 0)
+    assert move == "took 9C from the discard pile and opened without it in a new meld"
+    assert rule.startswith("discard_pickup = must_open_using: ")
+    assert words(S.E_OPENED_WITHOUT_TAKEN, parse_card("9C"), 1)[1].startswith("opening_requires_discard_pickup: ")
+    move, rule = words(S.E_OPENED_WITHOUT_PICKUP, 60, 5)
+    assert move == ("opened with 60 points without taking the top discard and kept 5 card(s) or laid off on "
+                    "another player's meld")
+    assert rule.startswith("opening_requires_discard_pickup: ") and "a Hand" in rule
