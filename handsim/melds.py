@@ -36,6 +36,12 @@ MAX_SET = 4
 MAX_RUN = 13
 
 
+def max_run(rules) -> int:
+    """Longest legal run under ``rules``: its ``max_run_length`` (Hand, RULES.md section 2), or
+    13 for rules without that option (Russian Hand)."""
+    return getattr(rules, "max_run_length", MAX_RUN)
+
+
 @dataclass(frozen=True)
 class MeldCheck:
     """Verdict on one meld.
@@ -133,7 +139,8 @@ def validate_meld(cards: Sequence[Sequence[int]], rules) -> MeldCheck:
         card must stand for itself; a joker (52) for a natural card (0..51).  Order does not
         matter: a run's positions follow from the cards it stands for.
     rules : handsim.games.hand.rules.Rules
-        Uses ``max_jokers_per_meld``, ``min_natural_cards_per_meld`` and ``ace_low_value``.
+        Uses ``max_jokers_per_meld``, ``min_natural_cards_per_meld``, ``ace_low_value``,
+        ``ace_value`` and ``max_run_length`` (13 when ``rules`` has none).
 
     Returns
     -------
@@ -144,7 +151,7 @@ def validate_meld(cards: Sequence[Sequence[int]], rules) -> MeldCheck:
     Notes
     -----
     A set is 3-4 cards of one rank whose stands-for cards all differ in suit.  A run is
-    3-13 cards of one suit at consecutive positions; an Ace is low (position 1) or high
+    3 to ``max_run_length`` (13 in classic) cards of one suit at consecutive positions; an Ace is low (position 1) or high
     (position 14), never both, and a run never wraps (K-A-2).  At most
     ``max_jokers_per_meld`` jokers and at least ``min_natural_cards_per_meld`` naturals.
     """
@@ -194,8 +201,8 @@ def _check_set(pairs: tuple[Pair, ...], ace_value: int) -> MeldCheck:
 def _check_run(pairs: tuple[Pair, ...], rules) -> MeldCheck:
     ranks = [rank_of(sf) for _, sf in pairs]
     suit = suit_of(pairs[0][1])
-    if len(pairs) > MAX_RUN:
-        return _illegal(f"a run has at most {MAX_RUN} cards (got {len(pairs)})")
+    if len(pairs) > max_run(rules):
+        return _illegal(f"a run has at most {max_run(rules)} cards (got {len(pairs)})")
     twice = _first_duplicate(sf for _, sf in pairs)
     if twice is not None:
         return _illegal(_twice(twice, "run"))
@@ -303,7 +310,7 @@ def _run_readings(naturals: list[int], n_jokers: int, rules) -> list[MeldCheck]:
         return []
     suit = suit_of(naturals[0])
     length = len(naturals) + n_jokers
-    if length > MAX_RUN:
+    if length > max_run(rules):
         return []
     ranks = [rank_of(c) for c in naturals]
     readings = []
@@ -334,8 +341,8 @@ def _why_not(naturals: list[int], n_jokers: int, rules) -> str:
     if len(suits) != 1:
         return f"{cards} is neither a set (one rank) nor a run (one suit)"
     length = len(naturals) + n_jokers
-    if length > MAX_RUN:
-        return f"a run has at most {MAX_RUN} cards (got {length})"
+    if length > max_run(rules):
+        return f"a run has at most {max_run(rules)} cards (got {length})"
     twice = _first_duplicate(naturals)
     if twice is not None:
         return _twice(twice, "run")

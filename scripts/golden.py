@@ -97,6 +97,10 @@ OPTION_CASES = [
     ("levant", "levant", {}, 3, "card-reader,hold-hand,greedy"),
     ("kuwait", "kuwait", {}, 4, "hold-hand,card-reader,greedy,card-reader"),
     ("ace-10", "classic", {"ace_value": 10}, 4, "card-reader,greedy,hold-hand,random"),
+    ("max-run-5", "classic", {"max_run_length": 5}, 4, "card-reader,greedy,random,hold-hand"),
+    ("must-open-using", "classic", {"discard_pickup": "must_open_using"}, 4, "greedy,card-reader,hold-hand,random"),
+    ("opening-needs-pickup", "classic", {"opening_requires_discard_pickup": True}, 4,
+     "card-reader,random,greedy,hold-hand"),
 ]
 
 #: The searching player (issue 21), after every case above for the same reason, on fewer deals (it

@@ -120,7 +120,7 @@ def _run_readings(cards: tuple[int, ...], rules) -> list[OMeld]:
     jokers = len(cards) - len(naturals)
     size = len(cards)
     out: list[OMeld] = []
-    if not 3 <= size <= 13 or not naturals:
+    if not 3 <= size <= rules.max_run_length or not naturals:
         return out
     suits = {suit_of(c) for c in naturals}
     if len(suits) != 1:
@@ -225,8 +225,8 @@ def meld_value(kind: str, pairs, rules) -> int:
             raise InvalidMeld("set with a repeated suit")
         return set_card_value(rank_of(sfs[0]), rules.ace_value) * n
     if kind == "run":
-        if n > 13:
-            raise InvalidMeld("a run has at most 13 cards")
+        if n > rules.max_run_length:
+            raise InvalidMeld(f"a run has at most max_run_length = {rules.max_run_length} cards")
         if len({suit_of(s) for s in sfs}) != 1:
             raise InvalidMeld("run of mixed suits")
         for start in positions_of_rank(rank_of(sfs[0])):

@@ -151,6 +151,7 @@ def rules_strategy(draw, min_naturals=(1,)):
         ace_value=draw(st.sampled_from([1, 10, 11])),
         joker_penalty=draw(st.sampled_from([15, 30])),
         opening_threshold=draw(st.sampled_from([51, 71])),
+        max_run_length=draw(st.sampled_from([13, 13, 5, 3])),
     )
 
 

@@ -243,7 +243,8 @@ def _committed(part, plan) -> dict:
 #: Classic Hand's rule options added after the committed runs were played (issue 27): a committed
 #: run.json names none of them, and played each at its default.
 ADDED_SINCE = ("ascending_increment", "hand_waives_threshold", "out_score", "hand_score", "unopened_points",
-               "set_joker_swap", "dealer_rotation", "decks", "ace_value", "elimination_score")
+               "set_joker_swap", "dealer_rotation", "decks", "ace_value", "elimination_score", "max_run_length",
+               "opening_requires_discard_pickup")
 
 
 def _with_added_defaults(obj):

@@ -420,6 +420,67 @@ def test_discard_pickup_rules():
         "(it was laid off) (discard_pickup=new_meld_only)"]
 
 
+def test_must_open_using_lets_opened_players_take_freely():
+    # Deal N's seat 0, opened, takes KC and lays it off: legal under must_open_using (KA).
+    assert check_deal(deal_n("must_open_using")) == []
+
+
+def deal_laid_off_taken(pickup):
+    """Seat 1 (unopened) takes 9C, opens with 9H 9S 9D (27 >= 20), lays 9C off on it and goes out
+    with its last card 3D: a Hand (only its own meld touched).  Seat 0 keeps 5D: 5, doubled 10."""
+    rules = Rules.preset("classic", opening_threshold=20, discard_pickup=pickup, **SMALL)
+    return make_trace(
+        rules, dealer=1,
+        front="KS KH KD 9C 5D  9H 9S 9D 3D",
+        hands=["KS KH KD 9C 5D", "9H 9S 9D 3D"],
+        turns=[
+            [meld("set", "KS KH KD"), discard("9C")],
+            [draw("9C", "discard"), meld("set", "9H 9S 9D"), layoff(1, "9C"), discard("3D"), out(hand=True)],
+        ],
+        result={"void": False, "out": 1, "hand": True, "turns": 2, "opened": [True, True], "scores": [10, -60]},
+    )
+
+
+def test_must_open_using_needs_the_taken_card_in_the_opening():
+    assert check_deal(deal_laid_off_taken("must_open")) == []
+    assert check_deal(deal_laid_off_taken("must_open_using")) == [
+        "deal 7, turn 2, seat 1: took 9C from the discard pile and opened without it in a new meld "
+        "(it was laid off) (discard_pickup=must_open_using)"]
+
+
+def test_opening_requires_discard_pickup():
+    # Deal N under opening_requires_discard_pickup: seat 0 opens in turn 1 (no draw) and keeps 5D:
+    # no Hand.  Seat 1's opening in turn 2 holds the 9C it took: legal.
+    trace = deal_n("must_open")
+    trace["rules"]["opening_requires_discard_pickup"] = True
+    assert check_deal(trace) == [
+        "deal 7, turn 1, seat 0: opened without taking the top discard, and the turn is no Hand: "
+        "1 card left in the hand (opening_requires_discard_pickup)"]
+    # Seat 1's 9C laid off instead of melded (deal_laid_off_taken): refused too.
+    trace = deal_laid_off_taken("must_open")
+    trace["rules"]["opening_requires_discard_pickup"] = True
+    problems = check_deal(trace)
+    only(problems, "deal 7, turn 2, seat 1: took 9C from the discard pile and opened without it in a new meld "
+                   "(it was laid off) (opening_requires_discard_pickup)")
+
+
+def test_opening_requires_discard_pickup_exempts_a_hand():
+    # Seat 0 (KS 2H 5D 7C 8S) throws KS; seat 1 draws 9C from the stock and lays 9H 9S 9D 9C down
+    # (36 >= 20), throws QH: a Hand from a stock draw, legal.  Seat 0: 22 + 100, doubled: 244.
+    rules = Rules.preset("classic", opening_threshold=20, opening_requires_discard_pickup=True, **SMALL)
+    trace = make_trace(
+        rules, dealer=1,
+        front="KS 2H 5D 7C 8S  9H 9S 9D QH 9C",
+        hands=["KS 2H 5D 7C 8S", "9H 9S 9D QH"],
+        turns=[
+            [discard("KS")],
+            [draw("9C"), meld("set", "9H 9S 9D 9C"), discard("QH"), out(hand=True)],
+        ],
+        result={"void": False, "out": 1, "hand": True, "turns": 2, "opened": [False, True], "scores": [244, -60]},
+    )
+    assert check_deal(trace) == []
+
+
 def test_unopened_player_taking_the_discard_must_open():
     trace = deal_n("must_open")
     turn2 = trace["events"].index(events_of(trace, "meld")[1])

@@ -105,6 +105,10 @@ VARIANTS = [
     ("qahwa", {"hand_size": 10, "starter": "dealer_right"}),
     ("classic", {"ace_value": 10}),
     ("classic", {"ace_value": 1, "ace_low_value": 11}),
+    ("classic", {"max_run_length": 5}),
+    ("qahwa", {"max_run_length": 3}),
+    ("classic", {"discard_pickup": "must_open_using"}),
+    ("classic", {"opening_requires_discard_pickup": True}),
 ]
 
 

@@ -212,8 +212,9 @@ def test_first_dealer_is_uniform():
 # --- section 3: drawing, the discard pile, discard_pickup ----------------------------------
 
 
-@pytest.mark.parametrize("pickup", ["must_open", "new_meld_only"])
-def test_unopened_player_takes_the_discard_only_to_open_with_it(pickup):
+@pytest.mark.parametrize("pickup, requires", [("must_open", False), ("new_meld_only", False),
+                                             ("must_open_using", False), ("must_open", True)])
+def test_unopened_player_takes_the_discard_only_to_open_with_it(pickup, requires):
     # hand_size 7.  Seat 0: QS KS 2H 3D 5C 7H 8D 4S - nothing melds.  Seat 1: KH KD QH QD QC 2C 4D,
     # a Q set (30) and a pair of kings.
     # Turn 1: seat 0 discards QS or KS (10 points, one partner each): the lower card type, QS.
@@ -227,7 +228,9 @@ def test_unopened_player_takes_the_discard_only_to_open_with_it(pickup):
     #         off on its own K set (meld 1), discards 2C and is out: -30 (no Hand: it laid down
     #         in turn 4).
     # Seat 0 keeps 2H 3H 3D 5C 7H 4S 6C = 30, never opened: 30 + 100 = 130.
-    rules = CLASSIC.replace(hand_size=7, discard_pickup=pickup)
+    # must_open_using (KA) and opening_requires_discard_pickup (KN): the same play, since the
+    # opening of turn 4 holds the taken KS in a new meld, and seat 1 lays off KC once opened.
+    rules = CLASSIC.replace(hand_size=7, discard_pickup=pickup, opening_requires_discard_pickup=requires)
     trace, ev = play(rules, {0: "QS KS 2H 3D 5C 7H 8D 4S", 1: "KH KD QH QD QC 2C 4D"}, stock="AS 6C 3H KC")
     assert ev == [
         "turn 0", "discard 0 QS",
@@ -241,7 +244,7 @@ def test_unopened_player_takes_the_discard_only_to_open_with_it(pickup):
         "out": 1, "hand": False, "opened": [False, True], "scores": [130, -30]}
 
 
-@pytest.mark.parametrize("pickup", ["must_open", "new_meld_only"])
+@pytest.mark.parametrize("pickup", ["must_open", "new_meld_only", "must_open_using"])
 def test_opened_player_takes_the_discard_to_lay_it_off_only_under_must_open(pickup):
     # hand_size 7.  Turn 1: seat 0 opens with K set + Q set (60), throws 9D, keeps 4C.
     # Turn 2: seat 1 (KC 2H 3D 5S 7S 6D 8H, nothing melds) draws 2C and throws KC (10 points).
@@ -250,12 +253,13 @@ def test_opened_player_takes_the_discard_to_lay_it_off_only_under_must_open(pick
     # Turn 3, new_meld_only: KC would only be laid off, not put into a new meld: seat 0 draws
     #   6C instead and throws it; seat 1 draws 9S and throws it; seat 0 draws the other KC,
     #   lays it off and throws 4C: out at turn 5.
+    # must_open_using (KA): an opened player takes the discard freely, as under must_open.
     # Seat 1 (never opened) keeps 2H 3D 5S 7S 6D 8H 2C = 33: 133 either way.
     rules = CLASSIC.replace(hand_size=7, discard_pickup=pickup)
     trace, ev = play(rules, {0: "KS KH KD QS QH QD 4C 9D", 1: "KC 2H 3D 5S 7S 6D 8H"}, stock="2C 6C 9S KC")
     start = ["turn 0", "meld 0 set QS QH QD", "meld 0 set KS KH KD", "discard 0 9D",
              "turn 1", "draw 1 stock 2C", "discard 1 KC"]
-    if pickup == "must_open":
+    if pickup != "new_meld_only":
         assert ev == start + ["turn 0", "draw 0 discard KC", "layoff 0 m1 KC", "discard 0 4C", "out 0"]
         assert trace["result"]["turns"] == 3
     else:
@@ -264,6 +268,37 @@ def test_opened_player_takes_the_discard_to_lay_it_off_only_under_must_open(pick
                               "turn 0", "draw 0 stock KC", "layoff 0 m1 KC", "discard 0 4C", "out 0"]
         assert trace["result"]["turns"] == 5
     assert result(trace, out=1, hand=1, scores=1) == {"out": 0, "hand": False, "scores": [-30, 133]}
+
+
+def test_opening_requires_discard_pickup_opens_only_with_the_taken_card():
+    # opening_requires_discard_pickup (KN; RULES.md section 4), hand_size 7: the deal of
+    # test_opened_player_takes_the_discard_to_lay_it_off_only_under_must_open.  Turn 1 has no
+    # draw, so seat 0 may not open with its K set + Q set (60) - nor make a Hand (4C 9D would be
+    # left): it throws 9D, its highest card outside the melds.  Turn 2: seat 1 draws 2C and throws
+    # KC.  Turn 3: seat 0 takes KC, which opens with it in a new meld: K set of four (40) + Q set
+    # (30) = 70, throws 4C and is out in its first lay-down: a Hand, -60.  Seat 1 (never opened):
+    # 2H 3D 5S 7S 6D 8H 2C = 33, (33 + 100) * 2 = 266.
+    rules = CLASSIC.replace(hand_size=7, opening_requires_discard_pickup=True)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 4C 9D", 1: "KC 2H 3D 5S 7S 6D 8H"}, stock="2C 6C 9S KC")
+    assert ev == ["turn 0", "discard 0 9D", "turn 1", "draw 1 stock 2C", "discard 1 KC",
+                  "turn 0", "draw 0 discard KC", "meld 0 set QS QH QD", "meld 0 set KS KH KD KC",
+                  "discard 0 4C", "out 0 hand"]
+    assert result(trace, opened=1, scores=1) == {"opened": [True, False], "scores": [-60, 266]}
+
+
+@pytest.mark.parametrize("requires", [False, True])
+def test_opening_requires_discard_pickup_exempts_a_hand_from_the_stock(requires):
+    # The 51 deal of test_opening_threshold: the starter's Q set + 6H 7H 8H reach 51.
+    #   false: it opens in turn 1 and keeps 2D 4S 7D 3H (16) after throwing 9C; the CLOSER's Hand
+    #     doubles it: 32.
+    #   true: turn 1 took no discard: no opening (no Hand either); it throws 9C.  The CLOSER draws
+    #     2S from the stock and lays its whole hand down: a Hand, exempt.  Seat 0 keeps
+    #     30 + 21 + 2 + 4 + 7 + 3 = 67, unopened: (67 + 100) * 2 = 334.
+    rules = CLASSIC.replace(hand_size=10, opening_requires_discard_pickup=requires)
+    trace, ev = play(rules, {0: OPENING_CASES[51][0], 1: CLOSER}, stock="2S")
+    melds = ["meld 0 set QS QH QC", "meld 0 run 6H 7H 8H"] if not requires else []
+    assert ev == ["turn 0"] + melds + ["discard 0 9C"] + CLOSER_TURN
+    assert result(trace, opened=1, scores=1) == {"opened": [not requires, True], "scores": [334 if requires else 32, -60]}
 
 
 def test_card_taken_from_the_pile_is_not_discarded():
@@ -517,6 +552,33 @@ def test_the_first_ascending_opening_needs_only_the_threshold():
     assert ev == ["turn 0", "meld 0 run 2S 3S 4S", "discard 0 KH",
                   "turn 1", "draw 1 stock 5H", "meld 1 set QS QH QD QC", "discard 1 5H", "out 1 hand"]
     assert result(trace, opened=1, scores=1) == {"opened": [True, True], "scores": [18, -60]}
+
+
+@pytest.mark.parametrize("max_run_length", [13, 5])
+def test_max_run_length_refuses_a_lay_off_past_it(max_run_length):
+    # RULES.md section 2, VARIANTS.md #5.  hand_size 12.  Seat 0 opens with K set + Q set + the
+    # run 3C..7C (30 + 30 + 25 = 85; 5 cards, legal at 5 too), throws 9H (its highest card
+    # outside the melds) and keeps 2D.  Seat 1 melds nothing (no three of a rank, no three in a
+    # row), draws 9D and throws a ten-count card no meld of seat 0 takes.  Seat 0 draws 8C:
+    #   13: lays it off on the run (meld 2: 3C..8C) and throws 2D: out, -30.  Seat 1 holds
+    #       2S 4S 6S 8S 10S QS 2H 4H 6H JD 5D 7D 9D = 40 + 12 + 31 = 83, less the card thrown
+    #       (10), + 100 unopened: 173.
+    #   5: 3C..8C would be 6 cards: no lay-off; it throws 8C (8 > 2) and keeps 2D.
+    rules = CLASSIC.replace(hand_size=12, max_run_length=max_run_length)
+    trace, ev = play(rules, {0: "KS KH KD QS QH QD 3C 4C 5C 6C 7C 9H 2D",
+                             1: "2S 4S 6S 8S 10S QS 2H 4H 6H JD 5D 7D"}, stock="9D 8C")
+    turns = turns_of(ev)
+    assert sorted(turns[0][1:-1]) == ["meld 0 run 3C 4C 5C 6C 7C", "meld 0 set KS KH KD", "meld 0 set QS QH QD"]
+    assert turns[0][-1] == "discard 0 9H"
+    assert turns[1][:2] == ["turn 1", "draw 1 stock 9D"] and len(turns[1]) == 3
+    thrown = turns[1][2].split()[-1]
+    assert thrown in ("10S", "QS", "JD")
+    if max_run_length == 13:
+        assert turns[2] == ["turn 0", "draw 0 stock 8C", "layoff 0 m2 8C", "discard 0 2D", "out 0"]
+        assert result(trace, scores=1) == {"scores": [-30, 173]}
+    else:
+        assert turns[2] == ["turn 0", "draw 0 stock 8C", "discard 0 8C"]
+        assert all(not e.startswith("layoff") for e in ev)
 
 
 @pytest.mark.parametrize("layoff_on_opening_turn", [True, False])
@@ -1008,3 +1070,26 @@ def test_longest_legal_round_fits_the_turn_limit_and_the_move_log():
     rules = CLASSIC.replace(hand_size=3, max_reshuffles=30)
     trace, ev = play(rules, {0: "KS 2H 5D 9C", 1: "3S 6H 8D"})
     assert trace["result"]["turns"] == 3071 and ev[-1] == "void"
+
+
+def test_the_pickup_errors_name_the_move_and_the_rule():
+    # The error records of the turn's pick-up checks (RULES.md sections 3-4) in words, as
+    # check-policy and simulate print them: card 9C is card type 3 * 13 + 8 = 47.
+    import numpy as np
+
+    from handsim.games.hand.kernels import state as S
+    from handsim.games.hand.policies.violations import describe_move
+
+    def words(code, a, b=0, c=0):
+        err = np.zeros(S.ERR_WIDTH, dtype=np.int64)
+        err[S.ER_CODE], err[S.ER_A], err[S.ER_B], err[S.ER_C] = code, a, b, c
+        return describe_move(err)
+
+    move, rule = words(S.E_OPENED_WITHOUT_TAKEN, parse_card("9C"), 0)
+    assert move == "took 9C from the discard pile and opened without it in a new meld"
+    assert rule.startswith("discard_pickup = must_open_using: ")
+    assert words(S.E_OPENED_WITHOUT_TAKEN, parse_card("9C"), 1)[1].startswith("opening_requires_discard_pickup: ")
+    move, rule = words(S.E_OPENED_WITHOUT_PICKUP, 60, 5)
+    assert move == ("opened with 60 points without taking the top discard and kept 5 card(s) or laid off on "
+                    "another player's meld")
+    assert rule.startswith("opening_requires_discard_pickup: ") and "a Hand" in rule

@@ -32,6 +32,7 @@ def test_fuzz_cases_cover_every_option_value():
     assert {0, 100, 200} <= seen["unopened_points"]
     assert {0, 1, 10} <= seen["ascending_increment"]
     assert {1, 10, 11} <= seen["ace_value"]
+    assert {3, 5, 13} <= seen["max_run_length"]
 
 
 def test_fuzz_cases_include_go_out_with_discard_and_2v2():

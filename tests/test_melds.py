@@ -203,6 +203,28 @@ def test_lay_off_that_breaks_the_meld_is_refused():
     assert "two KS in one set" in can_lay_off(kings, parse_card("KS"), None, CLASSIC).reason
 
 
+@pytest.mark.parametrize("max_run_length", [13, 5])
+def test_max_run_length_bounds_runs_and_lay_offs(max_run_length):
+    # RULES.md section 2, VARIANTS.md #5 (JS-a: 5).  3S..7S is 5 cards: legal at 5 and 13
+    # (3 + 4 + 5 + 6 + 7 = 25).  3S..8S is 6 cards: legal only at 13 (33).  Laying 8S (or a
+    # joker) off on 3S..7S makes 6 cards: refused at 5.
+    rules = CLASSIC.replace(max_run_length=max_run_length)
+    five = validate_meld(pairs("3S 4S 5S 6S 7S"), rules)
+    assert (five.ok, five.kind, five.value) == (True, "run", 25)
+    six = validate_meld(pairs("3S 4S 5S 6S 7S 8S"), rules)
+    lay = can_lay_off(pairs("3S 4S 5S 6S 7S"), parse_card("8S"), None, rules)
+    joker = can_lay_off(pairs("3S 4S 5S 6S 7S"), JOKER, None, rules)
+    if max_run_length == 13:
+        assert (six.ok, six.value, lay.ok, lay.value, joker.ok) == (True, 33, True, 33, True)
+    else:
+        assert (six.ok, six.reason) == (False, "a run has at most 5 cards (got 6)")
+        assert not lay.ok and not joker.ok
+        assert interpret("3S 4S 5S 6S 7S 8S", rules).reason == "a run has at most 5 cards (got 6)"
+        # a joker inside counts: 3S 4S JK 6S 7S is 5 cards, 3S 4S JK 6S 7S 8S is 6
+        assert interpret("3S 4S JK 6S 7S", rules).ok
+        assert not interpret("3S 4S JK 6S 7S 8S", rules).ok
+
+
 def test_lay_off_joker_declares_or_takes_the_best_place():
     run = pairs("5H 6H 7H")
     assert can_lay_off(run, JOKER, parse_card("4H"), CLASSIC).cards == tuple(pairs("JK=4H 5H 6H 7H"))

@@ -42,6 +42,20 @@ def rules_of(overrides: dict) -> Rules:
 
 # (id, hand, rule overrides, max_melded_value, min_deadwood)
 CASES = [
+    # max_run_length (VARIANTS.md #5).  3S..9S (7 cards, 42 points) splits into runs of at most 5
+    # (3-4-5 + 6-7-8-9, or 3-4-5-6 + 7-8-9): all melded, 42, no deadwood.
+    ("max-run-5-splits", "3S 4S 5S 6S 7S 8S 9S", {"max_run_length": 5}, 42, 0),
+    # At 3 only two runs of 3 fit: leave the lowest card, 3S: 42 - 3 = 39, deadwood 3.
+    ("max-run-3-leaves-one", "3S 4S 5S 6S 7S 8S 9S", {"max_run_length": 3}, 39, 3),
+    # At 4, 3S..7S (5 cards) cannot split into runs of 3+: the best run of 4 is 4-5-6-7 = 22,
+    # leaving 3S; the least deadwood leaves 3S too (3).
+    ("max-run-4-of-five", "3S 4S 5S 6S 7S", {"max_run_length": 4}, 22, 3),
+    # At 3: 5-6-7 = 18 leaves 3S 4S (deadwood 7).
+    ("max-run-3-of-five", "3S 4S 5S 6S 7S", {"max_run_length": 3}, 18, 7),
+    # A joker counts in the length: at 4, 4S 5S 6S 7S JK cannot all go in one run (5 cards) nor
+    # two (6 or more).  5-6-7-JK=8 = 26 leaving 4S beats 4-5-6-7 = 22 leaving the joker (15)
+    # and JK=3 4 5 6 = 18 leaving 7S: value 26, deadwood 4 (4S).
+    ("max-run-4-joker", "4S 5S 6S 7S JK", {"max_run_length": 4}, 26, 4),
     # A-2-3 with the Ace low: 1 + 2 + 3 = 6.
     ("ace-low-run", "AH 2H 3H", {}, 6, 0),
     # Same with ace_low_value 11: 11 + 2 + 3 = 16.

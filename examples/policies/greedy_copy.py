@@ -160,7 +160,7 @@ def choose_draw(g, seat):
             ok = n > 0 and api.path_uses(api.plan(g), n, top) >= 1
         api.undo_take(g, seat)  # ... and always undo before returning
         return api.DRAW_DISCARD if ok else api.DRAW_STOCK
-    if api.pickup_must_open(g):
+    if not api.pickup_needs_new_meld(g, seat):  # it may lay the card off (must_open, must_open_using)
         for k in range(api.table_count(g)):
             if api.layoff_target(g, k, top) != api.NO_TARGET or api.swap_target(g, k, top) != api.NO_TARGET:
                 return api.DRAW_DISCARD
@@ -179,15 +179,17 @@ def play(g, seat):
     n = 0
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
-        waives = api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0
+        # opening_requires_discard_pickup: no opening but a Hand in a turn that took no discard
+        allowed = api.opening_allowed(g, seat)
+        waives = api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0 or not allowed
         val, n = api.arrange(g, api.hand(g, seat), api.OPEN)  # most opening value
-        tried = val >= req and n > 0
+        tried = allowed and val >= req and n > 0
         if tried:
             n = api.plan_melds(g, seat, api.OPEN, req, keep, True)  # ... keeping a legal discard
             taken = api.taken_card(g)
-            if (waives and n > 0 and taken != api.NO_CARD and not api.pickup_must_open(g)
+            if (n > 0 and taken != api.NO_CARD and api.pickup_needs_new_meld(g, seat)
                     and api.path_uses(api.plan(g), n, taken) == 0):
-                n = -1  # we took the card for a Hand: under new_meld_only it must go into a meld
+                n = -1  # the taken card must go into a new meld (new_meld_only, must_open_using, ...)
             if n > 0:
                 api.lay_melds(g, seat, api.plan(g), n)
         if waives and not api.has_opened(g, seat):  # a Hand opens however low: go out

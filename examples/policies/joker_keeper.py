@@ -105,7 +105,7 @@ def play(g, seat):
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
         w, n = api.arrange(g, naturals(g, seat), api.OPEN)
-        if n > 0 and w >= req:
+        if n > 0 and w >= req and api.opening_allowed(g, seat):  # (opening_requires_discard_pickup)
             api.lay_melds(g, seat, api.plan(g), n)  # an opening: all its melds at once; the jokers stay
         if not api.has_opened(g, seat):
             return choose_discard(g, seat, api.plan(g), n)

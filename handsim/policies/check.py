@@ -48,6 +48,12 @@ VARIANTS = [
     ("kuwait", {}),  # decks=by_players: 4 players only (one deck is not implemented yet)
     ("classic", {"ace_value": 10}),  # KA's Ace (VARIANTS.md #4)
     ("qahwa", {"ace_value": 1, "ace_low_value": 11}),  # the Ace's values the other way round
+    ("classic", {"max_run_length": 5}),  # JS-a's longest run (VARIANTS.md #5)
+    ("qahwa", {"max_run_length": 3}),  # runs of 3 only, with qahwa's 4 jokers, up to 4 a meld
+    ("classic", {"discard_pickup": "must_open_using"}),  # KA's pick-up (VARIANTS.md #7)
+    ("saudi", {"discard_pickup": "must_open_using", "go_out_requires_discard": True}),
+    ("classic", {"opening_requires_discard_pickup": True}),  # KN's: open only with the discard (#8)
+    ("qahwa", {"opening_requires_discard_pickup": True, "discard_pickup": "new_meld_only"}),
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4
@@ -62,6 +68,9 @@ PARTNERSHIP_VARIANTS = [
     ("partnership", {"opening_scope": "team", "go_out_requires_discard": True, "layoff_on_opening_turn": False,
                      "joker_swap": False}),
     ("partnership", {"opening_scope": "team", "hand_waives_threshold": True, "opening_threshold": 71}),
+    # a partner's opening opens the team: the other partner then takes the discard freely
+    ("partnership", {"opening_scope": "team", "discard_pickup": "must_open_using",
+                     "opening_requires_discard_pickup": True}),
 ]
 
 

@@ -695,7 +695,8 @@ class _Replay:
     # -- end of a turn, end of the round --------------------------------------------------
 
     def close_turn(self) -> None:
-        """Checks made once the turn is over: opening value and the discard_pickup rule."""
+        """Checks made once the turn is over: opening value, the discard_pickup rule and
+        opening_requires_discard_pickup (RULES.md sections 3-4)."""
         state, turn, rules = self.state, self.turn, self.rules
         if turn.closed:
             return
@@ -714,12 +715,25 @@ class _Replay:
             state.best_opening = max(state.best_opening, turn.meld_value)
         if turn.taken is not None:
             taken = format_card(turn.taken)
-            if rules.discard_pickup == "must_open" and not turn.opened_at_start and not turn.laid_melds:
-                self.fail(f"took {taken} from the discard pile without opening (discard_pickup=must_open)")
-            if rules.discard_pickup == "new_meld_only" and not turn.new_meld_cards.get(turn.taken):
-                how = " (it was laid off)" if turn.laid_off.get(turn.taken) else ""
+            how = " (it was laid off)" if turn.laid_off.get(turn.taken) else ""
+            if rules.discard_pickup != "new_meld_only" and not turn.opened_at_start and not turn.laid_melds:
+                self.fail(f"took {taken} from the discard pile without opening (discard_pickup={rules.discard_pickup})")
+            elif rules.discard_pickup == "new_meld_only" and not turn.new_meld_cards.get(turn.taken):
                 self.fail(f"took {taken} from the discard pile but did not put it into a new meld{how} "
                           f"(discard_pickup=new_meld_only)")
+            elif turn.is_opening and not turn.new_meld_cards.get(turn.taken):
+                # must_open_using (RULES.md section 3), opening_requires_discard_pickup (section 4)
+                if rules.discard_pickup == "must_open_using":
+                    self.fail(f"took {taken} from the discard pile and opened without it in a new meld{how} "
+                              f"(discard_pickup=must_open_using)")
+                elif rules.opening_requires_discard_pickup:
+                    self.fail(f"took {taken} from the discard pile and opened without it in a new meld{how} "
+                              f"(opening_requires_discard_pickup)")
+        elif turn.is_opening and rules.opening_requires_discard_pickup:
+            why_not = self.why_not_a_hand() if not state.held[seat] else f"{n_of(state.held[seat])} left in the hand"
+            if why_not:
+                self.fail(f"opened without taking the top discard, and the turn is no Hand: {why_not} "
+                          f"(opening_requires_discard_pickup)")
         if turn.laid_melds or turn.layoff_or_swap:
             state.laid_down[seat] = True
 

@@ -33,14 +33,19 @@ PARAMS: tuple[Param, ...] = (
           "(classic 11; KA: 10; VARIANTS.md #4).  The low Ace of A-2-3 counts ace_low_value.", lo=1, hi=11),
     Param("max_jokers_per_meld", "int", 1, "2", "Most jokers one meld may hold.", lo=1, hi=8),
     Param("min_natural_cards_per_meld", "int", 1, "2", "Fewest real cards a meld must keep.", lo=1, hi=3),
+    Param("max_run_length", "int", 13, "2",
+          "Longest legal run, jokers included (classic 13, A-K or 2-A; JS-a: 5, dropped in JS-b; VARIANTS.md #5): "
+          "no run may be laid, nor laid off on, past it.", lo=3, hi=13),
     Param("hand_size", "int", 14, "3", "Cards dealt to each player (the starter gets one more).", lo=3, hi=20),
     Param("starter", "choice", "dealer_right", "3",
           "Who starts with the extra card: the player to the dealer's right (SD, ER) or the dealer (QA).",
           choices=("dealer_right", "dealer")),
     Param("discard_pickup", "choice", "must_open", "3",
           "must_open: an unopened player who takes the top discard must open that turn; "
-          "new_meld_only: the top discard may only be taken into a new meld at once.",
-          choices=("must_open", "new_meld_only")),
+          "new_meld_only: the top discard may only be taken into a new meld at once; "
+          "must_open_using (KA; VARIANTS.md #7): an unopened player who takes it must open that turn with "
+          "the card in a new meld of the opening (not laid off), an opened player takes it freely.",
+          choices=("must_open", "new_meld_only", "must_open_using")),
     Param("max_reshuffles", "int", 3, "3", "Times the discard pile may become the new stock; one more run-out voids the round (at most 30, so that every round ends within the engine's 12,000-turn cap).", lo=0, hi=30),
     Param("opening_threshold", "int", 51, "4", "Points the melds of a first lay-down must reach (51, 71, 91).", lo=1, hi=500,
           flag="--threshold"),
@@ -56,6 +61,10 @@ PARAMS: tuple[Param, ...] = (
     Param("hand_waives_threshold", "bool", False, "4",
           "Whether a Hand may open below the required opening value: the melds of a one-turn full lay-down "
           "need not reach it (HR, T51, WH; VARIANTS.md #11).  False: a Hand is an opening like any other."),
+    Param("opening_requires_discard_pickup", "bool", False, "4",
+          "Whether a player may open only in a turn in which he took the top discard and put it into a new "
+          "meld of the opening (KN; VARIANTS.md #8).  A Hand (the whole hand laid down in one turn) is exempt "
+          "whatever the draw; so with an empty discard pile, and in the starter's first turn, only a Hand opens."),
     Param("layoff_on_opening_turn", "bool", True, "4", "Whether lay-offs and joker swaps are allowed in the turn of the opening itself."),
     Param("joker_swap", "bool", True, "5", "Whether an opened player may take a joker from a meld by putting the card it stands for."),
     Param("set_joker_swap", "choice", "one_card", "5",

@@ -45,7 +45,6 @@ from handsim.games.hand.kernels.melds import (  # noqa: F401  (meld_cards, meld_
     M_LO,
     M_MASK,
     M_NJ,
-    MAX_RUN,
     MAX_SET,
     MELD_WIDTH,
     MIN_MELD,
@@ -59,6 +58,7 @@ from handsim.games.hand.kernels.params import (
     P_ACE_LOW,
     P_JOKER_PENALTY,
     P_MAX_JOKERS,
+    P_MAX_RUN,
     P_MIN_NATURAL,
 )
 
@@ -75,7 +75,7 @@ _W_JOK_RUN = 1
 _W_NAT_SET = 2
 _W_JOK_SET = 3
 _W_NAT_MAX = 4
-_W_MISC = 5  # [joker max weight, per-card bonus, max jokers per meld, min naturals per meld]
+_W_MISC = 5  # [joker max weight, per-card bonus, max jokers per meld, min naturals per meld, longest run]
 
 
 @njit(cache=True)
@@ -116,6 +116,7 @@ def make_weights(rv, mode, W):
     W[_W_MISC, 1] = bonus
     W[_W_MISC, 2] = rv[P_MAX_JOKERS]
     W[_W_MISC, 3] = rv[P_MIN_NATURAL]
+    W[_W_MISC, 4] = rv[P_MAX_RUN]
 
 
 # ---------------------------------------------------------------- bitset hands
@@ -256,6 +257,7 @@ def _choose(c1, c2, J, cur, rem, plen, leave, W, path, best, bestpath):
         jw = W[_W_MISC, 0]
         maxj = maxj_rule if maxj_rule < J else J
         minnat = W[_W_MISC, 3]
+        maxrun = W[_W_MISC, 4]
         d1, d2 = _take(c1, c2, b)
         if i != leave:
             if p <= N_RANKS and plen < MAX_MELDS:
@@ -319,7 +321,7 @@ def _choose(c1, c2, J, cur, rem, plen, leave, W, path, best, bestpath):
                         # natural placed and put a joker in its place
                         q = hi + 1
                         bq = _bit(s, q)
-                        if q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and e1 & bq:
+                        if q <= ACE_HIGH and q - lo + 1 <= maxrun and e1 & bq:
                             e1, e2 = _take(e1, e2, bq)
                             nnat += 1
                             gain += W[_W_NAT_RUN, q]
@@ -328,7 +330,7 @@ def _choose(c1, c2, J, cur, rem, plen, leave, W, path, best, bestpath):
                             continue
                         joker_at_q = True
                         while True:
-                            if joker_at_q and q <= ACE_HIGH and q - lo + 1 <= MAX_RUN and jused < maxj:
+                            if joker_at_q and q <= ACE_HIGH and q - lo + 1 <= maxrun and jused < maxj:
                                 jmask |= 1 << q
                                 jused += 1
                                 gain += W[_W_JOK_RUN, q]

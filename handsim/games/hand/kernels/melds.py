@@ -25,7 +25,7 @@ table's melds).
 from numba import njit
 
 from handsim.games.hand.kernels.consts import JOKER, N_RANKS, N_SUITS, N_TYPES
-from handsim.games.hand.kernels.params import P_MAX_JOKERS, P_MIN_NATURAL
+from handsim.games.hand.kernels.params import P_MAX_JOKERS, P_MAX_RUN, P_MIN_NATURAL
 
 # fields of a meld
 M_KIND = 0
@@ -41,7 +41,7 @@ KIND_SET = 1
 
 ACE_LOW = 1  # run position of an Ace played low
 ACE_HIGH = 14  # run position of an Ace played high
-MAX_RUN = 13  # longest run
+MAX_RUN = 13  # longest run the deck allows (the rules may allow less: max_run_length)
 MAX_SET = 4  # largest set
 MIN_MELD = 3  # smallest meld
 
@@ -281,7 +281,8 @@ def path_counts(path, n, out):
 
 @njit(cache=True)
 def meld_is_legal(m, rv):
-    """Whether meld ``m`` is a legal set or run under rules vector ``rv`` (RULES.md section 2)."""
+    """Whether meld ``m`` is a legal set or run under rules vector ``rv`` (RULES.md section 2; a run
+    holds at most ``max_run_length`` cards)."""
     nj = meld_jokers(m)
     size = meld_size(m)
     if nj > rv[P_MAX_JOKERS]:
@@ -290,7 +291,7 @@ def meld_is_legal(m, rv):
         return False
     if is_set(m):
         return MIN_MELD <= size <= MAX_SET and 1 <= m[M_KEY] <= N_RANKS
-    return MIN_MELD <= size <= MAX_RUN and ACE_LOW <= m[M_LO] and m[M_HI] <= ACE_HIGH
+    return MIN_MELD <= size <= rv[P_MAX_RUN] and ACE_LOW <= m[M_LO] and m[M_HI] <= ACE_HIGH
 
 
 @njit(cache=True)

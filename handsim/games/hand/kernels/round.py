@@ -136,6 +136,8 @@ E_TOO_MANY_MOVES = 13
 E_STATE_CHANGED = 14
 E_POLICY_RAISED = 15  # a user-written policy's decision raised (an index out of range, ...): ER_A the decision
 E_WAIVED_NOT_HAND = 16  # hand_waives_threshold: an opening below the required value that was no Hand
+E_OPENED_WITHOUT_TAKEN = 17  # must_open_using / opening_requires_discard_pickup: the taken card in no new meld of the opening
+E_OPENED_WITHOUT_PICKUP = 18  # opening_requires_discard_pickup: opened without taking the top discard, and no Hand
 
 # the error record err[...]: what went wrong, where, and the move (a, b, c and a meld's fields)
 ER_CODE = 0

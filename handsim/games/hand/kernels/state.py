@@ -31,7 +31,6 @@ from handsim.games.hand.kernels.melds import (
     M_LO,
     M_MASK,
     M_NJ,
-    MAX_RUN,
     MAX_SET,
     card_of,
     copy_meld,
@@ -56,6 +55,7 @@ from handsim.games.hand.kernels.params import (
     P_ACE,
     P_ACE_LOW,
     P_MIN_NATURAL,
+    P_MAX_RUN,
     P_JOKER_SWAP,
     P_SET_JOKER_SWAP,
     SET_SWAP_FILL_SET,
@@ -63,6 +63,10 @@ from handsim.games.hand.kernels.params import (
     P_LAYOFF_ON_OPENING,
     P_HAND_WAIVES,
     P_MAX_JOKERS,
+    P_DISCARD_PICKUP,
+    P_OPEN_NEEDS_PICKUP,
+    PICKUP_MUST_OPEN_USING,
+    PICKUP_NEW_MELD_ONLY,
 )
 from .round import (  # noqa: F401  (moved to .round; re-exported)
     ERR_WIDTH, ER_A, ER_B, ER_C, ER_CODE, ER_MELD,
@@ -71,6 +75,7 @@ from .round import (  # noqa: F401  (moved to .round; re-exported)
     EV_WIDTH, E_BAD_DISCARD, E_BAD_DRAW, E_BAD_LAYOFF, E_BAD_MELD, E_BAD_OPENING,
     E_BAD_SWAP, E_EMPTY_NO_DISCARD, E_NEW_MELD_ONLY, E_NONE, E_POLICY_RAISED, E_STATE_CHANGED, E_TABLE_FULL,
     E_TOOK_WITHOUT_OPENING, E_TOO_LONG, E_TOO_MANY_MOVES, E_TRACE_FULL, E_WAIVED_NOT_HAND, FIRST_USER_POLICY,
+    E_OPENED_WITHOUT_PICKUP, E_OPENED_WITHOUT_TAKEN,
     GAME_DTYPE,
     MAX_EVENTS, MAX_MOVES_PER_TURN, MAX_TABLE, MAX_TURNS, MEMO, MEMORY_SLOTS,
     N_POLICY_PARAMS, N_Q, N_SC, Q_FOR_HAND, Q_LAID_BEFORE, Q_OPENED,
@@ -232,6 +237,45 @@ def waiver_broken(g, seat):
 
 
 @njit(cache=True)
+def unopened_at_turn_start(g, seat):
+    """Whether ``seat`` had not opened when its turn began: it has not opened, or it is its turn
+    and it opened in it."""
+    if g.seat[seat, Q_OPENED] == 0:
+        return True
+    return seat == g.sc[S_TURN_SEAT] and g.sc[S_T_OPENED] == 1
+
+
+@njit(cache=True)
+def taken_needs_new_meld(g, seat):
+    """Whether a card ``seat`` takes from the discard pile in its turn must go into a new meld of
+    that turn (RULES.md sections 3-4): always under ``discard_pickup = new_meld_only``; under
+    ``must_open_using`` or ``opening_requires_discard_pickup`` when the seat had not opened at the
+    start of the turn (the card must be in a meld of its opening; an opened player takes freely);
+    never otherwise (``must_open``: the unopened taker need only open)."""
+    pick = g.rv[P_DISCARD_PICKUP]
+    if pick == PICKUP_NEW_MELD_ONLY:
+        return True
+    if pick != PICKUP_MUST_OPEN_USING and g.rv[P_OPEN_NEEDS_PICKUP] == 0:
+        return False
+    return unopened_at_turn_start(g, seat)
+
+
+@njit(cache=True)
+def pickup_broken(g, seat):
+    """At the end of ``seat``'s turn: True (and ``E_OPENED_WITHOUT_PICKUP``) when under
+    ``opening_requires_discard_pickup`` it opened in a turn in which it took no card from the discard
+    pile and the turn is no Hand (cards left in the hand, one laid on another player's meld, or fewer
+    than ``hand_min_new_meld_cards`` in new melds; RULES.md sections 4 and 6).  A turn that took the
+    card is checked by :func:`taken_needs_new_meld` instead."""
+    if g.rv[P_OPEN_NEEDS_PICKUP] == 0 or g.sc[S_T_OPENED] == 0 or g.sc[S_TAKEN] != NO_CARD:
+        return False
+    if g.hand_n[seat] == 0 and g.sc[S_T_OTHERS] == 0 and g.sc[S_T_NEWMELD] >= hand_min_cards(g):
+        return False
+    fail_move(g, E_OPENED_WITHOUT_PICKUP, g.seat[seat, Q_OPEN_VALUE], g.hand_n[seat], 0)
+    return True
+
+
+@njit(cache=True)
 def may_touch_table(g, seat):
     """Whether ``seat`` may lay off or swap now (opened; not the opening turn if forbidden)."""
     if g.seat[seat, Q_OPENED] == 0:
@@ -257,7 +301,8 @@ def _table_move_problem(g, seat, k, t):
 @njit(cache=True)
 def layoff_position(g, k, t):
     """Where card ``t`` can be laid off on table meld ``k``: a run position, a set suit
-    (-1 for a joker on a set), or ``NO_TARGET`` when it cannot (RULES.md section 2)."""
+    (-1 for a joker on a set), or ``NO_TARGET`` when it cannot (RULES.md section 2; a run of
+    ``max_run_length`` cards takes no more)."""
     m = g.melds[k]
     rv = g.rv
     lo = m[M_LO]
@@ -269,7 +314,7 @@ def layoff_position(g, k, t):
             if meld_size(m) < MAX_SET:
                 return -1
             return NO_TARGET
-        if hi - lo + 1 >= MAX_RUN:
+        if hi - lo + 1 >= rv[P_MAX_RUN]:
             return NO_TARGET
         if hi < ACE_HIGH:
             return hi + 1
@@ -280,7 +325,7 @@ def layoff_position(g, k, t):
         if meld_key(m) != r or set_has_suit(m, s) or meld_size(m) >= MAX_SET:
             return NO_TARGET
         return s
-    if meld_key(m) != s or hi - lo + 1 >= MAX_RUN:
+    if meld_key(m) != s or hi - lo + 1 >= rv[P_MAX_RUN]:
         return NO_TARGET
     if r == 1:
         if lo == 2:
@@ -328,7 +373,7 @@ def layoff_fits(g):
         else:
             lo = m[M_LO]
             hi = m[M_HI]
-            if hi - lo + 1 >= MAX_RUN:
+            if hi - lo + 1 >= g.rv[P_MAX_RUN]:
                 continue
             if lo >= 2:
                 fit |= np.int64(1) << card_of(key, lo - 1)  # lo - 1 = 1: the Ace, low

@@ -20,11 +20,12 @@ from numba import njit
 
 from handsim.games.hand.kernels.consts import DRAW_DISCARD, DRAW_STOCK, N_TYPES, NO_CARD
 from handsim.games.hand.kernels.melds import meld_size
-from handsim.games.hand.kernels.params import PICKUP_MUST_OPEN, P_DISCARD_PICKUP
+from handsim.games.hand.kernels.params import PICKUP_NEW_MELD_ONLY, P_DISCARD_PICKUP, P_OPEN_NEEDS_PICKUP
 from handsim.games.hand.kernels.state import (
     E_BAD_DRAW,
     E_EMPTY_NO_DISCARD,
     E_NEW_MELD_ONLY,
+    E_OPENED_WITHOUT_TAKEN,
     E_POLICY_RAISED,
     E_STATE_CHANGED,
     E_TOO_LONG,
@@ -63,8 +64,10 @@ from handsim.games.hand.kernels.state import (
     go_out,
     go_out_requires_discard,
     log,
+    pickup_broken,
     stock_left,
     take_discard,
+    taken_needs_new_meld,
     top_discard,
     waiver_broken,
 )
@@ -191,29 +194,34 @@ def draw_from(g, seat, src):
 @njit(cache=True, inline="always")
 def end_turn(g, seat, d):
     """The end of ``seat``'s turn after its moves, with ``d`` the discard its policy chose (RULES.md
-    sections 3 and 6): a card taken from the pile must have been used as ``discard_pickup``
-    demands; an empty hand goes out (not under ``go_out_requires_discard``); else ``d`` is
-    discarded (checked) and the hand goes out if that was its last card.  An opening below the
-    required value (``hand_waives_threshold``) must have made the turn a Hand."""
+    sections 3 and 6): a card taken from the pile must have been used as ``discard_pickup`` (and
+    ``opening_requires_discard_pickup``) demands; an empty hand goes out (not under
+    ``go_out_requires_discard``); else ``d`` is discarded (checked) and the hand goes out if that
+    was its last card.  An opening below the required value (``hand_waives_threshold``), or under
+    ``opening_requires_discard_pickup`` one in a turn that took no discard, must have made the turn
+    a Hand."""
     taken = g.sc[S_TAKEN]
     if taken != NO_CARD:
         if g.seat[seat, Q_OPENED] == 0:
             fail_move(g, E_TOOK_WITHOUT_OPENING, taken, 0, 0)
             return
-        if g.rv[P_DISCARD_PICKUP] != PICKUP_MUST_OPEN and g.sc[S_T_TAKEN_MELDED] == 0:
-            fail_move(g, E_NEW_MELD_ONLY, taken, 0, 0)
+        if g.sc[S_T_TAKEN_MELDED] == 0 and taken_needs_new_meld(g, seat):
+            if g.rv[P_DISCARD_PICKUP] == PICKUP_NEW_MELD_ONLY:
+                fail_move(g, E_NEW_MELD_ONLY, taken, 0, 0)
+            else:
+                fail_move(g, E_OPENED_WITHOUT_TAKEN, taken, g.rv[P_OPEN_NEEDS_PICKUP], 0)
             return
     if g.hand_n[seat] == 0:
         if go_out_requires_discard(g):
             fail(g, E_EMPTY_NO_DISCARD)
             return
-        if waiver_broken(g, seat):
+        if waiver_broken(g, seat) or pickup_broken(g, seat):
             return
         go_out(g, seat)
         return
     if not discard(g, seat, d):
         return
-    if waiver_broken(g, seat):
+    if waiver_broken(g, seat) or pickup_broken(g, seat):
         return
     if g.hand_n[seat] == 0:
         go_out(g, seat)

@@ -90,6 +90,7 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_ACE as R_ACE,
     P_ACE_LOW as R_ACE_LOW,
     P_DISCARD_PICKUP as R_DISCARD_PICKUP,
+    P_OPEN_NEEDS_PICKUP as R_OPENING_REQUIRES_DISCARD_PICKUP,
     P_GO_OUT_DISCARD as R_GO_OUT_REQUIRES_DISCARD,
     P_HAND_DOUBLES as R_HAND_DOUBLES_OTHERS,
     P_HAND_MIN_CARDS as R_HAND_MIN_NEW_MELD_CARDS,
@@ -112,7 +113,9 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     P_UNOPENED_POINTS as R_UNOPENED_POINTS,
     P_OUT_SCORE as R_OUT_SCORE,
     P_HAND_SCORE as R_HAND_SCORE,
+    P_MAX_RUN as R_MAX_RUN_LENGTH,
     PICKUP_MUST_OPEN,
+    PICKUP_MUST_OPEN_USING,
     PICKUP_NEW_MELD_ONLY,
 )
 from handsim._kernels.rng import randbelow as _randbelow
@@ -405,6 +408,27 @@ def pickup_must_open(g):
 
 
 @njit(cache=True, inline="always")
+def pickup_needs_new_meld(g, seat):
+    """Whether a card ``seat`` takes from the discard pile in its turn (or took, in this turn) must
+    go into a new meld laid in that turn (RULES.md sections 3-4): always under ``discard_pickup =
+    new_meld_only``; under ``must_open_using`` or ``opening_requires_discard_pickup`` when it had not
+    opened at the start of the turn (the card must be in a meld of its opening, not laid off; an
+    opened player takes freely); otherwise never (``must_open``: an unopened taker need only open,
+    an opened one may lay the card off)."""
+    return _S.taken_needs_new_meld(g, seat)
+
+
+@njit(cache=True, inline="always")
+def opening_allowed(g, seat):
+    """Whether ``seat`` may open in this turn with melds that are no Hand (RULES.md section 4):
+    always, but under ``opening_requires_discard_pickup`` only in a turn in which it took the top
+    discard (which must then go into the opening: :func:`pickup_needs_new_meld`).  A Hand
+    (:func:`plan_hand`) opens in any turn.  In ``choose_draw`` after :func:`pretend_take` it says
+    what taking the card would allow."""
+    return g.rv[R_OPENING_REQUIRES_DISCARD_PICKUP] == 0 or g.sc[_S.S_TAKEN] != NO_CARD
+
+
+@njit(cache=True, inline="always")
 def partnership(g):
     """Whether the table plays 2 v 2."""
     return g.rv[R_PARTNERSHIP] != 0
@@ -629,7 +653,7 @@ def plan_hand(g, seat):
     :func:`required_opening`, unless ``hand_waives_threshold``; they must hold at least
     ``hand_min_new_meld_cards`` cards; the discard that ends it (``go_out_requires_discard``, or
     the one card the melds leave) must be legal; and a card taken from the pile in this turn must
-    go into one of them unless ``discard_pickup = must_open`` (RULES.md section 3).
+    go into one of them when :func:`pickup_needs_new_meld` (RULES.md section 3).
 
     Returns ``(n_melds, discard)``: ``n_melds >= 0`` with the melds in :func:`plan` and the
     discard card (``NO_DISCARD``: none needed), or ``(-1, NO_DISCARD)`` when no Hand is possible now.
@@ -639,8 +663,9 @@ def plan_hand(g, seat):
     req = 0 if g.rv[R_HAND_WAIVES_THRESHOLD] != 0 else _S.required_for(g, seat)
     hmin = _S.hand_min_cards(g)
     taken = g.sc[_S.S_TAKEN]
-    # the taken card must still go into a new meld (discard_pickup = new_meld_only)
-    need = taken != NO_CARD and not pickup_must_open(g) and g.sc[_S.S_T_TAKEN_MELDED] == 0
+    # the taken card must still go into a new meld (new_meld_only; must_open_using and
+    # opening_requires_discard_pickup while unopened)
+    need = taken != NO_CARD and g.sc[_S.S_T_TAKEN_MELDED] == 0 and pickup_needs_new_meld(g, seat)
     # a Hand melds all N cards, or N - 1 worth req: the search cuts everything below that
     floor = (N - 1) * COUNT_BONUS + max(req - 1, -1)
     w, n = _S.hand_search_above(g, hand, COUNT, floor)

@@ -43,7 +43,7 @@ from numba import njit
 
 from handsim.games.hand.policies import api
 from handsim.policies.declare import MAX_PARAMS, Param, Policy
-from handsim.games.hand.policies.greedy import NO_SUPPORT, do_layoffs, do_swaps, keep_back, table_play
+from handsim.games.hand.policies.greedy import NO_SUPPORT, do_layoffs, do_swaps, keep_back, opening_uses_taken, table_play
 from .counting import (  # noqa: F401  (moved to .counting; re-exported)
     JOKERS_AT_ONCE, JOKERS_UNTIL_TURN, JOKERS_WHEN_NEEDED, M_AFTER, M_AVOID, M_BOUND,
     M_BOUND_OK, M_DISC, M_RELEASED, M_RESH, M_VALID, NEIGHBOURS,
@@ -263,13 +263,15 @@ def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v
 def may_take(g, seat):
     """Whether ``seat`` may take the top discard and play it legally this turn as
     :func:`table_moves` plays (RULES.md section 3, ``discard_pickup``): unopened, only when it can
-    then open (``new_meld_only``: with the card in a meld of the opening); opened, under
+    then open (with the card in a meld of the opening where :func:`api.pickup_needs_new_meld`:
+    ``new_meld_only``, ``must_open_using``, ``opening_requires_discard_pickup``); opened, under
     ``new_meld_only`` only when the card joins a new meld.  Returns ``(may, opens)``: ``opens``
-    when taking it lets an unopened hand open now and the hand alone could not."""
+    when taking it lets an unopened hand open now and the hand alone could not (or may not:
+    ``opening_requires_discard_pickup``)."""
     top = api.top_discard(g)
     if top == api.NO_CARD:
         return False, False
-    must_open = api.pickup_must_open(g)
+    must_open = not api.pickup_needs_new_meld(g, seat)  # the card need not go into a new meld
     keep = keep_back(g, seat, NO_SUPPORT)
     if not api.has_opened(g, seat):
         req = api.next_opening(g)
@@ -285,6 +287,8 @@ def may_take(g, seat):
         api.undo_take(g, seat)
         if not ok:
             return False, False
+        if not api.opening_allowed(g, seat):  # before the take, no opening but a Hand
+            return True, True
         w, n = api.arrange(g, api.hand(g, seat), api.OPEN)
         return True, not (n > 0 and w >= req)
     if not must_open:
@@ -430,15 +434,15 @@ def table_moves(g, seat, prm):
             api.lay_melds(g, seat, api.plan(g), n)
             return d, False
     keep_jk = keeps_jokers(g, seat, prm) and api.hand(g, seat)[api.JOKER] > 0
-    # a card taken under new_meld_only must go into a new meld: play it as greedy plans it
-    taken_rule = api.taken_card(g) != api.NO_CARD and not api.pickup_must_open(g)
+    # a card taken that must go into a new meld (api.pickup_needs_new_meld): play it as greedy plans it
+    taken_rule = api.taken_card(g) != api.NO_CARD and api.pickup_needs_new_meld(g, seat)
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
         val, n = api.arrange(g, api.hand(g, seat), api.OPEN)
-        if val >= req and n > 0:
+        if val >= req and n > 0 and api.opening_allowed(g, seat):
             if not (keep_jk and not taken_rule and lay_without_jokers(g, seat, api.OPEN, req)):
                 n = api.plan_melds(g, seat, api.OPEN, req, keep, True)
-                if n > 0:
+                if n > 0 and opening_uses_taken(g, seat, n):
                     api.lay_melds(g, seat, api.plan(g), n)
         if not api.has_opened(g, seat):
             return UNDECIDED, False

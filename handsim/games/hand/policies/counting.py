@@ -467,7 +467,7 @@ def feed_risk(g, seat, t):
         return 0.0
     opened = api.has_opened(g, nxt)
     risk = 0.0
-    if opened and api.pickup_must_open(g) and api.layoff_meld(g, t) >= 0:
+    if opened and not api.pickup_needs_new_meld(g, nxt) and api.layoff_meld(g, t) >= 0:
         risk += 1.0
     known = api.known_cards(g, nxt)
     s = api.suit_of(t)
@@ -550,7 +550,7 @@ def feed_view(g, seat):
     for c in range(api.N_NATURALS):
         if known[c] > 0:
             kb |= np.int64(1) << c
-    return True, opened, opened and api.pickup_must_open(g), kb, api.memory(g, seat)[M_AVOID]
+    return True, opened, opened and not api.pickup_needs_new_meld(g, nxt), kb, api.memory(g, seat)[M_AVOID]
 
 
 @njit(cache=True)

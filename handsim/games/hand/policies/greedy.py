@@ -186,12 +186,13 @@ def table_play(g, seat, keep):
 
 
 @njit(cache=True)
-def opening_uses_taken(g, n):
+def opening_uses_taken(g, seat, n):
     """Whether the first ``n`` melds of the plan put the card taken from the pile in this turn into
-    a new meld, where ``discard_pickup = new_meld_only`` needs it (RULES.md section 3); True when
-    no card was taken or ``must_open``."""
+    a new meld, where the rules need it (:func:`api.pickup_needs_new_meld`: ``new_meld_only``,
+    ``must_open_using``, ``opening_requires_discard_pickup``; RULES.md sections 3-4); True when no
+    card was taken or the rules do not need it."""
     taken = api.taken_card(g)
-    if taken == api.NO_CARD or api.pickup_must_open(g):
+    if taken == api.NO_CARD or not api.pickup_needs_new_meld(g, seat):
         return True
     return api.path_uses(api.plan(g), n, taken) >= 1
 
@@ -200,17 +201,19 @@ def opening_uses_taken(g, n):
 def play_greedy(g, seat, support_hand):
     """Greedy's turn after the draw: open if the hand reaches the required value, then lay down,
     swap and lay off everything it can; returns the discard.  With ``hand_waives_threshold`` a hand
-    that cannot open goes out as a Hand when it can (:func:`api.plan_hand`)."""
+    that cannot open goes out as a Hand when it can (:func:`api.plan_hand`); so does one that may not
+    open in this turn (``opening_requires_discard_pickup`` without the top discard taken)."""
     keep = keep_back(g, seat, support_hand)
     n = 0
     if not api.has_opened(g, seat):
         req = api.required_opening(g, seat)
-        waives = api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0
+        allowed = api.opening_allowed(g, seat)
+        waives = api.rule(g, api.R_HAND_WAIVES_THRESHOLD) != 0 or not allowed
         val, n = api.arrange(g, api.hand(g, seat), api.OPEN)
-        tried = val >= req and n > 0
+        tried = allowed and val >= req and n > 0
         if tried:
             n = api.plan_melds(g, seat, api.OPEN, req, keep, True)
-            if waives and n > 0 and not opening_uses_taken(g, n):
+            if n > 0 and not opening_uses_taken(g, seat, n):
                 n = -1  # the card was taken for a Hand (choose_draw_greedy): the opening may not leave it out
             if n > 0:
                 api.lay_melds(g, seat, api.plan(g), n)
@@ -240,7 +243,7 @@ def choose_draw_greedy(g, seat, support_hand):
     if top == api.NO_CARD:
         return api.DRAW_STOCK
     opened = api.has_opened(g, seat)
-    if opened and api.pickup_must_open(g):
+    if opened and not api.pickup_needs_new_meld(g, seat):
         if api.layoff_meld(g, top) >= 0 or api.swap_meld(g, top) >= 0:
             return api.DRAW_DISCARD
     api.pretend_take(g, seat)

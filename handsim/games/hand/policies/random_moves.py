@@ -39,15 +39,15 @@ def choose_draw(g, seat):
     if top == api.NO_CARD:
         return api.DRAW_STOCK
     opened = api.has_opened(g, seat)
-    must_open = api.pickup_must_open(g)
-    if opened and must_open:
+    free = not api.pickup_needs_new_meld(g, seat)  # the card need not go into a new meld
+    if opened and free:
         return api.DRAW_DISCARD if _coin(g) else api.DRAW_STOCK
     api.pretend_take(g, seat)
     if opened:
         n = api.plan_melds(g, seat, api.DEADWOOD, 1, _keep(g), False)
     else:
         n = api.plan_melds(g, seat, api.OPEN, api.next_opening(g), _keep(g), False)
-    ok = n > 0 and (must_open or api.path_uses(api.plan(g), n, top) >= 1)
+    ok = n > 0 and (free or api.path_uses(api.plan(g), n, top) >= 1)
     if ok and not opened:
         # the full opening must leave a legal discard (or go out), since the taken card may
         # be the only card left and it cannot be discarded
@@ -63,7 +63,7 @@ def choose_draw(g, seat):
 @njit(cache=True)
 def open_randomly(g, seat, forced):
     """Maybe open (always when ``forced``) with a random subset of the best opening melds that
-    still reaches the required value (and holds the taken card under new_meld_only)."""
+    still reaches the required value (and holds the taken card where :func:`api.pickup_needs_new_meld`)."""
     req = api.next_opening(g)
     n = api.plan_melds(g, seat, api.OPEN, req, _keep(g), False)
     if n <= 0:
@@ -79,7 +79,7 @@ def open_randomly(g, seat, forced):
     take = 0
     total = 0
     top = api.taken_card(g)
-    need_top = top != api.NO_CARD and not api.pickup_must_open(g)
+    need_top = top != api.NO_CARD and api.pickup_needs_new_meld(g, seat)
     # chosen melds are moved to the front
     for i in range(n):
         pick = _coin(g)
@@ -109,7 +109,7 @@ def table_play(g, seat):
     h = api.hand(g, seat)
     rem = api.scratch(g)
     top = api.taken_card(g)
-    if top != api.NO_CARD and not api.pickup_must_open(g) and api.taken_card_melded(g) == 0:
+    if top != api.NO_CARD and api.taken_card_melded(g) == 0 and api.pickup_needs_new_meld(g, seat):
         n = api.plan_melds(g, seat, api.DEADWOOD, 1, _keep(g), False)
         path = api.plan(g)
         for i in range(n):
@@ -191,7 +191,7 @@ def random_discard(g, seat):
 
 @njit(cache=True)
 def play(g, seat):
-    if not api.has_opened(g, seat):
+    if not api.has_opened(g, seat) and api.opening_allowed(g, seat):
         open_randomly(g, seat, api.taken_card(g) != api.NO_CARD)
     if api.has_opened(g, seat):
         table_play(g, seat)

@@ -185,7 +185,7 @@ def _plans(g, seat, prm, out):
     opened = api.has_opened(g, seat)
     if not opened:
         val, n = api.arrange(g, h, api.OPEN)
-        if n > 0 and val >= api.required_opening(g, seat):
+        if n > 0 and val >= api.required_opening(g, seat) and api.opening_allowed(g, seat):
             out[m] = V_WAIT
             out[m + 1] = V_OPEN_DEADWOOD
             out[m + 2] = V_OPEN_ONLY

@@ -66,7 +66,19 @@ def describe_move(err) -> tuple[str, str]:
         return f"discarded {_card(a) if 0 <= a <= 52 else f'card type {a}'}", "it does not hold that card"
     if code == S.E_TOOK_WITHOUT_OPENING:
         return (f"took {_card(a)} from the discard pile and ended the turn without opening",
-                "discard_pickup = must_open: an unopened player who takes the top discard must open in that turn (RULES.md §3)")
+                "discard_pickup = must_open (or must_open_using): an unopened player who takes the top discard must "
+                "open in that turn (RULES.md §3)")
+    if code == S.E_OPENED_WITHOUT_TAKEN:
+        rule = ("opening_requires_discard_pickup: a player opens only in a turn in which he took the top discard, "
+                "with the card in a new meld of the opening (RULES.md §4)") if b else \
+            ("discard_pickup = must_open_using: an unopened player who takes the top discard must open with it "
+             "in a new meld of the opening, not lay it off (RULES.md §3)")
+        return f"took {_card(a)} from the discard pile and opened without it in a new meld", rule
+    if code == S.E_OPENED_WITHOUT_PICKUP:
+        return (f"opened with {a} points without taking the top discard and kept {b} card(s) or laid off on "
+                "another player's meld",
+                "opening_requires_discard_pickup: a player opens only in a turn in which he took the top discard "
+                "and used it, unless he lays his whole hand down in that turn, a Hand (RULES.md §4, §6)")
     if code == S.E_NEW_MELD_ONLY:
         return (f"took {_card(a)} from the discard pile and put no copy of it into a new meld",
                 "discard_pickup = new_meld_only: the taken card must go into a new meld at once (RULES.md §3)")
@@ -80,8 +92,8 @@ def describe_move(err) -> tuple[str, str]:
                 f"hand_waives_threshold: an opening below {b} points is legal only as a Hand, all cards laid "
                 "down in that turn (RULES.md §4, §6)")
     if code == S.E_BAD_MELD:
-        rule = "a set is 3-4 cards of one rank in different suits, a run 3-13 cards of one suit in sequence, within the " \
-               "joker limits (RULES.md §2)" if c == S.WHY_ILLEGAL_MELD else why[S.WHY_NOT_HELD]
+        rule = "a set is 3-4 cards of one rank in different suits, a run 3 to max_run_length (13 in classic) cards of one " \
+               "suit in sequence, within the joker limits (RULES.md §2)" if c == S.WHY_ILLEGAL_MELD else why[S.WHY_NOT_HELD]
         return f"laid down {_meld_text(meld)}", rule
     if code == S.E_BAD_LAYOFF:
         return f"laid off {_card(a)} on meld #{b}", why.get(c, "the card does not extend that meld to a legal set or run (RULES.md §2)")
