@@ -101,6 +101,7 @@ OPTION_CASES = [
     ("must-open-using", "classic", {"discard_pickup": "must_open_using"}, 4, "greedy,card-reader,hold-hand,random"),
     ("opening-needs-pickup", "classic", {"opening_requires_discard_pickup": True}, 4,
      "card-reader,random,greedy,hold-hand"),
+    ("konkan", "konkan", {}, 3, "card-reader,greedy,hold-hand"),
 ]
 
 #: The searching player (issue 21), after every case above for the same reason, on fewer deals (it

@@ -789,6 +789,15 @@ def test_rules_preset_hand71_shows_each_values_source_and_the_blocked_rules(runn
      ["decks=by_players  (KB, DW)", "jokers=2  (KB)", "max_jokers_per_meld=1  (KB)", "starter=dealer_right  (KB)",
       "go_out_requires_discard=true  (KB)", "hand_min_new_meld_cards=14  (KB)"],
      ["KB", "DW"]),
+    ("konkan", ["joker_penalty", "ace_low_value", "ace_value", "max_jokers_per_meld", "discard_pickup",
+                "max_reshuffles", "opening_threshold", "opening_rule", "go_out_requires_discard", "unopened_penalty",
+                "hand_score", "hand_doubles_others", "elimination_score"],
+     ["ace_value=10  (KA)", "ace_low_value=10  (KA)", "max_jokers_per_meld=2  (KN, KA)",
+      "discard_pickup=must_open_using  (KA)", "opening_threshold=81  (KA)", "opening_rule=ascending  (KA, KN)",
+      "max_reshuffles=30  (KA)", "go_out_requires_discard=true  (KA, KN)", "joker_penalty=50  (KN)",
+      "unopened_penalty=flat  (KN)", "out_score=-30  (KN)", "hand_score=-30  (KN)",
+      "hand_doubles_others=false  (KA, KN)", "elimination_score=301  (KN)"],
+     ["KA", "KN"]),
 ])
 def test_rules_preset_shows_each_values_source(runner, preset, differs, shown, tags):
     from handsim.games.hand.rules import Rules
@@ -799,8 +808,10 @@ def test_rules_preset_shows_each_values_source(runner, preset, differs, shown, t
     lines = [ln.strip() for ln in result.output.splitlines()]
     for line in shown:
         assert line in lines, line
-    # each source tag explained once, in order of first use ("JB, JS" names two)
-    assert [ln.split(":")[0] for ln in lines if ln.split(":")[0] in tags] == tags
+    # each source tag explained once, in order of first use ("JB, JS" names two), in the sources'
+    # list (the option table above it may wrap a help text so that a line starts "KA: 10; ...")
+    sources = lines[next(i for i, ln in enumerate(lines) if ln.startswith("Sources of")):]
+    assert [ln.split(":")[0] for ln in sources if ln.split(":")[0] in tags] == tags
 
 
 def test_rules_markdown(runner):

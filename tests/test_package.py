@@ -76,7 +76,7 @@ def test_docs_leave_the_options_to_the_help_texts_and_russian_columns_agree_with
         assert not [line for line in text.splitlines() if line.startswith("| `--")], page
         assert f"`handsim {command} --help`" in text and "(cli.md)" in text, page
     choices = next(p for p in cli.commands["simulate"].params if p.name == "preset").type.choices
-    assert list(choices) == ["classic", "saudi", "qahwa", "partnership", "hand71", "levant", "jawaker_saudi", "kuwait", "russian"]
+    assert list(choices) == ["classic", "saudi", "qahwa", "partnership", "hand71", "levant", "jawaker_saudi", "kuwait", "konkan", "russian"]
     help_text = CliRunner().invoke(cli, ["simulate", "--help"]).output
     assert all(c in help_text for c in choices), help_text
     russian = (ROOT / "docs" / "russian.md").read_text(encoding="utf-8")

@@ -512,7 +512,7 @@ def test_tournament_and_tune_offer_the_classic_presets_only(runner, tmp_path):
     assert_usage_error(run(runner, "tournament", "--policy", "greedy", "--policy", "random", "--preset", "russian",
                            "--out", tmp_path / "t", *FAST), "'handsim tournament' is for classic Hand")
     assert_usage_error(run(runner, "tune", "hold-hand", "--param", "bail_turn=1:3", "--preset", "rus",
-                           "--out", tmp_path / "u", *FAST), "'rus' is not one of 'classic', 'saudi', 'qahwa', 'partnership', 'hand71', 'levant', 'jawaker_saudi', 'kuwait'.")
+                           "--out", tmp_path / "u", *FAST), "'rus' is not one of 'classic', 'saudi', 'qahwa', 'partnership', 'hand71', 'levant', 'jawaker_saudi', 'kuwait', 'konkan'.")
 
 
 # ------------------------------------------------------------------------------ help (the CLI reference: tests/test_docs.py)

@@ -25,7 +25,7 @@ GAMES = ("hand", "russian")
 #: than the second game).
 DEFAULT_GAME = "hand"
 #: Presets of each game (``handsim.games.hand.rules.PRESETS``, ``handsim.games.russian.rules.PRESETS``).
-PRESETS = {"hand": ("classic", "saudi", "qahwa", "partnership", "hand71", "levant", "jawaker_saudi", "kuwait"), "russian": ("russian",)}
+PRESETS = {"hand": ("classic", "saudi", "qahwa", "partnership", "hand71", "levant", "jawaker_saudi", "kuwait", "konkan"), "russian": ("russian",)}
 
 
 def get_game(name: str) -> Game:

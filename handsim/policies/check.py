@@ -54,6 +54,7 @@ VARIANTS = [
     ("saudi", {"discard_pickup": "must_open_using", "go_out_requires_discard": True}),
     ("classic", {"opening_requires_discard_pickup": True}),  # KN's: open only with the discard (#8)
     ("qahwa", {"opening_requires_discard_pickup": True, "discard_pickup": "new_meld_only"}),
+    ("konkan", {}),  # Aces 10, 81 ascending, the discard in the opening, jokers 50 (VARIANTS.md)
 ]
 
 #: 2 v 2 (RULES.md sections 4, 6, 7): partners sit opposite, so line-up positions 1 & 3 and 2 & 4

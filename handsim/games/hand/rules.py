@@ -145,6 +145,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Kuwait (Koutbo6, Duwaween; VARIANTS.md "Proposed presets"): one deck for 2-3 players and
     # five-player tables are not possible yet (4 players only), its special Hands are BLOCKED
     "kuwait": {"decks": "by_players", "go_out_requires_discard": True, "hand_min_new_meld_cards": 14},
+    # Konkan (KA, with KN's values where KA is silent; VARIANTS.md "Proposed presets"): KA plays 2-3
+    # players (KN 2-4); its unlimited reshuffles are the engine's cap of 30; no Hand bonus (KA and KN
+    # name none: a one-turn finish scores as going out and doubles nobody); KN's joker cut is not
+    # built; the match ends by elimination at 301, so its match studies wait for elimination studies
+    "konkan": {"ace_value": 10, "ace_low_value": 10, "max_jokers_per_meld": 2, "discard_pickup": "must_open_using",
+               "opening_threshold": 81, "opening_rule": "ascending", "ascending_increment": 1, "max_reshuffles": 30,
+               "go_out_requires_discard": True, "hand_doubles_others": False, "hand_score": -30,
+               "joker_penalty": 50, "unopened_penalty": "flat", "elimination_score": 301},
 }
 
 #: Where a preset's values come from (VARIANTS.md "Proposed presets", its source tags), shown by
@@ -158,6 +166,12 @@ PRESET_SOURCES: dict[str, dict[str, str]] = {
     "jawaker_saudi": {"jokers": "JS", "hand_size": "JS", "starter": "JS", "discard_pickup": "JS-a",
                       "opening_threshold": "JS", "opening_rule": "JS-b", "ascending_increment": "JS-b",
                       "set_joker_swap": "JB, JS", "rounds": "JB, JS", "partnership": "JS"},
+    "konkan": {"jokers": "KA, KN", "ace_value": "KA", "ace_low_value": "KA", "max_jokers_per_meld": "KN, KA",
+               "max_run_length": "KA", "hand_size": "KA, KN", "discard_pickup": "KA",
+               "opening_requires_discard_pickup": "KA", "opening_threshold": "KA", "opening_rule": "KA, KN",
+               "ascending_increment": "KA", "set_joker_swap": "KA", "max_reshuffles": "KA",
+               "go_out_requires_discard": "KA, KN", "hand_doubles_others": "KA, KN", "out_score": "KN",
+               "hand_score": "KN", "joker_penalty": "KN", "unopened_penalty": "KN", "elimination_score": "KN"},
     "kuwait": {"decks": "KB, DW", "jokers": "KB", "max_jokers_per_meld": "KB", "hand_size": "KB", "starter": "KB",
                "go_out_requires_discard": "KB", "hand_min_new_meld_cards": "KB"},
 }
@@ -172,6 +186,10 @@ SOURCES = {"HR": "Hand Rummy offline, an Android app's description (http://9apps
            "KB": "Koutbo6, a Kuwaiti games app's 'Hand Game' page (https://koutbo6.com/en/games/hand/; its special "
                  "Hands are cut off)",
            "DW": "Duwaween Games (Kuwait), Hand profile (https://duwaween.games/en/core_games/game-profile/3)",
+           "KA": "Konkan AI, a Konkan engine's rules (https://github.com/balenamiaa/konkan-ai, README.md at 8370574; "
+                 "Aces 10, an 81 opening that each later opening beats by 1, the taken discard in the opening)",
+           "KN": "Konkan, a Flutter app's rules (https://github.com/alnah005/Konkan, README.md at 1696d13; jokers "
+                 "50, an unopened player 100 flat, out at 301; no winner bonus or Hand is named: inferred)",
            "JB": "Jawaker blog, 'Hand rules' (https://blog.jawaker.com/en/hand-rules-en/)",
            "JS": "Jawaker rules page, Saudi Hand (https://www.jawaker.com/en/rules/hand_saudi), both stored versions",
            "JS-a": "the older stored version of JS (the taken discard must be melded at once: new_meld_only)",
