@@ -30,7 +30,7 @@ def _saved_spec(folder: Path):
     ck = folder / CHECKPOINT
     if run_json.exists():
         saved = read_run_json(run_json)
-        spec = _spec_from_run(saved, run_json)
+        spec = _spec_from_run(saved, run_json, doing=f"cannot resume {folder}")
         # an edited run.json "spec" (the study driver's load_checkpoint names the field too, but only
         # after _check_record below, which would blame the top-level record instead, and it
         # says nothing of run.json): refused here, naming the field and both files
@@ -48,9 +48,11 @@ def _saved_spec(folder: Path):
     raise click.UsageError(f"{folder} is not a study folder: no run.json or {CHECKPOINT} in it")
 
 
-def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
+def _spec_from_run(d: dict, where, policies: bool = True, doing: str | None = None) -> "StudySpec":
     """The StudySpec of a run.json object (library errors in it propagate as usage errors);
-    without ``policies``, the :class:`~handsim.study.spec.SavedStudy` (its policy files not loaded)."""
+    without ``policies``, the :class:`~handsim.study.spec.SavedStudy` (its policy files not loaded).
+    ``doing`` ("cannot resume FOLDER") heads the refusal of a policy file edited or moved since."""
+    from handsim.errors import PolicyFileError
     from handsim.study import StudySpec
     from handsim.study.spec import SavedStudy
 
@@ -58,6 +60,8 @@ def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
         raise click.UsageError(f"{where} holds no study \"spec\": it was not written by handsim simulate")
     try:
         return (StudySpec if policies else SavedStudy).from_json(d["spec"])
+    except PolicyFileError as e:
+        raise click.UsageError(f"{doing or where}: {' '.join(str(e).split())}") from None
     except ValueError as e:  # StudyError, RulesError, PolicyError: one line naming the field
         raise click.UsageError(f"{where}: {' '.join(str(e).split())}") from None
 
