@@ -543,6 +543,8 @@ def _report(folder, fmt, quiet):
                                    "would state one study's settings over the other's tables; restore the matching "
                                    "file or run the study again")
         info = _report_info(saved, ck.spec)  # the settings from the spec: an edited record is not shown
+        for line in _from_checkpoint(info, saved, ck, run_json):  # and what the run did from the checkpoint
+            click.echo(f"Warning: {line}", err=True)
     else:
         from handsim.study import chunk_ranges
 
@@ -566,6 +568,63 @@ def stderr_is_terminal() -> bool:
 _INFO_TYPES = {"seconds": (int, float), "rounds_per_s": (int, float), "rounds_played": int, "command": str,
                "version": str, "title": str, "preset": str, "python": str, "numba": str, "machine": str,
                "jobs": int}
+
+
+#: run.json fields the study writes (handsim.study.runner, handsim.study.api, the run history):
+#: any other is left out of a report, with a warning naming it.
+_RUN_FIELDS = frozenset(_INFO_TYPES) | {"spec", "players", "deals", "seed", "rules", "policies", "resumed", "trace",
+                                        "game", "games_played", "games_per_s"}
+
+
+def _shown(v) -> str:
+    """A run.json value in a warning: JSON, at most 80 characters."""
+    text = json.dumps(v, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
+    """Put into ``info`` what the checkpoint records of the run (the source of truth: rounds played,
+    seconds of simulation and their speed, and its run history: ``command``, ``jobs``,
+    ``resumed``, ``trace``) and leave out run.json fields a study does not write.
+
+    Returns
+    -------
+    list of str
+        One warning line per run.json field that disagrees with the checkpoint, naming the field
+        and both values ("run.json says rounds_played 41, the checkpoint 40: the report uses the
+        checkpoint"), and one naming the fields left out (an invisible character in a name named).
+    """
+    from handsim._io import hidden_char_note
+
+    seconds = round(ck.seconds, 3)
+    history = ck.history if isinstance(ck.history, dict) else {}
+    truth = {"rounds_played": ck.rounds, "seconds": seconds}
+    # the speed over the whole study (every invocation: the seconds are theirs); a study never
+    # resumed wrote that very figure (rounds / seconds of its one run, to 0.1 round/s)
+    truth["rounds_per_s"] = round(ck.rounds / ck.seconds, 1) if ck.seconds > 0 and ck.rounds else None
+    truth.update(history)
+    info.update(truth)
+    info.update(ck.spec.game.run_info(info))  # (a game whose deal is not a round: the figures in its unit)
+    warnings = []
+    for k in sorted(set(truth) | {"games_played", "games_per_s"}):
+        if k not in saved or k not in info or (k in ("rounds_per_s", "games_per_s") and "resumed" in history):
+            continue  # not recorded; or the speed of a resumed study's last invocation (not kept)
+        got, want = saved[k], info[k]
+        same = got == want and type(got) is type(want) or (
+            isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
+            and abs(got - want) <= (0.0015 if k == "seconds" else 0.051 if k.endswith("_per_s") else 0))
+        if not same:
+            warnings.append(f"{where} says {k} {_shown(got)}, the checkpoint {_shown(want)}: the report uses the "
+                            "checkpoint")
+    unknown = sorted(k for k in saved if k not in _RUN_FIELDS)
+    for k in unknown:
+        info.pop(k, None)
+    if unknown:
+        named = ", ".join(f"{k!r}{hidden_char_note(k, where=False)}" for k in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        warnings.append(f"{where} holds field{'s' if len(unknown) > 1 else ''} a study does not write, left out of "
+                        f"the report: {named}{more}")
+    return warnings
 
 
 def _report_info(saved: dict, spec) -> dict:
