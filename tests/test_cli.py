@@ -1197,6 +1197,28 @@ def test_report_takes_what_the_run_did_from_the_checkpoint(runner, study, tmp_pa
     assert (copy / "report.md").read_bytes() == (out / "report.md").read_bytes()
 
 
+def test_report_describes_a_built_in_policy_as_the_registry_does(runner, study, tmp_path):
+    """A built-in policy's description edited in run.json is not printed (breaker J12)."""
+    import shutil
+
+    from handsim.policies import POLICIES
+
+    out, _ = study
+    copy = tmp_path / "r"
+    shutil.copytree(out, copy)
+    info = json.loads((copy / "run.json").read_text())
+    assert info["policies"]["greedy"] == POLICIES["greedy"].help
+    info["policies"]["greedy"] = "Cheats."
+    (copy / "run.json").write_text(json.dumps(info))
+    (copy / "report.md").unlink()
+    result = runner.invoke(cli, ["report", str(copy), "--format", "md", "-q"])
+    assert_ok(result)
+    assert result.stderr.splitlines() == [
+        f"Warning: {copy / 'run.json'} says policy greedy is \"Cheats.\", the built-in policy of that name is "
+        f"{json.dumps(POLICIES['greedy'].help)[:77]}...: the report uses the built-in policy's description"]
+    assert (copy / "report.md").read_bytes() == (out / "report.md").read_bytes()
+
+
 def test_report_leaves_out_run_json_fields_a_study_does_not_write(runner, study, tmp_path):
     """An unknown run.json field is not printed into the report: one warning names it, an invisible
     character in its name named (breaker J13)."""

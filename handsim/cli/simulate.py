@@ -585,14 +585,15 @@ def _shown(v) -> str:
 def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
     """Put into ``info`` what the checkpoint records of the run (the source of truth: rounds played,
     seconds of simulation and their speed, and its run history: ``command``, ``jobs``,
-    ``resumed``, ``trace``) and leave out run.json fields a study does not write.
+    ``resumed``, ``trace``) and the built-in policies' descriptions (the registry's), and leave
+    out run.json fields a study does not write.
 
     Returns
     -------
     list of str
         One warning line per run.json field that disagrees with the checkpoint, naming the field
         and both values ("run.json says rounds_played 41, the checkpoint 40: the report uses the
-        checkpoint"), and one naming the fields left out (an invisible character in a name named).
+        checkpoint"), one per built-in policy described otherwise, and one naming the fields left out (an invisible character in a name named).
     """
     from handsim._io import hidden_char_note
 
@@ -616,6 +617,16 @@ def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
         if not same:
             warnings.append(f"{where} says {k} {_shown(got)}, the checkpoint {_shown(want)}: the report uses the "
                             "checkpoint")
+    # a built-in policy's description is the registry's (the policies of a policy file, not loaded
+    # for a report, keep run.json's)
+    described = dict(info["policies"]) if isinstance(info.get("policies"), dict) else {}
+    for label, text in ck.spec.game.policy_descriptions(ck.spec).items():
+        if label in described and described[label] != text:
+            warnings.append(f"{where} says policy {label} is {_shown(described[label])}, the built-in policy of that "
+                            f"name is {_shown(text)}: the report uses the built-in policy's description")
+        described[label] = text
+    if described:
+        info["policies"] = described
     unknown = sorted(k for k in saved if k not in _RUN_FIELDS)
     for k in unknown:
         info.pop(k, None)
