@@ -1206,6 +1206,28 @@ def test_report_takes_what_the_run_did_from_the_checkpoint(runner, study, tmp_pa
                                           f"checkpoint {want}: the report uses the checkpoint"]
 
 
+def test_a_resumed_study_states_its_whole_speed_and_report_agrees(runner, study, tmp_path):
+    """run.json's rounds_per_s is the study's rounds over its seconds, every invocation included (a
+    resume that loads every chunk plays none now): handsim report writes the same report, no warning."""
+    import shutil
+
+    out, _ = study
+    copy = tmp_path / "r"
+    shutil.copytree(out, copy)
+    (copy / "run.json").unlink()
+    assert_ok(run(runner, "simulate", "--resume", copy, "--jobs", 1, "-q"))
+    info = json.loads((copy / "run.json").read_text())
+    with np.load(copy / "checkpoint.npz") as z:
+        seconds = float(z["__seconds__"][0])
+    assert info["resumed"] and info["rounds_played"] == 40
+    assert info["rounds_per_s"] == round(40 / seconds, 1) > 0
+    before = (copy / "report.md").read_bytes()
+    assert f"**Speed:** {40 / seconds:,.0f} rounds/s".encode() in before
+    result = runner.invoke(cli, ["report", str(copy), "--format", "md", "-q"])
+    assert_ok(result)
+    assert result.stderr == "" and (copy / "report.md").read_bytes() == before
+
+
 def test_report_describes_a_built_in_policy_as_the_registry_does(runner, study, tmp_path):
     """A built-in policy's description edited in run.json is not printed (breaker J12)."""
     from handsim.policies import POLICIES

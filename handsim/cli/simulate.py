@@ -600,16 +600,15 @@ def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
     seconds = round(ck.seconds, 3)
     history = ck.history if isinstance(ck.history, dict) else {}
     truth = {"rounds_played": ck.rounds, "seconds": seconds}
-    # the speed over the whole study (every invocation: the seconds are theirs); a study never
-    # resumed wrote that very figure (rounds / seconds of its one run, to 0.1 round/s)
+    # the speed over the whole study (every invocation), as the study wrote it (to 0.1 round/s)
     truth["rounds_per_s"] = round(ck.rounds / ck.seconds, 1) if ck.seconds > 0 and ck.rounds else None
     truth.update(history)
     info.update(truth)
     info.update(ck.spec.game.run_info(info))  # (a game whose deal is not a round: the figures in its unit)
     warnings = []
     for k in sorted(set(truth) | {"games_played", "games_per_s"}):
-        if k not in saved or k not in info or (k in ("rounds_per_s", "games_per_s") and "resumed" in history):
-            continue  # not recorded; or the speed of a resumed study's last invocation (not kept)
+        if k not in saved or k not in info:
+            continue  # not recorded
         got, want = saved[k], info[k]
         same = got == want and type(got) is type(want) or (
             isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
