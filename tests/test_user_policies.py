@@ -975,27 +975,36 @@ def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, s
     assert done == [0, 1], done
 
 
-def test_tournament_resume_after_its_policy_file_was_edited_names_the_file_and_hash(tmp_path):
-    """The same refusal for ``tournament --resume`` (issue 23 cause 8): not "run.json is damaged"."""
+@pytest.mark.parametrize("kind", ["tournament", "tune"])
+def test_tournament_and_tune_resume_after_their_policy_file_was_edited_name_the_file_and_hash(tmp_path, kind):
+    """The same refusal for ``tournament --resume`` and ``tune --resume`` (issue 23 cause 8): not
+    "run.json is damaged"."""
     import hashlib
 
     from handsim.tournament.core import make_tournament
+    from handsim.tournament.tune import make_tune
 
+    name = f"keeper-{kind}"
     src = tmp_path / "mycopy.py"
-    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper",', '"keeper-tour",'),
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper",', f'"{name}",'),
                    encoding="utf-8")
     recorded = hashlib.sha256(src.read_bytes()).hexdigest()
-    spec = make_tournament(["keeper-tour", "greedy"], 2, deals=4, chunk=2, policy_files=[src])
+    if kind == "tournament":
+        spec = make_tournament([name, "greedy"], 2, deals=4, chunk=2, policy_files=[src])
+    else:
+        spec = make_tune(name, ["release_turn=2:6"], players=2, deals=4, chunk=2, trials=2, batch=1,
+                         policy_files=[src])
     folder = tmp_path / "T"
     folder.mkdir()
-    (folder / "run.json").write_text(json.dumps({"kind": "tournament", "tournament": spec.to_json(),
-                                                 "status": "running"}), encoding="utf-8")
+    (folder / "run.json").write_text(json.dumps({"kind": kind, kind: spec.to_json(), "status": "running"}),
+                                     encoding="utf-8")
     src.write_text(src.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     now = hashlib.sha256(src.read_bytes()).hexdigest()
-    result = run("tournament", "--resume", folder, "-q")
+    result = run(kind, "--resume", folder, "-q")
     assert result.exit_code == 2, result.output
     line = result.output.strip().splitlines()[-1]
-    assert line.startswith(f"Error: cannot resume the tournament in {folder}: policy file {src.resolve()} changed "
+    what = {"tune": "tuning run"}.get(kind, kind)
+    assert line.startswith(f"Error: cannot resume the {what} in {folder}: policy file {src.resolve()} changed "
                            f"since the study was set up (sha256 {now[:12]}... now, {recorded[:12]}... recorded): "
                            "restore it, or start a new study"), line
     assert "damaged" not in result.output
