@@ -1008,3 +1008,25 @@ def test_tournament_and_tune_resume_after_their_policy_file_was_edited_name_the_
                            f"since the study was set up (sha256 {now[:12]}... now, {recorded[:12]}... recorded): "
                            "restore it, or start a new study"), line
     assert "damaged" not in result.output
+
+
+def test_a_study_folder_stays_one_after_its_policy_file_was_edited_or_moved(tmp_path):
+    """--force may replace a study folder (why_not_a_study is None) whose policy file changed since:
+    its run.json and checkpoint are read without loading the file (issue 23 cause 8 kind)."""
+    from handsim.simulate import make_spec
+    from handsim.study.checkpoint import save_checkpoint
+    from handsim.study.outdir import why_not_a_study
+
+    src = tmp_path / "mycopy.py"
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper",', '"keeper-force",'),
+                   encoding="utf-8")
+    spec = make_spec(Rules.preset("classic"), None, ["keeper-force"], 4, 20, chunk=10, policy_files=[src])
+    with_run, with_ck = tmp_path / "a", tmp_path / "b"
+    with_run.mkdir()
+    (with_run / "run.json").write_text(json.dumps({"spec": spec.to_json()}), encoding="utf-8")
+    with_ck.mkdir()
+    save_checkpoint(with_ck, spec.game.new_accumulator(spec), set(), spec, 0, 0.0)
+    src.write_text(src.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert why_not_a_study(with_run) is None and why_not_a_study(with_ck) is None
+    src.unlink()
+    assert why_not_a_study(with_run) is None and why_not_a_study(with_ck) is None
