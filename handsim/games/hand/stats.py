@@ -642,7 +642,10 @@ class StudyAccumulator(StudyTables, Accumulator):
         and a policy's per-deal count of rounds gone out (of Hands) is 0 or 1, so its sum of
         squares is its sum, and that of a paired difference of two such counts (-1, 0 or 1)
         has the parity of their sum and does not exceed it (the same parity for a line-up
-        position's difference of match wins or losses).  Bounds: counts within the rounds, the
+        position's difference of match wins or losses).  Every match result carries its tie-break
+        count and Hand-decided flag: as many of each as matches (all 0 in a study without
+        matches), and the tie-break rounds between the matches that had one and
+        ``MAX_TIEBREAKS`` (RULES.md section 7) times them.  Bounds: counts within the rounds, the
         matches or the deals they are counted in, Hands within the rounds gone out, a team's
         rounds gone out between those of the policies that sit in the team only and in it at
         all, a per-deal count's sum of squares between its sum and ``k`` times it (``k`` the
