@@ -90,10 +90,11 @@ def russian_study() -> RussianAccumulator:
 # ("all"), or only where the policy (of the cell, or at the compared line-up position) holds
 # several positions of its line-up ("shared").
 #
-# Changed by one: every sum of squares has the parity of its sum (v * v - v is even), so only the
-# tie-break and Hand-decided counts of the matches, bounded by the matches and counted nowhere
-# else, are free.
-HAND_FREE_BY_ONE = {"cl": {"all": {H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM}}}
+# Changed by one: every sum of squares has the parity of its sum (v * v - v is even), and every
+# match carries a tie-break count and a Hand-decided flag (their counts are the matches), so only
+# the tie-break rounds, the matches with one and those decided by a Hand, bounded and counted
+# nowhere else, are free.
+HAND_FREE_BY_ONE = {"cl": {"all": {H.C_TB_SUM, H.C_TB_POS, H.C_HD_SUM}}}
 # Changed by two (the parity kept): what only bounds hold.
 HAND_FREE_BY_TWO = {
     # sums of squares of per-deal sums over a policy's seats (equal to the seats' sums for one seat;
@@ -108,8 +109,8 @@ HAND_FREE_BY_TWO = {
               "shared": {H.LP_S, H.LP_TOT, H.LP_W, H.LP_L}},  # one position of several: not kept
     "joker_pool": {"shared": {0}}, "joker_team": {"all": {1}}, "joker_pair": {"all": {1}},
 }
-# Changed by 10**9 (beyond every bound): the tie-break rounds alone have no bound.
-HAND_FREE_BY_BILLION = {"cl": {"all": {H.C_TB_SUM}}}
+# Changed by 10**9 (beyond every bound): none (the tie-break rounds: at most MAX_TIEBREAKS a match).
+HAND_FREE_BY_BILLION: dict = {}
 RUSSIAN_FREE_BY_ONE: dict = {}
 # Wins and outs: one player at most in a game, so a policy's per-game count is 0 or 1 (its square
 # the count; a contrast's square determined).
@@ -315,3 +316,82 @@ def test_a_sum_of_squares_of_another_parity_than_its_sum_is_refused():
         with pytest.raises(ValueError, match=rf"^'x' holds a sum \({bad[0]}\) and a sum of squares \({bad[1]}\) of "
                                              r"different parity \(a square has the parity of its number\)$"):
             check_counters({"x": np.array([list(bad)])}, layout)
+
+
+def test_match_counters_are_the_matches_and_zero_without_matches():
+    """Every match result carries a tie-break count and a Hand-decided flag: C_TB_N and C_HD_N are
+    the matches (pool P_M); the tie-break rounds are 0 when no match had one and at most
+    MAX_TIEBREAKS a match that had; in a study that plays no matches every one of them is 0
+    (breaker K5-K8)."""
+    from handsim.games.hand.kernels.driverlib import MAX_TIEBREAKS
+
+    assert H.MAX_TIEBREAKS == MAX_TIEBREAKS == 50
+    acc = hand_study()
+    cl = acc._cl[0, 0]
+    matches = int(acc._pool[0, 0, acc.policies.index("a"), H.P_M])
+    assert cl[H.C_TB_N] == cl[H.C_HD_N] == matches > 0
+    for col, amount, message in (
+            (H.C_TB_N, 1, rf"^'cl' counts {matches + 1} matches with a tie-break count, other than the {matches} of "
+                          r"'pool'$"),
+            (H.C_HD_N, -1, rf"^'cl' counts {matches - 1} matches with a Hand-decided flag, other than the {matches} "
+                           r"of 'pool'$")):
+        cl[col] += amount
+        with pytest.raises(ValueError, match=message):
+            acc._check_totals()
+        cl[col] -= amount
+    pos, tbs = int(cl[H.C_TB_POS]), int(cl[H.C_TB_SUM])
+    cl[H.C_TB_SUM] = 50 * pos + 1
+    with pytest.raises(ValueError, match=rf"^'cl' counts {50 * pos + 1} tie-break rounds \(at most 50 in each match "
+                                         rf"with a tie-break\), more than the {50 * pos} of 'cl'$"):
+        acc._check_totals()
+    cl[H.C_TB_SUM] = tbs
+    acc._check_totals()
+
+    # no match had a tie-break round: their sum is 0 (K7)
+    def no_tiebreak(matches: bool) -> StudyAccumulator:
+        acc = StudyAccumulator([{"opening_threshold": 51}], [("a", "b", "a", "c")], 4, [], teams=True)
+        rng = np.random.default_rng(3)
+        n = 20
+        void = np.zeros(n, np.uint8)
+        perm = np.array([np.roll(np.arange(4), -(d % 4)) for d in range(n)], dtype=np.int8)
+        kw = {}
+        if matches:
+            mw = np.tile(np.array([[1, 0]] * n, np.uint8), 2)
+            kw = dict(match_win=mw, tiebreaks=np.zeros(n, np.int16), match_lose=1 - mw,
+                      total=np.zeros((n, 4), np.int32), hand_decided=np.zeros(n, np.uint8))
+        acc.add_chunk({(0, 0): DealBlock(np.arange(n), perm, rng.integers(-60, 150, size=(n, 4)).astype(np.int32),
+                                         hand_flags(rng, void), np.full(n, 20, np.int16), void, **kw)})
+        return acc
+
+    acc = no_tiebreak(True)
+    acc._check_totals()
+    assert list(acc._cl[0, 0, [H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N]]) == [20, 0, 0, 20]
+    acc._cl[0, 0, H.C_TB_SUM] += 1
+    with pytest.raises(ValueError, match=r"^'cl' counts 1 tie-break rounds \(at most 50 in each match with a "
+                                         r"tie-break\), more than the 0 of 'cl'$"):
+        acc._check_totals()
+    # a study that plays no matches (K8): every match counter 0
+    for col in (H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM):
+        acc = no_tiebreak(False)
+        acc._check_totals()
+        acc._cl[0, 0, col] += 1
+        with pytest.raises(ValueError, match=r"^'cl' counts 1 "):
+            acc._check_totals()
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"tiebreaks": None}, "field tiebreaks is missing"),
+    ({"hand_decided": None}, "field hand_decided is missing"),
+    ({"tiebreaks": np.array([0, 1, 2], np.int16)}, "tiebreaks must be -1 exactly where match_win is 255"),
+    ({"hand_decided": np.array([255, 0, 0], np.uint8)}, "hand_decided must be 255 exactly where match_win is 255"),
+    ({"tiebreaks": np.array([51, -1, -1], np.int16)}, r"tiebreaks must be 0\.\.50, or -1"),
+])
+def test_a_match_block_carries_a_tie_break_count_and_a_hand_flag_in_each_match_row(change, message):
+    acc = StudyAccumulator([{}], [("a", "b", "c")], 3, [])
+    mw = np.array([[1, 0, 0], [255] * 3, [255] * 3], np.uint8)
+    kw = dict(match_win=mw, tiebreaks=np.array([0, -1, -1], np.int16), hand_decided=np.array([1, 255, 255], np.uint8))
+    good = DealBlock(np.arange(3), np.array([[0, 1, 2]] * 3, np.int8), np.zeros((3, 3), np.int32),
+                     np.array([[3, 1, 1]] * 3, np.uint8), np.full(3, 9, np.int16), np.zeros(3, np.uint8), **kw)
+    acc.add_block(0, 0, good)
+    with pytest.raises(ValueError, match=message):
+        acc.add_block(0, 0, good._replace(**change))

@@ -1177,6 +1177,92 @@ def test_report_regenerates(runner, study, tmp_path):
     assert_usage_error(run(runner, "report", copy), "checkpoint.npz is not a usable handsim checkpoint")
 
 
+def _report_of_edited_copy(runner, study, tmp_path, edit):
+    """(copy, result): ``handsim report --format md`` of a copy of the study whose run.json
+    ``edit(info)`` changed; the report must be the one simulate wrote."""
+    import shutil
+
+    out, _ = study
+    copy = tmp_path / "r"
+    shutil.copytree(out, copy)
+    info = json.loads((copy / "run.json").read_text())
+    edit(info)
+    (copy / "run.json").write_text(json.dumps(info))
+    (copy / "report.md").unlink()
+    result = runner.invoke(cli, ["report", str(copy), "--format", "md", "-q"])
+    assert_ok(result)
+    assert (copy / "report.md").read_bytes() == (out / "report.md").read_bytes()
+    return copy, result
+
+
+@pytest.mark.parametrize("field, value", [
+    ("rounds_played", 41), ("rounds_played", 10**30), ("seconds", 100.0), ("rounds_per_s", 9000.0),
+    ("rounds_per_s", -5), ("rounds_per_s", "fast"), ("command", "handsim simulate --deals 20 --seed 3"),
+    ("jobs", 64), ("trace", 7)])
+def test_report_takes_what_the_run_did_from_the_checkpoint(runner, study, tmp_path, field, value):
+    """run.json's record of the run (rounds played, seconds, speed, command, jobs, traces) is the
+    checkpoint's: an edited field is named in one warning line and the report is the one simulate
+    wrote (issue 23, breaker J8-J12)."""
+    out, _ = study
+    info = json.loads((out / "run.json").read_text())
+    with np.load(out / "checkpoint.npz") as z:
+        assert int(z["__rounds__"][0]) == info["rounds_played"] == 40  # 20 deals x 2 thresholds
+        recorded = {"rounds_played": 40, "seconds": round(float(z["__seconds__"][0]), 3),
+                    "rounds_per_s": round(40 / float(z["__seconds__"][0]), 1),
+                    **json.loads(bytes(z["__run__"].astype(np.uint8)).decode())}
+    assert {k: info[k] for k in recorded} == pytest.approx(recorded)
+    copy, result = _report_of_edited_copy(runner, study, tmp_path, lambda d: d.update({field: value}))
+    want = json.dumps(recorded[field])
+    if field == "command":  # a long value is cut to 80 characters
+        assert len(want) > 80
+        want = want[:77] + "..."
+    assert result.stderr.splitlines() == [f"Warning: {copy / 'run.json'} says {field} {json.dumps(value)}, the "
+                                          f"checkpoint {want}: the report uses the checkpoint"]
+
+
+def test_a_resumed_study_states_its_whole_speed_and_report_agrees(runner, study, tmp_path):
+    """run.json's rounds_per_s is the study's rounds over its seconds, every invocation included (a
+    resume that loads every chunk plays none now): handsim report writes the same report, no warning."""
+    import shutil
+
+    out, _ = study
+    copy = tmp_path / "r"
+    shutil.copytree(out, copy)
+    (copy / "run.json").unlink()
+    assert_ok(run(runner, "simulate", "--resume", copy, "--jobs", 1, "-q"))
+    info = json.loads((copy / "run.json").read_text())
+    with np.load(copy / "checkpoint.npz") as z:
+        seconds = float(z["__seconds__"][0])
+    assert info["resumed"] and info["rounds_played"] == 40
+    assert info["rounds_per_s"] == round(40 / seconds, 1) > 0
+    before = (copy / "report.md").read_bytes()
+    assert f"**Speed:** {info['rounds_per_s']:,.0f} rounds/s".encode() in before  # (the report's rounding)
+    result = runner.invoke(cli, ["report", str(copy), "--format", "md", "-q"])
+    assert_ok(result)
+    assert result.stderr == "" and (copy / "report.md").read_bytes() == before
+
+
+def test_report_describes_a_built_in_policy_as_the_registry_does(runner, study, tmp_path):
+    """A built-in policy's description edited in run.json is not printed (breaker J12)."""
+    from handsim.policies import POLICIES
+
+    assert json.loads((study[0] / "run.json").read_text())["policies"]["greedy"] == POLICIES["greedy"].help
+    copy, result = _report_of_edited_copy(runner, study, tmp_path, lambda d: d["policies"].update(greedy="Cheats."))
+    assert result.stderr.splitlines() == [
+        f"Warning: {copy / 'run.json'} says policy greedy is \"Cheats.\", the built-in policy of that name is "
+        f"{json.dumps(POLICIES['greedy'].help)[:77]}...: the report uses the built-in policy's description"]
+
+
+def test_report_leaves_out_run_json_fields_a_study_does_not_write(runner, study, tmp_path):
+    """An unknown run.json field is not printed into the report: one warning names it, an invisible
+    character in its name named (breaker J13)."""
+    copy, result = _report_of_edited_copy(runner, study, tmp_path,
+                                          lambda d: d.update({"de\u200bals": 40, "note": "<b>hi</b>"}))
+    assert result.stderr.splitlines() == [
+        f"Warning: {copy / 'run.json'} holds fields a study does not write, left out of the report: 'de\\u200bals' "
+        "(it holds U+200B ZERO WIDTH SPACE, an invisible character), 'note'"]
+
+
 def test_force_replaces_out(runner, tmp_path):
     out = tmp_path / "f"
     out.mkdir()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -678,8 +679,49 @@ def test_an_edited_policy_file_is_not_resumed(tmp_path):
     spec = make_spec(Rules.preset("classic"), None, ["joker-keeper"], 2, 4, policy_files=[JOKER_KEEPER])
     saved = spec.to_json()
     saved["policy_files"] = [{"path": str(src), "sha256": "0" * 64}]
-    with pytest.raises(PolicyFileError, match="its content changed since the study was set up"):
+    with pytest.raises(PolicyFileError, match=r"^policy file .*keeper\.py changed since the study was set up \(sha256 "
+                                              r"[0-9a-f]{12}\.\.\. now, 000000000000\.\.\. recorded\): restore it, "
+                                              r"or start a new study$"):
         StudySpec.from_json(saved)
+
+
+@pytest.mark.parametrize("change", ["edited", "moved"])
+def test_resume_of_a_study_whose_policy_file_changed_names_the_file_and_hash_not_a_damaged_checkpoint(tmp_path, change):
+    """Issue 23 cause 8 (breaker E3, E5): the checkpoint is valid, the policy file is not the one
+    recorded: --resume refuses naming the file and both hashes; report's reading still works."""
+    import hashlib
+
+    from handsim.simulate import make_spec
+    from handsim.errors import StudyError
+    from handsim.study import CHECKPOINT, read_checkpoint
+    from handsim.study.checkpoint import save_checkpoint
+
+    src = tmp_path / "mycopy.py"
+    name = f"keeper-{change}"  # a name of its own: the example's is registered in this process already
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper",', f'"{name}",'), encoding="utf-8")
+    recorded = hashlib.sha256(src.read_bytes()).hexdigest()
+    spec = make_spec(Rules.preset("classic"), None, [name], 4, 20, chunk=10, policy_files=[src])
+    folder = tmp_path / "I17"
+    folder.mkdir()
+    save_checkpoint(folder, spec.game.new_accumulator(spec), set(), spec, 0, 0.0)
+    if change == "edited":
+        src.write_text(src.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+        now = hashlib.sha256(src.read_bytes()).hexdigest()
+        why = (rf"policy file {re.escape(str(src.resolve()))} changed since the study was set up \(sha256 {now[:12]}"
+               rf"\.\.\. now, {recorded[:12]}\.\.\. recorded\): restore it, or start a new study")
+    else:
+        src.rename(tmp_path / "elsewhere.py")
+        why = (rf"policy file not found at {re.escape(str(src.resolve()))} \(recorded sha256 {recorded[:12]}\.\.\.\): "
+               r"restore it, or start a new study")
+    with pytest.raises(StudyError, match=rf"^cannot resume {re.escape(str(folder))}: {why}$"):
+        read_checkpoint(folder / CHECKPOINT)
+    assert read_checkpoint(folder / CHECKPOINT, policies=False).done == frozenset()  # what report reads: still usable
+    result = run("simulate", "--resume", folder, "-q")
+    assert result.exit_code == 2
+    line = result.output.strip().splitlines()[-1]
+    assert re.search(rf"^Error: cannot resume {re.escape(str(folder))}: {why} \(see 'handsim simulate --help'\)$",
+                     line), line
+    assert "not a usable" not in result.output and "Traceback" not in result.output
 
 
 def test_the_engine_of_a_policy_file_is_compiled_once_for_every_later_process(tmp_path):
@@ -872,7 +914,9 @@ def test_a_finished_study_is_reported_after_its_policy_file_is_edited_or_moved(t
         assert (out / "report.md").read_bytes() == before, step
         line = one_error_line(run("simulate", "--resume", out, "--jobs", 1, "-q"), 2)
         assert str(src) in line, line
-        assert (f"expected {recorded[:12]}" in line) if step == "edited" else ("not found" in line), line
+        assert ((f"{recorded[:12]}... recorded)" in line) if step == "edited"
+                else (f"not found at {src} (recorded sha256 {recorded[:12]}" in line)), line
+        assert line.startswith(f"Error: cannot resume {out}: policy file "), line
     # an interrupted study (no run.json yet) likewise: report from the checkpoint alone
     (out / "run.json").unlink()
     result = run("report", out, "--format", "md", "-q")
@@ -950,3 +994,60 @@ def test_a_policy_stuck_in_a_decision_is_stopped_and_named(bad_file, tmp_path, s
         assert done[:2] == [0, 1] and 2 not in done and len(done) <= 8 - int(m[1][0]), done
     assert f"{word}: partial results are checkpointed in {out}" in err, err
     assert "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("kind", ["tournament", "tune"])
+def test_tournament_and_tune_resume_after_their_policy_file_was_edited_name_the_file_and_hash(tmp_path, kind):
+    """The same refusal for ``tournament --resume`` and ``tune --resume`` (issue 23 cause 8): not
+    "run.json is damaged"."""
+    import hashlib
+
+    from handsim.tournament.core import make_tournament
+    from handsim.tournament.tune import make_tune
+
+    name = f"keeper-{kind}"
+    src = tmp_path / "mycopy.py"
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper",', f'"{name}",'),
+                   encoding="utf-8")
+    recorded = hashlib.sha256(src.read_bytes()).hexdigest()
+    if kind == "tournament":
+        spec = make_tournament([name, "greedy"], 2, deals=4, chunk=2, policy_files=[src])
+    else:
+        spec = make_tune(name, ["release_turn=2:6"], players=2, deals=4, chunk=2, trials=2, batch=1,
+                         policy_files=[src])
+    folder = tmp_path / "T"
+    folder.mkdir()
+    (folder / "run.json").write_text(json.dumps({"kind": kind, kind: spec.to_json(), "status": "running"}),
+                                     encoding="utf-8")
+    src.write_text(src.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    now = hashlib.sha256(src.read_bytes()).hexdigest()
+    result = run(kind, "--resume", folder, "-q")
+    assert result.exit_code == 2, result.output
+    line = result.output.strip().splitlines()[-1]
+    what = {"tune": "tuning run"}.get(kind, kind)
+    assert line.startswith(f"Error: cannot resume the {what} in {folder}: policy file {src.resolve()} changed "
+                           f"since the study was set up (sha256 {now[:12]}... now, {recorded[:12]}... recorded): "
+                           "restore it, or start a new study"), line
+    assert "damaged" not in result.output
+
+
+def test_a_study_folder_stays_one_after_its_policy_file_was_edited_or_moved(tmp_path):
+    """--force may replace a study folder (why_not_a_study is None) whose policy file changed since:
+    its run.json and checkpoint are read without loading the file (issue 23 cause 8 kind)."""
+    from handsim.simulate import make_spec
+    from handsim.study.checkpoint import save_checkpoint
+    from handsim.study.outdir import why_not_a_study
+
+    src = tmp_path / "mycopy.py"
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8").replace('"joker-keeper",', '"keeper-force",'),
+                   encoding="utf-8")
+    spec = make_spec(Rules.preset("classic"), None, ["keeper-force"], 4, 20, chunk=10, policy_files=[src])
+    with_run, with_ck = tmp_path / "a", tmp_path / "b"
+    with_run.mkdir()
+    (with_run / "run.json").write_text(json.dumps({"spec": spec.to_json()}), encoding="utf-8")
+    with_ck.mkdir()
+    save_checkpoint(with_ck, spec.game.new_accumulator(spec), set(), spec, 0, 0.0)
+    src.write_text(src.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert why_not_a_study(with_run) is None and why_not_a_study(with_ck) is None
+    src.unlink()
+    assert why_not_a_study(with_run) is None and why_not_a_study(with_ck) is None

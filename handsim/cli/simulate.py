@@ -30,7 +30,7 @@ def _saved_spec(folder: Path):
     ck = folder / CHECKPOINT
     if run_json.exists():
         saved = read_run_json(run_json)
-        spec = _spec_from_run(saved, run_json)
+        spec = _spec_from_run(saved, run_json, doing=f"cannot resume {folder}")
         # an edited run.json "spec" (the study driver's load_checkpoint names the field too, but only
         # after _check_record below, which would blame the top-level record instead, and it
         # says nothing of run.json): refused here, naming the field and both files
@@ -48,9 +48,11 @@ def _saved_spec(folder: Path):
     raise click.UsageError(f"{folder} is not a study folder: no run.json or {CHECKPOINT} in it")
 
 
-def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
+def _spec_from_run(d: dict, where, policies: bool = True, doing: str | None = None) -> "StudySpec":
     """The StudySpec of a run.json object (library errors in it propagate as usage errors);
-    without ``policies``, the :class:`~handsim.study.spec.SavedStudy` (its policy files not loaded)."""
+    without ``policies``, the :class:`~handsim.study.spec.SavedStudy` (its policy files not loaded).
+    ``doing`` ("cannot resume FOLDER") heads the refusal of a policy file edited or moved since."""
+    from handsim.errors import PolicyFileError
     from handsim.study import StudySpec
     from handsim.study.spec import SavedStudy
 
@@ -58,6 +60,8 @@ def _spec_from_run(d: dict, where, policies: bool = True) -> "StudySpec":
         raise click.UsageError(f"{where} holds no study \"spec\": it was not written by handsim simulate")
     try:
         return (StudySpec if policies else SavedStudy).from_json(d["spec"])
+    except PolicyFileError as e:
+        raise click.UsageError(f"{doing or where}: {' '.join(str(e).split())}") from None
     except ValueError as e:  # StudyError, RulesError, PolicyError: one line naming the field
         raise click.UsageError(f"{where}: {' '.join(str(e).split())}") from None
 
@@ -539,6 +543,8 @@ def _report(folder, fmt, quiet):
                                    "would state one study's settings over the other's tables; restore the matching "
                                    "file or run the study again")
         info = _report_info(saved, ck.spec)  # the settings from the spec: an edited record is not shown
+        for line in _from_checkpoint(info, saved, ck, run_json):  # and what the run did from the checkpoint
+            click.echo(f"Warning: {line}", err=True)
     else:
         from handsim.study import chunk_ranges
 
@@ -562,6 +568,73 @@ def stderr_is_terminal() -> bool:
 _INFO_TYPES = {"seconds": (int, float), "rounds_per_s": (int, float), "rounds_played": int, "command": str,
                "version": str, "title": str, "preset": str, "python": str, "numba": str, "machine": str,
                "jobs": int}
+
+
+#: run.json fields the study writes (handsim.study.runner, handsim.study.api, the run history):
+#: any other is left out of a report, with a warning naming it.
+_RUN_FIELDS = frozenset(_INFO_TYPES) | {"spec", "players", "deals", "seed", "rules", "policies", "resumed", "trace",
+                                        "game", "games_played", "games_per_s"}
+
+
+def _shown(v) -> str:
+    """A run.json value in a warning: JSON, at most 80 characters."""
+    text = json.dumps(v, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
+    """Put into ``info`` what the checkpoint records of the run (the source of truth: rounds played,
+    seconds of simulation and their speed, and its run history: ``command``, ``jobs``,
+    ``resumed``, ``trace``) and the built-in policies' descriptions (the registry's), and leave
+    out run.json fields a study does not write.
+
+    Returns
+    -------
+    list of str
+        One warning line per run.json field that disagrees with the checkpoint, naming the field
+        and both values ("run.json says rounds_played 41, the checkpoint 40: the report uses the
+        checkpoint"), one per built-in policy described otherwise, and one naming the fields left out (an invisible character in a name named).
+    """
+    from handsim._io import hidden_char_note
+
+    seconds = round(ck.seconds, 3)
+    history = ck.history if isinstance(ck.history, dict) else {}
+    truth = {"rounds_played": ck.rounds, "seconds": seconds}
+    # the speed over the whole study (every invocation), as the study wrote it (to 0.1 round/s)
+    truth["rounds_per_s"] = round(ck.rounds / ck.seconds, 1) if ck.seconds > 0 and ck.rounds else None
+    truth.update(history)
+    info.update(truth)
+    info.update(ck.spec.game.run_info(info))  # (a game whose deal is not a round: the figures in its unit)
+    warnings = []
+    for k in sorted(set(truth) | {"games_played", "games_per_s"}):
+        if k not in saved or k not in info:
+            continue  # not recorded
+        got, want = saved[k], info[k]
+        same = got == want and type(got) is type(want) or (
+            isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
+            and abs(got - want) <= (0.0015 if k == "seconds" else 0.051 if k.endswith("_per_s") else 0))
+        if not same:
+            warnings.append(f"{where} says {k} {_shown(got)}, the checkpoint {_shown(want)}: the report uses the "
+                            "checkpoint")
+    # a built-in policy's description is the registry's (the policies of a policy file, not loaded
+    # for a report, keep run.json's)
+    described = dict(info["policies"]) if isinstance(info.get("policies"), dict) else {}
+    for label, text in ck.spec.game.policy_descriptions(ck.spec).items():
+        if label in described and described[label] != text:
+            warnings.append(f"{where} says policy {label} is {_shown(described[label])}, the built-in policy of that "
+                            f"name is {_shown(text)}: the report uses the built-in policy's description")
+        described[label] = text
+    if described:
+        info["policies"] = described
+    unknown = sorted(k for k in saved if k not in _RUN_FIELDS)
+    for k in unknown:
+        info.pop(k, None)
+    if unknown:
+        named = ", ".join(f"{k!r}{hidden_char_note(k, where=False)}" for k in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        warnings.append(f"{where} holds field{'s' if len(unknown) > 1 else ''} a study does not write, left out of "
+                        f"the report: {named}{more}")
+    return warnings
 
 
 def _report_info(saved: dict, spec) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from handsim.errors import InputError
+from handsim.errors import InputError, PolicyFileError
 
 from ._common import (PLAYERS_CHOICE, Command, IntIn, Words, ENGINE_COMPILE, classic_rules_options, command_line, engine_notice,
                       load_rules, parse_players, set_differs, speed_text, table)
@@ -238,6 +238,8 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
         out = _resume_folder(ctx, _T_SAVED, "tournament", resume, out, force)
         try:
             spec = TournamentSpec.from_json(_saved(out, "tournament"))
+        except PolicyFileError as e:  # a policy file edited or moved since: the run is whole, but not resumable
+            raise click.UsageError(f"cannot resume the tournament in {out}: {' '.join(str(e).split())}") from None
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
             raise click.UsageError(f"cannot resume the tournament in {out}: its run.json is damaged or incomplete "
                                    f"({_why(e)})") from None
@@ -394,6 +396,8 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         out = _resume_folder(ctx, _U_SAVED, "tuning run", resume, out, force)
         try:
             spec = TuneSpec.from_json(_saved(out, "tune"))
+        except PolicyFileError as e:  # a policy file edited or moved since: the run is whole, but not resumable
+            raise click.UsageError(f"cannot resume the tuning run in {out}: {' '.join(str(e).split())}") from None
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
             raise click.UsageError(f"cannot resume the tuning run in {out}: its run.json is damaged or incomplete "
                                    f"({_why(e)})") from None

@@ -92,7 +92,8 @@ def load_file(path, expect_sha256: str | None = None) -> PolicyFile:
     ----------
     path : str or Path
     expect_sha256 : str, optional
-        The content the caller expects (a work item, a resumed study); another content is refused.
+        The content the caller expects (a work item, a resumed study); another content, or no file
+        at ``path``, is refused naming the file and both hashes (the recorded one).
 
     Returns
     -------
@@ -103,11 +104,14 @@ def load_file(path, expect_sha256: str | None = None) -> PolicyFile:
     PolicyFileError
         One line naming the file (and line) and what is wrong.
     """
+    if expect_sha256 is not None and not Path(path).exists():  # moved or deleted since the study was set up
+        raise PolicyFileError(f"policy file not found at {path} (recorded sha256 {expect_sha256[:12]}...): restore "
+                              "it, or start a new study")
     resolved, data, text = read_source(path)
     sha = hashlib.sha256(data).hexdigest()
     if expect_sha256 is not None and sha != expect_sha256:
-        raise PolicyFileError(f"policy file {path}: its content changed since the study was set up (sha256 "
-                              f"{sha[:12]}..., expected {expect_sha256[:12]}...): restore it, or start a new study")
+        raise PolicyFileError(f"policy file {path} changed since the study was set up (sha256 {sha[:12]}... now, "
+                              f"{expect_sha256[:12]}... recorded): restore it, or start a new study")
     known = LOADED.get(str(resolved))
     if known is not None and known.sha256 == sha:
         return known

@@ -92,7 +92,9 @@ def read_checkpoint(path, cls=None, policies: bool = True) -> Checkpoint:
         configurations, line-ups and players must also match the saved spec.
     policies : bool
         Load the study's policy files (default): the spec is a :class:`StudySpec` that can be
-        played (a resume), and a policy file that is missing or whose content changed is refused.
+        played (a resume), and a policy file that is missing or whose content changed is refused
+        ("cannot resume FOLDER: policy file ... changed since the study was set up (sha256 ...
+        now, ... recorded) ...": the checkpoint itself is not called damaged).
         False: the spec is a :class:`~handsim.study.spec.SavedStudy`, its policy files not loaded
         (what ``handsim report`` redraws from: a finished study can be reported after its policy
         files were edited or moved).
@@ -143,12 +145,20 @@ def read_checkpoint(path, cls=None, policies: bool = True) -> Checkpoint:
             or state["__seconds__"].dtype.kind != "f" or state["__rounds__"].size != 1 or state["__seconds__"].size != 1:
         raise damaged("its bookkeeping arrays have the wrong types or shapes")
     from .._io import InputFileError, parse_json
+    from ..errors import PolicyFileError
 
     try:
         saved = parse_json(bytes(state.pop("__spec__").astype(np.uint8)).decode("utf-8"), "its study spec")
-        spec = StudySpec.from_json(saved) if policies else SavedStudy.from_json(saved)
+        spec = SavedStudy.from_json(saved)
     except (UnicodeDecodeError, InputFileError, ValueError) as e:
         raise damaged(f"its study spec is unreadable ({' '.join(str(e).split())})") from None
+    if policies:  # a valid checkpoint whose study's policy file was edited or moved: it cannot be resumed
+        try:
+            spec = StudySpec.from_json(saved)
+        except PolicyFileError as e:
+            raise StudyError(f"cannot resume {path.parent}: {' '.join(str(e).split())}") from None
+        except ValueError as e:
+            raise damaged(f"its study spec is unreadable ({' '.join(str(e).split())})") from None
     done = state.pop("__done__")
     n_chunks = len(chunk_ranges(spec))
     if len(done) and (done.min() < 0 or done.max() >= n_chunks or len(np.unique(done)) != len(done)):

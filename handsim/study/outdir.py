@@ -15,7 +15,7 @@ from .._io import LOCK_NAME, FolderLock, WriteError
 from ..errors import StudyError
 from ..games import GAMES, get_game
 from .checkpoint import CHECKPOINT, read_checkpoint
-from .spec import StudySpec
+from .spec import SavedStudy
 
 
 #: Every file a handsim run writes into its output folder: a study's (``handsim simulate``: the
@@ -115,14 +115,14 @@ def why_not_a_study(folder) -> str | None:
                 if isinstance(d.get(kind), dict):
                     return None
                 raise StudyError(f"it names no {kind}")
-            StudySpec.from_json(d.get("spec") if isinstance(d, dict) else d)
+            SavedStudy.from_json(d.get("spec") if isinstance(d, dict) else d)  # its policy files not needed
             return None
         except (InputFileError, ValueError) as e:
             reasons.append(f"its run.json is not handsim's: {' '.join(str(e).split())}")
     ck = folder / CHECKPOINT
     if ck.is_file():
         try:
-            read_checkpoint(ck)
+            read_checkpoint(ck, policies=False)
             return None
         except StudyError as e:
             reasons.append(str(e))

@@ -380,8 +380,10 @@ class HandGame(Game):
     def policy_descriptions(self, spec) -> dict:
         from handsim.policies import POLICIES
 
-        names = {s.label: s.name for l in spec.lineups for s in l}
-        return {label: POLICIES[name].help for label, name in names.items()}
+        # (a SavedStudy's policies hold only their label: its built-in ones are described, a policy
+        # file's, not loaded, are not)
+        names = {s.label: getattr(s, "name", s.label.partition(":")[0]) for l in spec.lineups for s in l}
+        return {label: POLICIES[name].help for label, name in names.items() if name in POLICIES}
 
     def output_files(self) -> frozenset:
         """Match tables, the report's figures (and those of earlier versions: rates.png, paired.png)

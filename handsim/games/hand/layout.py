@@ -18,7 +18,7 @@ __all__ = ["FLAG_OPENED", "FLAG_OUT", "FLAG_HAND", "FLAG_JOKER_LEFT", "MATCH_NON
            "T_SUM2", "T_OUT", "T_HAND", "T_UNOP", "T_UNOP2", "T_M", "T_W", "T_LM", "T_L", "T_TM", "T_TOT", "T_TOT2",
            "T_N", "NT", "LP_N", "LP_S", "LP_S2", "LP_TS", "LP_TS2", "LP_M", "LP_TOT", "LP_TOT2", "LP_TTOT",
            "LP_TTOT2", "LP_WM", "LP_W", "LP_W2", "LP_LM", "LP_L", "LP_L2", "NLP", "METRICS", "NM", "NQ", "NV",
-           "JOKER_ARRAYS", "MARGIN_HIST"]
+           "JOKER_ARRAYS", "MARGIN_HIST", "MAX_TIEBREAKS"]
 
 #: ``flags`` bit: the player opened (laid down a first meld) in the round (RULES.md section 4).
 FLAG_OPENED = 1
@@ -34,6 +34,10 @@ FLAG_JOKER_LEFT = 8
 MATCH_NONE = 255
 #: ``tiebreaks`` value meaning "this row carries no match result".
 TIEBREAK_NONE = -1
+#: Most tie-break rounds a match plays (RULES.md section 7; the kernel's
+#: ``handsim.games.hand.kernels.driverlib.MAX_TIEBREAKS``, which a test keeps equal): bounds
+#: a checkpoint's count of tie-break rounds.
+MAX_TIEBREAKS = 50
 #: Quantiles of the final match totals (:meth:`StudyAccumulator.total_quantiles`).
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
 #: Quantiles of one player's score in a round (``score_p10`` ... of the summary).

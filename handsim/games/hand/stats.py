@@ -42,8 +42,8 @@ from handsim.stats.counters import (Accumulator, add_sums, check_at_least, check
 from .layout import (C_DEALS, C_HD_N, C_HD_SUM, C_TB_N, C_TB_POS, C_TB_SUM, C_TURNS, C_VOID, FLAG_HAND,
                      FLAG_JOKER_LEFT, FLAG_OPENED, FLAG_OUT, JOKER_ARRAYS, LP_L, LP_L2, LP_LM, LP_M, LP_N, LP_S, LP_S2,
                      LP_TOT, LP_TOT2, LP_TS, LP_TS2, LP_TTOT, LP_TTOT2, LP_W, LP_W2, LP_WM, MARGIN_HIST, MATCH_NONE,
-                     NC, NLP, NM, NP, NQ, NS, NT, NV, P_DEALS, P_HAND2, P_L, P_L2, P_LM, P_M, P_N, P_N2, P_OUT2, P_TM,
-                     P_TOT, P_TOT2, P_TSUM, P_TSUM2, P_UNOP2, P_W, P_W2, QUANTILES, S_HAND, S_LMATCHES, S_LOSSES,
+                     MAX_TIEBREAKS, NC, NLP, NM, NP, NQ, NS, NT, NV, P_DEALS, P_HAND2, P_L, P_L2, P_LM, P_M, P_N, P_N2,
+                     P_OUT2, P_TM, P_TOT, P_TOT2, P_TSUM, P_TSUM2, P_UNOP2, P_W, P_W2, QUANTILES, S_HAND, S_LMATCHES, S_LOSSES,
                      S_MATCHES, S_NEUTRAL, S_OUT, S_ROUNDS, S_SCORE, S_SCORE2, S_TMATCHES, S_TOTAL, S_TOTAL2, S_TURNS,
                      S_UNOPENED, S_VOID, S_WINS, TEAMS, TIEBREAK_NONE, T_DEALS, T_HAND, T_L, T_LM, T_M, T_N, T_OUT,
                      T_SUM, T_SUM2, T_TM, T_TOT, T_TOT2, T_UNOP, T_UNOP2, T_W)
@@ -269,7 +269,7 @@ class StudyAccumulator(StudyTables, Accumulator):
             if x is not None and x.shape != (n,):
                 raise ValueError(f"{where}: field {name} has shape {x.shape}, expected ({n},)")
         if out["match_win"] is None:
-            given = [k for k in ("match_lose", "total", "hand_decided") if out[k] is not None]
+            given = [k for k in ("match_lose", "total", "tiebreaks", "hand_decided") if out[k] is not None]
             if given:
                 raise ValueError(f"{where}: field(s) {', '.join(given)} need match_win (the rows that carry a match result)")
         policy = out["policy"].astype(np.intp)
@@ -309,8 +309,16 @@ class StudyAccumulator(StudyTables, Accumulator):
         tb = out["tiebreaks"]
         if tb is not None:
             tb = tb.astype(np.int64)
-            if n and tb.min() < TIEBREAK_NONE:
-                raise ValueError(f"{where}: tiebreaks must be >= 0, or {TIEBREAK_NONE} for no result")
+            if n and (tb.min() < TIEBREAK_NONE or tb.max() > MAX_TIEBREAKS):
+                raise ValueError(f"{where}: tiebreaks must be 0..{MAX_TIEBREAKS}, or {TIEBREAK_NONE} for no result")
+        if mw is not None:
+            # every row with a match result carries its tie-break count and Hand-decided flag (the
+            # kernel writes all five), so a checkpoint's counts of them equal the matches
+            for name, x, no in (("tiebreaks", tb, TIEBREAK_NONE), ("hand_decided", hd, MATCH_NONE)):
+                if x is None:
+                    raise ValueError(f"{where}: field {name} is missing (match_win is given: every match has one)")
+                if not np.array_equal(x == no, none[:, 0]):
+                    raise ValueError(f"{where}: {name} must be {no} exactly where match_win is {MATCH_NONE}")
         score = out["score"].astype(np.int64)
         flags = out["flags"].astype(np.int64)
         local = self._pos_local[l][policy]  # (n, P) local policy index per seat
@@ -634,7 +642,10 @@ class StudyAccumulator(StudyTables, Accumulator):
         and a policy's per-deal count of rounds gone out (of Hands) is 0 or 1, so its sum of
         squares is its sum, and that of a paired difference of two such counts (-1, 0 or 1)
         has the parity of their sum and does not exceed it (the same parity for a line-up
-        position's difference of match wins or losses).  Bounds: counts within the rounds, the
+        position's difference of match wins or losses).  Every match result carries its tie-break
+        count and Hand-decided flag: as many of each as matches (all 0 in a study without
+        matches), and the tie-break rounds between the matches that had one and
+        ``MAX_TIEBREAKS`` (RULES.md section 7) times them.  Bounds: counts within the rounds, the
         matches or the deals they are counted in, Hands within the rounds gone out, a team's
         rounds gone out between those of the policies that sit in the team only and in it at
         all, a per-deal count's sum of squares between its sum and ``k`` times it (``k`` the
@@ -656,11 +667,17 @@ class StudyAccumulator(StudyTables, Accumulator):
         check_totals("turns_hist", th @ np.arange(th.shape[2]), "cl", cl[:, :, C_TURNS], "turns")
         check_totals("void_hist", vh, "turns_hist", th, "void rounds of a length", most=True)
         check_totals("void_hist", vh.sum(axis=2), "cl", cl[:, :, C_VOID], "void rounds")
-        for col, unit in ((C_VOID, "void rounds"), (C_TB_N, "matches with a tie-break count"),
-                          (C_HD_N, "matches with a Hand-decided flag")):
-            check_totals("cl", cl[:, :, col], "cl", deals, unit, most=True)
+        check_totals("cl", cl[:, :, C_VOID], "cl", deals, "void rounds", most=True)
+        # every match result carries its tie-break count and Hand-decided flag: as many as the
+        # matches (0 in a study that plays none); 1 to MAX_TIEBREAKS rounds in a match with a tie-break
+        first = np.array([names[0] for names in self._names])
+        n_match = pool[:, np.arange(len(first)), first, P_M]  # (C, L)
+        for col, unit in ((C_TB_N, "matches with a tie-break count"), (C_HD_N, "matches with a Hand-decided flag")):
+            check_totals("cl", cl[:, :, col], "pool", n_match, unit)
         check_totals("cl", cl[:, :, C_TB_POS], "cl", cl[:, :, C_TB_N], "matches with a tie-break", most=True)
         check_totals("cl", cl[:, :, C_TB_POS], "cl", cl[:, :, C_TB_SUM], "matches with a tie-break", most=True)
+        check_totals("cl", cl[:, :, C_TB_SUM], "cl", MAX_TIEBREAKS * cl[:, :, C_TB_POS],
+                     f"tie-break rounds (at most {MAX_TIEBREAKS} in each match with a tie-break)", most=True)
         check_totals("cl", cl[:, :, C_HD_SUM], "cl", cl[:, :, C_HD_N], "matches decided by a Hand", most=True)
         # per seat: every round of a seat is one policy's
         rounds = seat[..., S_ROUNDS]
@@ -671,7 +688,6 @@ class StudyAccumulator(StudyTables, Accumulator):
         for col, c_col, unit in ((S_TURNS, C_TURNS, "turns"), (S_VOID, C_VOID, "void rounds")):
             check_totals("seat", seat[..., col].sum(axis=2), "cl", cl[:, :, c_col, None], f"{unit} in a seat")
         # match results: the rows that carry one, the same for every seat and policy of a line-up
-        first = np.array([names[0] for names in self._names])
         for s_col, p_col, unit in ((S_MATCHES, P_M, "matches"), (S_LMATCHES, P_LM, "matches with a loss result"),
                                    (S_TMATCHES, P_TM, "matches with totals")):
             n_res = pool[:, np.arange(len(first)), first, p_col]  # (C, L)
