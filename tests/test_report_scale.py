@@ -285,3 +285,16 @@ def test_cap_series_greys_the_series_with_fewest_points():
     for i in range(12):
         ax2.errorbar([i], [1.0], yerr=0.1, fmt="o", label=f"t{i}")
     assert cap_series(ax2, limit=12) == (12, 0)  # everything fits: untouched
+
+
+def test_reading_a_checkpoint_keeps_one_copy_of_its_arrays():
+    """read_checkpoint drops the arrays it loaded: from_state(own=True) takes them instead of copying
+    (a study of 100 line-ups of 101 policies holds 448 MB of them; its report peaked at 1.27 GB)."""
+    acc = distinct_lineups(3, n=2)
+    state = acc.state()
+    mine = type(acc).from_state(dict(state), own=True)
+    copied = type(acc).from_state(dict(state))
+    for name in ("seat", "pool", "versus", "score_hist", "turns_hist"):
+        assert getattr(mine, "_" + name) is state[name], name
+        assert not np.shares_memory(getattr(copied, "_" + name), state[name]), name
+    assert mine.summary().equals(copied.summary()) and not hasattr(mine, "_own_state")

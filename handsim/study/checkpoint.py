@@ -170,7 +170,7 @@ def read_checkpoint(path, cls=None, policies: bool = True) -> Checkpoint:
         raise damaged("its round count or time is out of range")
     try:
         if cls is None or cls is spec.game.accumulator_class():  # the study's own statistics: its game reads them
-            acc = spec.game.accumulator_from_state(state, spec)
+            acc = spec.game.accumulator_from_state(state, spec, own=True)  # state is dropped: no second copy
         else:
             acc = cls.from_state(state)
     except ValueError as e:  # handsim's own messages (another format, another study, bad shapes)
