@@ -41,8 +41,10 @@ _BOM = "\ufeff"
 # ------------------------------------------------------------------------------ writing
 
 
-def atomic_write(path, data: bytes) -> None:
-    """Write ``data`` to a temporary file in the same folder, then ``os.replace`` it onto ``path``.
+def atomic_write(path, data) -> None:
+    """Write ``data`` (bytes, or a function that writes to the open binary file it is given, e.g.
+    ``lambda f: np.savez(f, **arrays)``, so that large content is not first built in memory) to a
+    temporary file in the same folder, then ``os.replace`` it onto ``path``.
 
     The file gets ordinary permissions (the umask), and is flushed to disk before the rename, so a
     crash leaves either the old file or the new one, never a torn one.
@@ -57,7 +59,10 @@ def atomic_write(path, data: bytes) -> None:
     tmp = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
     try:
         with open(tmp, "xb") as f:
-            f.write(data)
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -1054,6 +1054,24 @@ def test_write_error_in_the_library_names_the_file(tmp_path):
         atomic_write(tmp_path / "missing" / "y", b"data")
 
 
+def test_atomic_write_takes_a_writer(tmp_path):
+    """A function that writes to the open file (a checkpoint: np.savez straight into it, not into
+    a buffer first); one that fails leaves the old file and no temporary file."""
+    from handsim._io import atomic_write
+
+    atomic_write(tmp_path / "z", lambda f: (f.write(b"ab"), f.write(b"cd")))
+    assert (tmp_path / "z").read_bytes() == b"abcd"
+
+    def half(f):
+        f.write(b"torn")
+        raise RuntimeError("stopped half way")
+
+    with pytest.raises(RuntimeError, match="half way"):
+        atomic_write(tmp_path / "z", half)
+    assert (tmp_path / "z").read_bytes() == b"abcd"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["z"]
+
+
 # ------------------------------------------------------------------------------ Ctrl-C outside simulate
 
 

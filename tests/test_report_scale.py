@@ -199,3 +199,102 @@ def test_figure_progress_counts_the_figures():
         _draw_figures(3)
     _draw_figures(1)  # outside the block: not counted
     assert seen == [1, 2, 3]
+
+
+# ----------------------------------------------------------------------------------------------
+# many policies too: a legend entry per series would outgrow the figure (breaker R2: 100 line-ups
+# hold-hand:bail_turn=K x 6 configurations gave a 3.51 MB report.html, 1.04 MB for one figure)
+
+
+def distinct_lineups(n_lineups: int, n: int = 3, seed: int = 7) -> StudyAccumulator:
+    """``n_lineups`` line-ups ``hold-hand:bail_turn=K, greedy, greedy, greedy`` (K = 1..n_lineups:
+    n_lineups + 1 policies) x opening threshold 51/71/91 x joker penalty 15/30 (6 configurations),
+    ``n`` deals of random scores."""
+    lineups = [(f"hold-hand:bail_turn={k}", "greedy", "greedy", "greedy") for k in range(1, n_lineups + 1)]
+    varying = ["opening_threshold", "joker_penalty"]
+    configs = [dict(zip(varying, (t, j))) for t in (51, 71, 91) for j in (15, 30)]
+    acc = StudyAccumulator(configs, lineups, 4, varying)
+    rng = np.random.default_rng(seed)
+    deals = np.arange(n, dtype=np.int64)
+    perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
+    blocks = {}
+    for c in range(len(configs)):
+        for l in range(n_lineups):
+            score = rng.integers(0, 120, size=(n, 4)).astype(np.int32)
+            flags = np.full((n, 4), FLAG_OPENED, dtype=np.uint8)
+            flags[np.arange(n), rng.integers(0, 4, size=n)] |= FLAG_OUT
+            blocks[(c, l)] = DealBlock(deals, perm, score, flags, rng.integers(10, 60, size=n).astype(np.int16),
+                                       np.zeros(n, dtype=np.uint8))
+    acc.add_chunk(blocks)
+    return acc
+
+
+@pytest.fixture(scope="module")
+def forty_policies(tmp_path_factory):
+    acc = distinct_lineups(40)
+    out = tmp_path_factory.mktemp("forty")
+    path = acc.write_report(out, {"players": 4, "seed": 7})
+    return out, path.read_text(encoding="utf-8"), (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_many_policies_keep_the_figures_small(forty_policies):
+    out, md, page = forty_policies
+    want = sorted(FIGURES + ["effect_joker_penalty.png"])
+    assert sorted(p.name for p in out.glob("*.png")) == want
+    assert page.count("<img ") == len(want)
+    for name in ("mean_score.png", "p_hand.png", "p_unopened.png", "effect_opening_threshold.png",
+                 "effect_joker_penalty.png", "versus.png"):
+        w, h = png_size((out / name).read_bytes())
+        assert w <= 1500 and h <= 600, (name, w, h)  # 12 legend entries at most: 4 rows of 3 under the panel
+        assert (out / name).stat().st_size < 150_000, name
+    assert (out / "report.html").stat().st_size < 1_500_000
+
+
+def test_the_summarised_figure_says_what_it_left_out(forty_policies):
+    _, md, _ = forty_policies
+    levels = section(md, "Scores and shares by configuration")
+    # 41 policies at the first configuration, one series each: greedy (40 points) and the first 10
+    # hold-hand:bail_turn=K (1 point each, in the order drawn) keep a colour; 30 are grey
+    grey = ("41 series (a policy, and the values of other options): the 11 with the most points keep a colour and a "
+            "legend entry each, the other 30 are drawn in grey without a name (more than 12); `summary.csv` has them.")
+    assert levels.count(grey) == 3
+    effect = section(md, "Effect of the opening threshold")
+    assert "the 11 with the most points keep a colour" in effect and "`paired.csv` has them." in effect
+
+
+def test_cap_series_greys_the_series_with_fewest_points():
+    from matplotlib.colors import to_hex
+
+    from handsim.report.plots import OTHER_GREY, cap_series, new_figure
+
+    ax = new_figure((4, 3)).add_subplot()
+    # 15 series: series i has 1 + (i % 5) points (5 points: s4, s9, s14; 4 points: s3, s8, s13; ...)
+    for i in range(15):
+        k = 1 + i % 5
+        ax.errorbar(np.arange(k) + i, np.ones(k), yerr=0.1, fmt="o", color="#123456", label=f"s{i}")
+    ax.axhline(0.0, label="fair share")
+    assert cap_series(ax, limit=5) == (4, 11)
+    # limit 5: 4 kept and the grey entry; kept: most points first, ties in the order drawn: s4, s9, s14, s3
+    _, labels = ax.get_legend_handles_labels()
+    assert labels == ["fair share", "11 other series (grey)", "s3", "s4", "s9", "s14"]
+    colours = {c.get_label(): to_hex(c.lines[0].get_color()) for c in ax.containers}
+    assert colours["s4"] == colours["s3"] == "#123456"
+    assert [to_hex(c.lines[0].get_color()) == OTHER_GREY for c in ax.containers] == [
+        i not in (3, 4, 9, 14) for i in range(15)]  # s8 and s13 (4 points, drawn after s3) grey too
+    ax2 = new_figure((4, 3)).add_subplot()
+    for i in range(12):
+        ax2.errorbar([i], [1.0], yerr=0.1, fmt="o", label=f"t{i}")
+    assert cap_series(ax2, limit=12) == (12, 0)  # everything fits: untouched
+
+
+def test_reading_a_checkpoint_keeps_one_copy_of_its_arrays():
+    """read_checkpoint drops the arrays it loaded: from_state(own=True) takes them instead of copying
+    (a study of 100 line-ups of 101 policies holds 448 MB of them; its report peaked at 1.27 GB)."""
+    acc = distinct_lineups(3, n=2)
+    state = acc.state()
+    mine = type(acc).from_state(dict(state), own=True)
+    copied = type(acc).from_state(dict(state))
+    for name in ("seat", "pool", "versus", "score_hist", "turns_hist"):
+        assert getattr(mine, "_" + name) is state[name], name
+        assert not np.shares_memory(getattr(copied, "_" + name), state[name]), name
+    assert mine.summary().equals(copied.summary()) and not hasattr(mine, "_own_state")

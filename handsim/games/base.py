@@ -148,8 +148,9 @@ class Game:
         """An empty accumulator of the study's statistics (``add_chunk``, ``state``, ``summary``...)."""
         raise NotImplementedError
 
-    def accumulator_from_state(self, state: dict, spec):
-        """The accumulator a checkpoint's arrays hold (``ValueError`` for one it cannot read)."""
+    def accumulator_from_state(self, state: dict, spec, own: bool = False):
+        """The accumulator a checkpoint's arrays hold (``ValueError`` for one it cannot read);
+        ``own``: it may keep ``state``'s arrays instead of copies (``Accumulator.from_state``)."""
         raise NotImplementedError
 
     # -- outputs

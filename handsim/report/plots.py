@@ -36,6 +36,9 @@ __all__ = [
     "BUILTIN_COLOURS",
     "OTHER_COLOURS",
     "MARKERS",
+    "MAX_SERIES",
+    "OTHER_GREY",
+    "cap_series",
     "new_figure",
     "grid",
     "png_bytes",
@@ -165,6 +168,52 @@ def figure_legend(fig, axes, ncols: int | None = None) -> None:
         n = len(seen)
         fig.legend(list(seen.values()), list(seen.keys()), loc="outside lower center", fontsize="small",
                    ncols=ncols or (1 if n <= 2 else 2 if n <= 6 else 3), frameon=False)
+
+
+#: Series that a summarising figure (every line-up in one panel) draws in a colour and a legend
+#: entry each; beyond, :func:`cap_series` draws the rest in grey under one legend entry.
+MAX_SERIES = 12
+#: The grey of the series :func:`cap_series` leaves out of the legend.
+OTHER_GREY = "#a0a0a0"
+
+
+def cap_series(ax, limit: int = MAX_SERIES) -> tuple[int, int]:
+    """Keep the legend of ``ax`` to at most ``limit`` entries: the series of 95% CI points
+    (``errorbar`` containers) with the most points keep their colour and label (ties: in the
+    order drawn); the others are drawn in :data:`OTHER_GREY`, smaller, under one entry
+    ``"N other series (grey)"``.  Other labelled artists (a reference line) are left as they are.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    limit : int
+        Legend entries kept, the grey one included (at least 2).
+
+    Returns
+    -------
+    (int, int)
+        Series drawn in colour, series drawn in grey (0 when everything fits).
+    """
+    from matplotlib.container import ErrorbarContainer
+
+    conts = [c for c in ax.containers if isinstance(c, ErrorbarContainer) and not c.get_label().startswith("_")]
+    if len(conts) <= limit:
+        return len(conts), 0
+    order = sorted(range(len(conts)), key=lambda i: (-len(conts[i].lines[0].get_xdata()), i))
+    keep = set(order[: max(1, limit - 1)])
+    grey = [c for i, c in enumerate(conts) if i not in keep]
+    for c in grey:
+        line = c.lines[0]
+        line.set_color(OTHER_GREY)
+        line.set_markeredgecolor(OTHER_GREY)
+        line.set_markersize(min(line.get_markersize(), 3.0))
+        line.set_zorder(1.5)
+        for art in list(c.lines[1]) + list(c.lines[2]):
+            art.set_color(OTHER_GREY)
+            art.set_zorder(1.4)
+        c.set_label("_grey")
+    grey[0].set_label(f"{len(grey)} other series (grey)")
+    return len(conts) - len(grey), len(grey)
 
 
 def axes_or_new(ax, figsize=(6.4, 4.2)):

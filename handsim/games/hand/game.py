@@ -346,10 +346,10 @@ class HandGame(Game):
         return StudyAccumulator(spec.config_dicts(), [tuple(s.label for s in l) for l in spec.lineups], spec.players,
                                 spec.varying(), teams=[bool(getattr(r, "partnership", False)) for r in spec.configs()])
 
-    def accumulator_from_state(self, state, spec):
+    def accumulator_from_state(self, state, spec, own: bool = False):
         from .stats import StudyAccumulator
 
-        return StudyAccumulator.from_state(state, configs=spec.config_dicts(),
+        return StudyAccumulator.from_state(state, own=own, configs=spec.config_dicts(),
                                            lineups=[tuple(x.label for x in l) for l in spec.lineups],
                                            players=spec.players, varying=spec.varying(),
                                            teams=[bool(r.partnership) for r in spec.configs()])

@@ -56,8 +56,14 @@ def lineup_figure(st: StudyView, lineups, draw, name: str, title: str, caption: 
         every(ax)
         ax.set_xlabel("line-up (its number in What was simulated)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        kept, grey = figures.cap_series(ax)
         figures.figure_legend(fig, [ax])
-        return st.figure(fig, name, title, every_caption + st.overview_note(csv, every_skip), legend=False)
+        note = st.overview_note(csv, every_skip)
+        if grey:
+            note += (f" {kept + grey} series (a policy, and the values of other options): the {kept} with the most "
+                     f"points keep a colour and a legend entry each, the other {grey} are drawn in grey without a "
+                     f"name (more than {figures.MAX_SERIES}); `{csv}` has them.")
+        return st.figure(fig, name, title, every_caption + note, legend=False)
     if len(lineups) > MAX_PANELS:
         shown = figures.spread_pick(lineups, MAX_PANELS)
         caption += st.shown_note(shown, len(lineups), csv)

@@ -597,7 +597,7 @@ class StudyAccumulator(StudyTables, Accumulator):
 
     def _load_extra(self, state: Mapping[str, np.ndarray]) -> None:
         for name, lo, fixed in self._HISTS:
-            h = np.asarray(state[name]).astype(np.int64, copy=True)
+            h = self._taken(state[name])
             if h.ndim != fixed + 1 or h.shape[:fixed] != getattr(self, "_" + name).shape[:fixed]:
                 raise ValueError(f"state histogram {name} does not match the study shape")
             setattr(self, "_" + name, h)
@@ -616,14 +616,14 @@ class StudyAccumulator(StudyTables, Accumulator):
                 want = getattr(self, "_" + name)
                 if x.shape != want.shape:
                     raise ValueError(f"state array {name} has shape {x.shape}, expected {want.shape}")
-                setattr(self, "_" + name, x.astype(np.int64, copy=True))
+                setattr(self, "_" + name, self._taken(x))
         name, lo, fixed = MARGIN_HIST
         if name not in state:
             self.margin_recorded = False
         else:
             if lo not in state:
                 raise ValueError(f"state array {lo!r} is missing")
-            h = np.asarray(state[name]).astype(np.int64, copy=True)
+            h = self._taken(state[name])
             if h.ndim != fixed + 1 or h.shape[:fixed] != self._team_margin_hist.shape[:fixed]:
                 raise ValueError(f"state histogram {name} does not match the study shape")
             self._team_margin_hist = h

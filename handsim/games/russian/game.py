@@ -193,10 +193,10 @@ class RussianGame(Game):
         return RussianAccumulator(spec.config_dicts(), [tuple(x.label for x in l) for l in spec.lineups],
                                   spec.players, spec.varying())
 
-    def accumulator_from_state(self, state, spec):
+    def accumulator_from_state(self, state, spec, own: bool = False):
         from .stats import RussianAccumulator
 
-        return RussianAccumulator.from_state(state, configs=spec.config_dicts(),
+        return RussianAccumulator.from_state(state, own=own, configs=spec.config_dicts(),
                                              lineups=[tuple(x.label for x in l) for l in spec.lineups],
                                              players=spec.players, varying=spec.varying())
 
