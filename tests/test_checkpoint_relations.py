@@ -370,6 +370,17 @@ def test_match_counters_are_the_matches_and_zero_without_matches():
     with pytest.raises(ValueError, match=r"^'cl' counts 1 tie-break rounds \(at most 50 in each match with a "
                                          r"tie-break\), more than the 0 of 'cl'$"):
         acc._check_totals()
+    # a match decided by a Hand had a Hand (breaker K16): without tie-break rounds, at most as many
+    # such matches as regular rounds ended by a Hand
+    hands = int(acc._seat[0, 0, ..., H.S_HAND].sum())
+    assert 0 < hands < 20
+    acc._cl[0, 0, H.C_TB_SUM] -= 1
+    acc._cl[0, 0, H.C_HD_SUM] = hands
+    acc._check_totals()
+    acc._cl[0, 0, H.C_HD_SUM] = hands + 1
+    with pytest.raises(ValueError, match=rf"^'cl' counts {hands + 1} matches decided by a Hand \(each had a Hand, in "
+                                         rf"a regular or a tie-break round\), more than the {hands} of 'seat'$"):
+        acc._check_totals()
     # a study that plays no matches (K8): every match counter 0
     for col in (H.C_TB_N, H.C_TB_SUM, H.C_TB_POS, H.C_HD_N, H.C_HD_SUM):
         acc = no_tiebreak(False)

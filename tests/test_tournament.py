@@ -472,3 +472,28 @@ def test_a_checkpoint_with_counts_no_play_makes_is_refused(small):
             bad["table"][0, a, col] = v
         with pytest.raises(ValueError, match=f"^{msg}$"):
             TournamentCounters.from_state(bad)
+
+
+def test_a_checkpoint_whose_wins_and_ties_disagree_is_refused(small):
+    """W = 2 x wins + ties per pair of entries (breaker2 K13): W less the ties is even, the ties are at
+    most W, and W at most 2 x the comparisons less the ties; a change of the ties by one is refused."""
+    from handsim.tournament import accumulate as A
+
+    _, res = small
+    state = res.counters.state()
+    TournamentCounters.from_state(state)  # as played: consistent
+    m = int(np.flatnonzero(state["pair"][:, A._R_CMP])[0])
+    w, ties, cmp = (int(state["pair"][m, col]) for col in (A._R_W, A._R_TIES, A._R_CMP))
+    assert (w - ties) % 2 == 0 and ties <= w <= 2 * cmp - ties
+    tried = 0
+    for col, v, msg in ((A._R_TIES, ties + 1, rf"^'pair' counts W = {w} \(2 x wins \+ ties\) with {ties + 1} ties"),
+                        (A._R_TIES, ties - 1, rf"^'pair' counts W = {w} \(2 x wins \+ ties\) with {ties - 1} ties"),
+                        (A._R_TIES, w + 2, rf"^'pair' counts {w + 2} ties \(each counts 1 in W")):
+        if v < 0 or v > cmp:
+            continue
+        bad = {n: x.copy() for n, x in state.items()}
+        bad["pair"][m, col] = v
+        with pytest.raises(ValueError, match=msg):
+            TournamentCounters.from_state(bad)
+        tried += 1
+    assert tried >= 2

@@ -223,6 +223,17 @@ class TournamentCounters(Counters):
                      "deals ahead or tied")
         check_totals("pair", p[:, _R_CMP], "pair", p[:, _R_DEALS] * self.comparisons, "comparisons")
         check_totals("pair", p[:, _R_TIES], "pair", p[:, _R_CMP], "ties", most=True)
+        # W counts 2 for each comparison won by the first entry and 1 for each tie: W - TIES is twice
+        # the wins, so even, and the wins are at most the comparisons not tied
+        check_totals("pair", p[:, _R_TIES], "pair", p[:, _R_W], "ties (each counts 1 in W = 2 x wins + ties)",
+                     most=True)
+        check_totals("pair", p[:, _R_W], "pair", 2 * p[:, _R_CMP] - p[:, _R_TIES],
+                     "for W = 2 x wins + ties (2 x the comparisons less the ties at most)", most=True)
+        odd = (p[:, _R_W] - p[:, _R_TIES]) % 2 != 0
+        if odd.any():
+            m = int(np.flatnonzero(odd)[0])
+            raise ValueError(f"'pair' counts W = {int(p[m, _R_W])} (2 x wins + ties) with {int(p[m, _R_TIES])} ties: "
+                             "W less the ties must be even (twice the wins)")
         check_totals("ww", np.diagonal(self._ww), "pair", p[:, _R_W2], "squared wins")
         check_totals("table", t[..., _T_ROUNDS], "table", t[..., _T_DEALS] * self.seats * self.seatings[:, None],
                      "rounds")

@@ -645,7 +645,8 @@ class StudyAccumulator(StudyTables, Accumulator):
         position's difference of match wins or losses).  Every match result carries its tie-break
         count and Hand-decided flag: as many of each as matches (all 0 in a study without
         matches), and the tie-break rounds between the matches that had one and
-        ``MAX_TIEBREAKS`` (RULES.md section 7) times them.  Bounds: counts within the rounds, the
+        ``MAX_TIEBREAKS`` (RULES.md section 7) times them, and the matches decided by a Hand within the
+        regular rounds ended by a Hand and the tie-break rounds.  Bounds: counts within the rounds, the
         matches or the deals they are counted in, Hands within the rounds gone out, a team's
         rounds gone out between those of the policies that sit in the team only and in it at
         all, a per-deal count's sum of squares between its sum and ``k`` times it (``k`` the
@@ -679,6 +680,11 @@ class StudyAccumulator(StudyTables, Accumulator):
         check_totals("cl", cl[:, :, C_TB_SUM], "cl", MAX_TIEBREAKS * cl[:, :, C_TB_POS],
                      f"tie-break rounds (at most {MAX_TIEBREAKS} in each match with a tie-break)", most=True)
         check_totals("cl", cl[:, :, C_HD_SUM], "cl", cl[:, :, C_HD_N], "matches decided by a Hand", most=True)
+        # a match decided by a Hand had a Hand: in a regular round (counted by the seats) or in one
+        # of its tie-break rounds (counted only by C_TB_SUM)
+        hand_rounds = seat[..., S_HAND].sum(axis=(2, 3))  # (C, L): one Hand at most in a round
+        check_totals("cl", cl[:, :, C_HD_SUM], "seat", hand_rounds + cl[:, :, C_TB_SUM],
+                     "matches decided by a Hand (each had a Hand, in a regular or a tie-break round)", most=True)
         # per seat: every round of a seat is one policy's
         rounds = seat[..., S_ROUNDS]
         for col, unit in ((S_OUT, "rounds gone out"), (S_HAND, "Hands"), (S_UNOPENED, "unopened rounds")):
