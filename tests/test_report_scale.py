@@ -20,6 +20,25 @@ from handsim.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT, DealBlock, StudyAccu
 POLICIES = ("greedy", "hold-hand", "card-reader", "random")
 
 
+def synthetic_study(lineups, configs, varying, n: int, seed: int, flags_of, void_of) -> StudyAccumulator:
+    """A synthetic 4-player study of ``lineups`` x ``configs`` (``varying`` the options that vary),
+    ``n`` deals each: random scores 0..119, ``flags_of(rng, n)`` the seats' flags, random turns
+    10..59, ``void_of(rng, n)`` the void rounds (no kernels)."""
+    acc = StudyAccumulator(configs, lineups, 4, varying)
+    rng = np.random.default_rng(seed)
+    deals = np.arange(n, dtype=np.int64)
+    perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
+    blocks = {}
+    for c in range(len(configs)):
+        for l in range(len(lineups)):
+            score = rng.integers(0, 120, size=(n, 4)).astype(np.int32)
+            flags = flags_of(rng, n)
+            blocks[(c, l)] = DealBlock(deals, perm, score, flags, rng.integers(10, 60, size=n).astype(np.int16),
+                                       void_of(rng, n))
+    acc.add_chunk(blocks)
+    return acc
+
+
 def many_lineups(n_lineups: int, thresholds=(51, 71), penalties=(15,), n: int = 24, seed: int = 5) -> StudyAccumulator:
     """A synthetic 4-player study: the first ``n_lineups`` line-ups of POLICIES^4 (in
     itertools.product order) x ``thresholds`` x ``penalties`` (the joker penalty varies when more
@@ -27,21 +46,15 @@ def many_lineups(n_lineups: int, thresholds=(51, 71), penalties=(15,), n: int = 
     lineups = list(itertools.islice(itertools.product(POLICIES, repeat=4), n_lineups))
     varying = ["opening_threshold"] + (["joker_penalty"] if len(penalties) > 1 else [])
     configs = [dict(zip(varying, (t, j))) for t in thresholds for j in penalties]
-    acc = StudyAccumulator(configs, lineups, 4, varying)
-    rng = np.random.default_rng(seed)
-    deals = np.arange(n, dtype=np.int64)
-    perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
-    blocks = {}
-    for c in range(len(configs)):
-        for l in range(n_lineups):
-            score = rng.integers(0, 120, size=(n, 4)).astype(np.int32)
-            flags = np.where(rng.random((n, 4)) < 0.8, FLAG_OPENED, 0).astype(np.uint8)
-            out = rng.integers(0, 4, size=n)
-            flags[np.arange(n), out] = FLAG_OPENED | FLAG_OUT | (FLAG_HAND * (rng.random(n) < 0.1))
-            blocks[(c, l)] = DealBlock(deals, perm, score, flags, rng.integers(10, 60, size=n).astype(np.int16),
-                                       (rng.random(n) < 0.05).astype(np.uint8))
-    acc.add_chunk(blocks)
-    return acc
+
+    def flags_of(rng, n):
+        flags = np.where(rng.random((n, 4)) < 0.8, FLAG_OPENED, 0).astype(np.uint8)
+        out = rng.integers(0, 4, size=n)
+        flags[np.arange(n), out] = FLAG_OPENED | FLAG_OUT | (FLAG_HAND * (rng.random(n) < 0.1))
+        return flags
+
+    return synthetic_study(lineups, configs, varying, n, seed, flags_of,
+                           lambda rng, n: (rng.random(n) < 0.05).astype(np.uint8))
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -213,20 +226,13 @@ def distinct_lineups(n_lineups: int, n: int = 3, seed: int = 7) -> StudyAccumula
     lineups = [(f"hold-hand:bail_turn={k}", "greedy", "greedy", "greedy") for k in range(1, n_lineups + 1)]
     varying = ["opening_threshold", "joker_penalty"]
     configs = [dict(zip(varying, (t, j))) for t in (51, 71, 91) for j in (15, 30)]
-    acc = StudyAccumulator(configs, lineups, 4, varying)
-    rng = np.random.default_rng(seed)
-    deals = np.arange(n, dtype=np.int64)
-    perm = np.array([np.roll(np.arange(4), -(int(d) % 4)) for d in deals], dtype=np.int8)
-    blocks = {}
-    for c in range(len(configs)):
-        for l in range(n_lineups):
-            score = rng.integers(0, 120, size=(n, 4)).astype(np.int32)
-            flags = np.full((n, 4), FLAG_OPENED, dtype=np.uint8)
-            flags[np.arange(n), rng.integers(0, 4, size=n)] |= FLAG_OUT
-            blocks[(c, l)] = DealBlock(deals, perm, score, flags, rng.integers(10, 60, size=n).astype(np.int16),
-                                       np.zeros(n, dtype=np.uint8))
-    acc.add_chunk(blocks)
-    return acc
+
+    def flags_of(rng, n):
+        flags = np.full((n, 4), FLAG_OPENED, dtype=np.uint8)
+        flags[np.arange(n), rng.integers(0, 4, size=n)] |= FLAG_OUT
+        return flags
+
+    return synthetic_study(lineups, configs, varying, n, seed, flags_of, lambda rng, n: np.zeros(n, dtype=np.uint8))
 
 
 @pytest.fixture(scope="module")

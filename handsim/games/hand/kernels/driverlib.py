@@ -184,19 +184,18 @@ def hand_decided(totals, wins, rs, rhand, nr, P, last_loses, team, w, t2, w2, l2
     return False
 
 
+#: No seat out of the match (a match of fixed ``rounds``): :func:`next_dealer` is
+#: :func:`next_active_dealer` with every seat still in (a compile-time constant to numba).
+_NONE_GONE = np.zeros(MAX_SEATS, dtype=np.int64)
+
+
 @njit(cache=True)
 def next_dealer(scores, dealer, players, rv):
     """The dealer of a match's next round (``dealer_rotation``, RULES.md section 7): the next seat,
     or with ``highest_scorer`` the seat with the most points in ``scores`` (the round just played),
-    the first in playing order after ``dealer`` among tied seats (a void round: the next seat)."""
-    best = (dealer + 1) % players
-    if rv[P_DEALER_ROTATION] != DEALER_HIGHEST_SCORER:
-        return best
-    for i in range(2, players + 1):
-        s = (dealer + i) % players
-        if scores[s] > scores[best]:
-            best = s
-    return best
+    the first in playing order after ``dealer`` among tied seats (a void round: the next seat);
+    :func:`next_active_dealer` with every seat still in."""
+    return next_active_dealer(scores, dealer, players, rv, _NONE_GONE)
 
 
 @njit(cache=True)
