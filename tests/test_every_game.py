@@ -69,6 +69,10 @@ def test_the_registry_lists_each_game_with_its_presets_and_pinned_study():
         assert g.name == name and g.min_players >= 2 and g.max_players >= g.min_players
         for preset in PRESETS[name]:
             assert isinstance(g.preset(preset), g.rules_class())
+        # the registry's list repeats the game's own presets (a preset added to one must be added
+        # to the other, in the same order: the first is the game's default)
+        own = importlib.import_module(f"handsim.games.{name}.rules").PRESETS
+        assert tuple(own) == PRESETS[name], name
 
 
 def test_golden_logs_of_each_preset_replay(game):

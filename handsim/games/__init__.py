@@ -7,7 +7,8 @@ processes, checkpoints, resume), the report renderers and the command line are s
 games:
 
 * ``hand`` - classic Hand (RULES.md §1-7; presets ``classic``, ``saudi``, ``qahwa``,
-  ``partnership``, ``hand71``), in :mod:`handsim.games.hand`;
+  ``partnership``, ``hand71``, ``levant``, ``jawaker_saudi``, ``kuwait``, ``konkan``), in
+  :mod:`handsim.games.hand`;
 * ``russian`` - Russian Hand (RULES.md §8; preset ``russian``), in :mod:`handsim.games.russian`.
 
 :func:`game_of` tells a game by its rules object; :func:`get_game` by name; :func:`game_for_preset`
