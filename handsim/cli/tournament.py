@@ -243,6 +243,10 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
             raise click.UsageError(f"cannot resume the tournament in {out}: its run.json is damaged or incomplete "
                                    f"({_why(e)})") from None
+        from handsim.study.checkpoint import load_checkpoint
+        from handsim.tournament.accumulate import TournamentCounters
+
+        load_checkpoint(out, spec.study(), TournamentCounters)  # damaged or foreign: refused before run.json changes
     else:
         if len(policies) < 2:
             raise click.UsageError("a tournament needs at least two policies: give --policy twice or more")
@@ -401,6 +405,9 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
             raise click.UsageError(f"cannot resume the tuning run in {out}: its run.json is damaged or incomplete "
                                    f"({_why(e)})") from None
+        from handsim.tournament.tune import check_stages
+
+        check_stages(spec, out)  # a damaged stage, or one of another run: refused before run.json changes
     else:
         if not policy:
             raise click.UsageError("give the POLICY to tune, e.g. handsim tune hold-hand --param bail_turn=4:20")
