@@ -486,12 +486,12 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     ck = out / CHECKPOINT
     if not ck.is_file():
         raise click.UsageError(f"{out}: no {CHECKPOINT} yet (the tournament finished no work)")
-    try:
-        spec = TournamentSpec.from_json(info["tournament"])
-        study = spec.study()
+    try:  # a report redraws: the policy files are not loaded (nor needed, edited or moved since)
+        spec = TournamentSpec.saved(info["tournament"])
+        study = spec.saved_study()
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise click.UsageError(f"cannot read the tournament in {out}/run.json: {' '.join(str(e).split())}") from None
-    saved = read_checkpoint(ck, TournamentCounters)  # damaged or foreign: one line (StudyError)
+    saved = read_checkpoint(ck, TournamentCounters, policies=False)  # damaged or foreign: one line (StudyError)
     if canonical_spec(saved.spec) != canonical_spec(study):
         raise click.UsageError(f"{out}/run.json and {ck} belong to different tournaments "
                                f"({spec_difference(study, saved.spec)}): restore the matching file or run the "
