@@ -147,3 +147,75 @@ def test_an_all_tables_tournament_reads(tmp_path):
     r = CliRunner().invoke(cli, ["report", str(d), "-q"])
     assert r.exit_code == 2 and f"'pair' counts {original['pair'][2, 1] + 2} points of the score difference" in r.output
     assert _digests(d) == before
+
+
+# ------------------------------------------------------------------ an edited run.json (cause 1's kind)
+
+
+def _set(path, value):
+    def edit(j):
+        *head, last = path.split(".")
+        node = j
+        for k in head:
+            node = node[k]
+        old = node[last]
+        node[last] = value(old) if callable(value) else value
+        return old
+    return edit
+
+
+# (run, field, new value): the report states the checkpoint's (or the checked spec's) value and
+# warns naming the field and both values; run.json is written back as the run wrote it
+EDITS = [
+    ("tournament", "rounds_played", lambda v: v + 1), ("tournament", "seconds", 99.0),
+    ("tournament", "rounds_per_s", 1.0), ("tournament", "deals", 41), ("tournament", "seed", 5),
+    ("tournament", "players", 4), ("tournament", "rules.hand_score", -90), ("tournament", "games_per_deal", 3),
+    ("tune", "rounds_played", lambda v: v + 1), ("tune", "seconds", 99.0), ("tune", "candidates", 99),
+    ("tune", "best", "hold-hand:bail_turn=9"), ("tune", "confirm.diff", 123.0), ("tune", "figure", "grid"),
+]
+
+
+@pytest.fixture(scope="module")
+def reported(runs, tmp_path_factory):
+    """Each run's folder after an unedited report: what every edited one must give."""
+    out = {}
+    for kind, src in runs.items():
+        d = tmp_path_factory.mktemp("ref") / kind
+        shutil.copytree(src, d)
+        assert CliRunner().invoke(cli, ["report", str(d), "-q"]).exit_code == 0
+        out[kind] = d
+    return out
+
+
+@pytest.mark.parametrize("kind, field, value", EDITS, ids=[f"{k}-{f}" for k, f, _ in EDITS])
+def test_an_edited_run_json_field_is_named_and_not_reported(tmp_path, reported, kind, field, value):
+    import json
+
+    d = tmp_path / "d"
+    shutil.copytree(reported[kind], d)
+    j = json.loads((d / "run.json").read_text())
+    was = _set(field, value)(j)
+    now = _set(field, lambda v: v)(j)
+    (d / "run.json").write_text(json.dumps(j, indent=2))
+    r = CliRunner().invoke(cli, ["report", str(d), "-q"])
+    assert r.exit_code == 0, r.output
+    source = "the checkpoint" if kind == "tournament" else "the stages' checkpoints"
+    assert r.stderr == (f"Warning: {d / 'run.json'} says {field} {json.dumps(now)}, {source} {json.dumps(was)}: "
+                        f"the report uses {source}\n")
+    assert _digests(d) == _digests(reported[kind])  # every output, run.json too, as the run wrote it
+
+
+@pytest.mark.parametrize("kind", ["tournament", "tune"])
+def test_a_run_json_field_the_run_does_not_write_is_left_out(tmp_path, reported, kind):
+    import json
+
+    d = tmp_path / "d"
+    shutil.copytree(reported[kind], d)
+    j = json.loads((d / "run.json").read_text())
+    j["zzz"] = "added"
+    (d / "run.json").write_text(json.dumps(j, indent=2))
+    r = CliRunner().invoke(cli, ["report", str(d), "-q"])
+    assert r.exit_code == 0, r.output
+    what = "a tournament" if kind == "tournament" else "a tuning run"
+    assert r.stderr == f"Warning: {d / 'run.json'} holds field {what} does not write, left out of the report: 'zzz'\n"
+    assert _digests(d) == _digests(reported[kind])

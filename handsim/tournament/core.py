@@ -126,20 +126,12 @@ class TournamentSpec:
         """
         from ..study import check_saved_fields, load_saved_policy_files
 
-        from ..errors import StudyError
-
         check_saved_fields(d, SAVED_FIELDS, "saved tournament")
         load_saved_policy_files(d.get("policy_files"), "saved tournament")
         spec = make_tournament(d["entries"], players=d["players"], rules=tournament_game().rules_from_dict(d["rules"]),
                                tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
                                chunk=d.get("chunk", 2000))
-        # the labels are derived from the entries (the results are the entries'): a saved copy must agree
-        saved = d.get("labels")
-        if saved is not None and tuple(saved) != spec.labels:
-            raise StudyError(f"the saved tournament's 'labels' {json.dumps(saved)[:120]} do not match its 'entries' "
-                             f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
-                             "restore them or remove 'labels'")
-        return spec
+        return _same_labels(d, spec)
 
 
     @classmethod
@@ -174,12 +166,7 @@ class TournamentSpec:
             raise StudyError(f"the saved tournament has {len(entries)} entries: allowed 2 to {MAX_ENTRIES}")
         spec = cls(rules.replace(partnership=True) if teams else rules, entries, _labels(entries), players, teams,
                    tables, d["deals"], d.get("seed", 0), d.get("chunk", 2000), tuple(d.get("policy_files") or ()))
-        saved = d.get("labels")
-        if saved is not None and tuple(saved) != spec.labels:
-            raise StudyError(f"the saved tournament's 'labels' {json.dumps(saved)[:120]} do not match its 'entries' "
-                             f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
-                             "restore them or remove 'labels'")
-        return spec
+        return _same_labels(d, spec)
 
     def saved_study(self):
         """The :class:`~handsim.study.spec.SavedStudy` of :meth:`study` (its policies as labels, the
@@ -197,6 +184,19 @@ class TournamentSpec:
             "lineups": [",".join(self.entries[e].label for e in lu) for lu in d.lineups],
             "players": self.players, "deals": self.deals, "seed": self.seed, "chunk": self.chunk, "matches": False,
             **({"policy_files": list(files)} if files else {})})
+
+
+def _same_labels(d: Mapping[str, Any], spec: TournamentSpec) -> TournamentSpec:
+    """``spec``, if the saved ``labels`` of ``d`` (when given) are its entries' labels: they are derived
+    from the entries (the results are the entries'), so a saved copy must agree (StudyError if not)."""
+    from ..errors import StudyError
+
+    saved = d.get("labels")
+    if saved is not None and tuple(saved) != spec.labels:
+        raise StudyError(f"the saved tournament's 'labels' {json.dumps(saved)[:120]} do not match its 'entries' "
+                         f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
+                         "restore them or remove 'labels'")
+    return spec
 
 
 def _strings(v: Any, empty: bool = False) -> bool:

@@ -567,7 +567,8 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
         frame = saved.accumulator.frame()
         if int(frame["deals"].min()) < deals:
             raise TuneUnfinished(f"stage {name} finished {int(frame['deals'].min()):,} of its {deals:,} deals")
-        return frame, {"rounds_played": 0}
+        # the stage's rounds and seconds as its run recorded them (run_study rounds the seconds)
+        return frame, {"rounds_played": saved.rounds, "seconds": round(saved.seconds, 3)}
     folder = None
     if out is not None:
         folder = out / "stages" / name
