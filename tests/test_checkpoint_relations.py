@@ -406,3 +406,23 @@ def test_a_match_block_carries_a_tie_break_count_and_a_hand_flag_in_each_match_r
     acc.add_block(0, 0, good)
     with pytest.raises(ValueError, match=message):
         acc.add_block(0, 0, good._replace(**change))
+
+
+@pytest.mark.parametrize("col, unit, p_col", [
+    (H.LP_M, "matches with totals compared", H.P_TM), (H.LP_WM, "matches compared", H.P_M),
+    (H.LP_LM, "matches with a loss result compared", H.P_LM)])
+@pytest.mark.parametrize("amount", [-1, -2])
+def test_line_ups_compared_compare_every_match_of_both(col, unit, p_col, amount):
+    """Line-ups compared play the same matches (a chunk whose results sit on other rows is refused),
+    so the matches a line-up pair compares are each line-up's matches: fewer was accepted (only more
+    than the smaller of the two was refused)."""
+    acc = hand_study()
+    _check(acc)
+    l1, l2, j = acc.lineup_diffs[0]
+    g1 = acc.policies.index(acc.lineups[l1][j])
+    n = int(acc._pool[0, l1, g1, p_col])
+    assert int(acc._lpair[0, 0, col]) == n > 2
+    acc._lpair[0, 0, col] += amount
+    with pytest.raises(ValueError) as e:
+        _check(acc)
+    assert str(e.value) == f"'lpair' counts {n + amount} {unit}, other than the {n} of 'pool'"

@@ -261,3 +261,47 @@ def test_equity_says_its_compilation_once_in_an_empty_cache(tmp_path):
         assert p.returncode == 0, p.stderr
         said.append(p.stderr.count("Compiling the match equity kernel"))
     assert said == [1, 0]
+
+
+def _bump(column, amount):
+    def change(d):
+        d.loc[0, column] = d.loc[0, column] + amount if column != "went_out" else not d.loc[0, column]
+        return d
+    return change
+
+
+@pytest.mark.parametrize("change, what", [
+    (_bump("score", 50), lambda r, ck: f"{r + 50:,} points in the rows, {r:,} in the checkpoint"),
+    (lambda d: d.drop(index=0), lambda r, ck: f"{ck - 1:,} rounds in the rows, {ck:,} in the checkpoint"),
+    (_bump("went_out", 1), None),
+], ids=["score", "row-dropped", "went-out"])
+def test_equity_refuses_per_deal_rows_its_checkpoint_did_not_count(tmp_path, change, what):
+    """The per-deal rows are what the study's checkpoint counted (issue 23, cause 1's kind): a
+    score changed by 50 in the parquet file gave other chances silently; now one line naming the
+    configuration, line-up, seat and the two counts, exit 2, nothing written."""
+    from click.testing import CliRunner
+
+    from handsim.cli import cli
+    from handsim.games.hand.layout import S_ROUNDS, S_SCORE
+    from handsim.simulate import read_checkpoint
+
+    study = tmp_path / "field"
+    r = CliRunner().invoke(cli, ["simulate", "--players", "2", "--lineup", "greedy,greedy", "--deals", "20",
+                                 "--chunk", "10", "--jobs", "1", "--per-deal", "--out", str(study), "-q"])
+    assert r.exit_code == 0, r.output
+    part = sorted((study / "per_deal").glob("*.parquet"))[0]
+    d = pd.read_parquet(part)
+    seat = int(d.loc[0, "seat"])
+    change(d).to_parquet(part, index=False)
+    acc = read_checkpoint(study / "checkpoint.npz", policies=False).accumulator
+    points, rounds = (int(acc._seat[0, 0, :, seat, i].sum()) for i in (S_SCORE, S_ROUNDS))
+    r = CliRunner().invoke(cli, ["equity", str(study), "--out", str(tmp_path / "eq"), "--rounds", "3"])
+    assert r.exit_code == 2, r.output
+    head = (f"Error: {study / 'per_deal'} does not hold the rows its study's checkpoint counted: configuration 0, "
+            f"line-up 0, seat {seat}: ")
+    assert r.output.startswith(head) and len(r.output.strip().splitlines()) == 1, r.output
+    if what is not None:
+        assert what(points if "points" in what(0, 0) else rounds, rounds) in r.output, r.output
+    else:
+        assert "rounds gone out in the rows" in r.output, r.output
+    assert not (tmp_path / "eq").exists()

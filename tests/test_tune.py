@@ -242,7 +242,10 @@ def test_tpe_resume_replays_the_finished_batches(tmp_path):
     # part that lacks its later stages
     replayed = tune(spec, out=full, replay=True)
     pd.testing.assert_frame_equal(replayed.tune, ref.tune, check_exact=True)
-    assert replayed.confirm == ref.confirm and replayed.run_info["rounds_played"] == 0
+    assert replayed.confirm == ref.confirm and replayed.rounds_now == 0
+    # the rounds and seconds the stages' checkpoints hold: the run's, as it recorded them
+    assert {k: replayed.run_info[k] for k in ("rounds_played", "seconds")} == \
+        {k: ref.run_info[k] for k in ("rounds_played", "seconds")}
     shutil.rmtree(part / "stages" / "confirm")
     with pytest.raises(TuneUnfinished, match="stage confirm was not played"):
         tune(spec, out=part, replay=True)

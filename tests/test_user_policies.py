@@ -923,6 +923,40 @@ def test_a_finished_study_is_reported_after_its_policy_file_is_edited_or_moved(t
     assert result.exit_code == 0, result.output
 
 
+def test_a_finished_tournament_is_reported_after_its_policy_file_is_edited_or_moved(tmp_path):
+    """As a study's (issue 23, cause 8's kind): a tournament's report redraws from the checkpoint and
+    run.json, its policy files not loaded (it was 'cannot read the tournament in DIR/run.json: policy
+    file ... changed'); every output the same, the file's policy described as run.json recorded it;
+    --resume still refuses the changed or missing file, naming it and its recorded hash."""
+    src = tmp_path / "keeper.py"
+    src.write_text(JOKER_KEEPER.read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "t"
+    done = subprocess.run([sys.executable, "-m", "handsim", "tournament", "--policy-file", str(src), "--policy",
+                           "joker-keeper:release_turn=5", "--policy", "greedy", "--players", "2", "--deals", "10",
+                           "--chunk", "5", "--jobs", "1", "--out", str(out), "-q"],
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+    assert done.returncode == 0, done.stderr
+    saved = json.loads((out / "run.json").read_text())
+    recorded = saved["tournament"]["policy_files"][0]["sha256"]
+    assert saved["policies"]["joker-keeper:release_turn=5"].startswith("Greedy, but while it holds a joker")
+    names = ("report.md", "crosstable.csv", "ratings.csv", "tables.csv", "run.json")
+    before = {n: (out / n).read_bytes() for n in names}
+    src.write_text(src.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    for step in ("edited", "moved"):
+        if step == "moved":
+            src.rename(tmp_path / "elsewhere.py")
+        for n in names[:4]:
+            (out / n).unlink()
+        result = run("report", out, "--format", "md", "-q")
+        assert result.exit_code == 0, (step, result.output)
+        assert {n: (out / n).read_bytes() for n in names} == before, step
+        line = one_error_line(run("tournament", "--resume", out, "--jobs", 1, "-q"), 2)
+        assert line.startswith(f"Error: cannot resume the tournament in {out}: policy file "), line
+        assert ((f"{recorded[:12]}... recorded)" in line) if step == "edited"
+                else (f"not found at {src} (recorded sha256 {recorded[:12]}" in line)), line
+        assert json.loads((out / "run.json").read_text()) == saved  # the refused resume changed nothing
+
+
 @pytest.mark.parametrize("kw", [
     dict(lineups=["joker-keeper:release_turn=5,greedy"], players=2, policy_files=[JOKER_KEEPER]),
     dict(vary={"opening_threshold": [51, 71], "joker_penalty": [15, 30]}, lineups=["greedy", "hold-hand,greedy,greedy"],

@@ -180,7 +180,8 @@ def _pool(folder: Path, config_i, lineup_i):
     ck_path = folder / CHECKPOINT
     if not ck_path.is_file():
         raise click.UsageError(f"{folder} is not a study folder: no {CHECKPOINT} (written by handsim simulate)")
-    spec = read_checkpoint(ck_path, policies=False).spec
+    ck = read_checkpoint(ck_path, policies=False)
+    spec = ck.spec
     eq = spec.game.equity()
     if eq is None:
         raise click.UsageError(f"{folder} is a study of {spec.game.name}: match equity is for classic Hand's presets "
@@ -192,7 +193,7 @@ def _pool(folder: Path, config_i, lineup_i):
     configs = spec.configs()
     ci = _choose(config_i, len(configs), "--config", "configurations")
     li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
-    rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out"])
+    rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out"], ck)
     from handsim.errors import InputError
 
     try:
@@ -202,19 +203,40 @@ def _pool(folder: Path, config_i, lineup_i):
     return eq, configs[ci], spec.players, pool.labels, pool
 
 
-def read_per_deal(per_deal: Path, config: int, lineup: int, columns: list[str]):
+def read_per_deal(per_deal: Path, config: int, lineup: int, columns: list[str], ck=None):
     """The per-deal rows of one configuration and line-up of a study's ``per_deal/`` folder (a
     pandas DataFrame of ``columns``); a damaged or foreign file, or a missing column, is one line
-    (:class:`click.UsageError`) naming the folder."""
+    (:class:`click.UsageError`) naming the folder.  With the study's checkpoint ``ck`` (classic
+    Hand's), the rows must be those its counters counted (issue 23, cause 1's kind): per seat, its
+    rounds, points and rounds gone out (``seat``'s sums over the policies); ``columns`` must then
+    hold ``seat``, ``score`` and ``went_out``."""
     import pandas as pd
     import pyarrow
 
     try:
-        return pd.read_parquet(per_deal, filters=[("config", "==", config), ("lineup", "==", lineup)], columns=columns)
+        rows = pd.read_parquet(per_deal, filters=[("config", "==", config), ("lineup", "==", lineup)], columns=columns)
     except (OSError, ValueError, KeyError, pyarrow.ArrowException) as e:
         why = " ".join(str(e).split())
         raise click.UsageError(f"{per_deal} cannot be read as a study's per-deal rows (damaged, or not written by "
                                f"handsim simulate --per-deal): {type(e).__name__}: {why[:200]}") from None
+    if ck is not None:
+        from handsim.games.hand.layout import S_OUT, S_ROUNDS, S_SCORE
+
+        seat = ck.accumulator._seat[config, lineup].sum(axis=0)  # (P, NS): over the policies
+        by_seat = rows.groupby("seat").agg(n=("score", "size"), score=("score", "sum"), out=("went_out", "sum"))
+        for s in range(seat.shape[0]):
+            got = by_seat.loc[s] if s in by_seat.index else pd.Series({"n": 0, "score": 0, "out": 0})
+            for col, i, what in (("n", S_ROUNDS, "rounds"), ("score", S_SCORE, "points"), ("out", S_OUT,
+                                                                                         "rounds gone out")):
+                if int(got[col]) != int(seat[s, i]):
+                    raise click.UsageError(
+                        f"{per_deal} does not hold the rows its study's checkpoint counted: configuration {config}, "
+                        f"line-up {lineup}, seat {s}: {int(got[col]):,} {what} in the rows, {int(seat[s, i]):,} in "
+                        f"the checkpoint ('seat'); restore the folder or run the study again with --per-deal")
+        extra = sorted(set(int(x) for x in by_seat.index) - set(range(seat.shape[0])))
+        if extra:
+            raise click.UsageError(f"{per_deal} holds rows of seat {extra[0]}, which its study does not have")
+    return rows
 
 
 def _choose(i, n: int, flag: str, what: str) -> int:

@@ -241,7 +241,7 @@ def _against(hs, folder: Path, sheet, rules, lineup_i, samples):
     per_deal = folder / "per_deal"
     if per_deal.is_dir() and any(per_deal.glob("*.parquet")):
         rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out", "match",
-                                                "round"])
+                                                "round"], ck)
         try:
             pool = eq.round_pool(rows, spec.players)
         except ValueError as e:

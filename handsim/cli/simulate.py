@@ -595,8 +595,6 @@ def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
         and both values ("run.json says rounds_played 41, the checkpoint 40: the report uses the
         checkpoint"), one per built-in policy described otherwise, and one naming the fields left out (an invisible character in a name named).
     """
-    from handsim._io import hidden_char_note
-
     seconds = round(ck.seconds, 3)
     history = ck.history if isinstance(ck.history, dict) else {}
     truth = {"rounds_played": ck.rounds, "seconds": seconds}
@@ -605,17 +603,8 @@ def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
     truth.update(history)
     info.update(truth)
     info.update(ck.spec.game.run_info(info))  # (a game whose deal is not a round: the figures in its unit)
-    warnings = []
-    for k in sorted(set(truth) | {"games_played", "games_per_s"}):
-        if k not in saved or k not in info:
-            continue  # not recorded
-        got, want = saved[k], info[k]
-        same = got == want and type(got) is type(want) or (
-            isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
-            and abs(got - want) <= (0.0015 if k == "seconds" else 0.051 if k.endswith("_per_s") else 0))
-        if not same:
-            warnings.append(f"{where} says {k} {_shown(got)}, the checkpoint {_shown(want)}: the report uses the "
-                            "checkpoint")
+    warnings = record_warnings(saved, {k: info[k] for k in set(truth) | {"games_played", "games_per_s"} if k in info},
+                               where)
     # a built-in policy's description is the registry's (the policies of a policy file, not loaded
     # for a report, keep run.json's)
     described = dict(info["policies"]) if isinstance(info.get("policies"), dict) else {}
@@ -626,15 +615,49 @@ def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
         described[label] = text
     if described:
         info["policies"] = described
-    unknown = sorted(k for k in saved if k not in _RUN_FIELDS)
+    warnings += unknown_fields(saved, info, _RUN_FIELDS, where, "a study")
+    return warnings
+
+
+def record_warnings(saved: dict, truth: dict, where, source: str = "the checkpoint") -> list[str]:
+    """One warning per field of ``truth`` (what the checkpoint determines) that run.json's
+    ``saved`` records otherwise: seconds to 0.0015, speeds to 0.051 (run.json's rounding), an
+    object by its first key that differs ("run.json says rules.hand_score -90, the checkpoint
+    -60: the report uses the checkpoint").  A field ``saved`` lacks is not compared."""
+    warnings = []
+    for k in sorted(truth):
+        if k not in saved:
+            continue  # not recorded
+        got, want = saved[k], truth[k]
+        if isinstance(got, dict) and isinstance(want, dict):
+            key = next((x for x in sorted(set(got) | set(want)) if got.get(x, want) != want.get(x, got)), None)
+            if key is not None:
+                k, got, want = f"{k}.{key}", got.get(key, "(missing)"), want.get(key, "(missing)")
+            same = key is None
+        else:
+            same = got == want and type(got) is type(want) or (
+                isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
+                and abs(got - want) <= (0.0015 if k == "seconds" else 0.051 if k.endswith("_per_s") else 0))
+        if not same:
+            warnings.append(f"{where} says {k} {_shown(got)}, {source} {_shown(want)}: the report uses {source}")
+    return warnings
+
+
+def unknown_fields(saved: dict, info: dict, known, where, writer: str) -> list[str]:
+    """Leave out of ``info`` the fields of run.json's ``saved`` that ``writer`` (``"a study"``)
+    does not write (``known``); one warning naming them (an invisible character in a name named),
+    or none."""
+    from handsim._io import hidden_char_note
+
+    unknown = sorted(k for k in saved if k not in known)
     for k in unknown:
         info.pop(k, None)
-    if unknown:
-        named = ", ".join(f"{k!r}{hidden_char_note(k, where=False)}" for k in unknown[:5])
-        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-        warnings.append(f"{where} holds field{'s' if len(unknown) > 1 else ''} a study does not write, left out of "
-                        f"the report: {named}{more}")
-    return warnings
+    if not unknown:
+        return []
+    named = ", ".join(f"{k!r}{hidden_char_note(k, where=False)}" for k in unknown[:5])
+    more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+    return [f"{where} holds field{'s' if len(unknown) > 1 else ''} {writer} does not write, left out of the report: "
+            f"{named}{more}"]
 
 
 def _report_info(saved: dict, spec) -> dict:

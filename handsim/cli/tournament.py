@@ -243,6 +243,10 @@ def tournament(ctx, policies, policy_files, preset, rules_file, settings, thresh
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
             raise click.UsageError(f"cannot resume the tournament in {out}: its run.json is damaged or incomplete "
                                    f"({_why(e)})") from None
+        from handsim.study.checkpoint import load_checkpoint
+        from handsim.tournament.accumulate import TournamentCounters
+
+        load_checkpoint(out, spec.study(), TournamentCounters)  # damaged or foreign: refused before run.json changes
     else:
         if len(policies) < 2:
             raise click.UsageError("a tournament needs at least two policies: give --policy twice or more")
@@ -401,6 +405,9 @@ def tune(ctx, policy, params, against, policy_files, preset, rules_file, setting
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:  # (a damaged or hand-edited run.json)
             raise click.UsageError(f"cannot resume the tuning run in {out}: its run.json is damaged or incomplete "
                                    f"({_why(e)})") from None
+        from handsim.tournament.tune import check_stages
+
+        check_stages(spec, out)  # a damaged stage, or one of another run: refused before run.json changes
     else:
         if not policy:
             raise click.UsageError("give the POLICY to tune, e.g. handsim tune hold-hand --param bail_turn=4:20")
@@ -473,18 +480,20 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     from handsim.tournament.accumulate import TournamentCounters
     from handsim.tournament.core import TournamentResult
 
+    from .simulate import record_warnings, unknown_fields
+
     info = read_run_json(out / "run.json")
     if info.get("kind") == "tune":
         return _rebuild_tune(out, info, quiet, formats)
     ck = out / CHECKPOINT
     if not ck.is_file():
         raise click.UsageError(f"{out}: no {CHECKPOINT} yet (the tournament finished no work)")
-    try:
-        spec = TournamentSpec.from_json(info["tournament"])
-        study = spec.study()
+    try:  # a report redraws: the policy files are not loaded (nor needed, edited or moved since)
+        spec = TournamentSpec.saved(info["tournament"])
+        study = spec.saved_study()
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise click.UsageError(f"cannot read the tournament in {out}/run.json: {' '.join(str(e).split())}") from None
-    saved = read_checkpoint(ck, TournamentCounters)  # damaged or foreign: one line (StudyError)
+    saved = read_checkpoint(ck, TournamentCounters, policies=False)  # damaged or foreign: one line (StudyError)
     if canonical_spec(saved.spec) != canonical_spec(study):
         raise click.UsageError(f"{out}/run.json and {ck} belong to different tournaments "
                                f"({spec_difference(study, saved.spec)}): restore the matching file or run the "
@@ -492,12 +501,33 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     counters = saved.accumulator
     if counters.deals() == 0:
         raise click.UsageError(f"{out}: the tournament finished no deals yet: nothing to report")
+    # what the checkpoint and the checked spec determine wins over run.json's record of it, each
+    # field that differs named (an edited run.json is not reported silently)
+    truth = {"deals": spec.deals, "seed": spec.seed, "players": spec.players,
+             "rules": json.loads(json.dumps(study.rules.to_dict())), "games_per_deal": len(spec.design().lineups)}
     if counters.deals() < spec.deals:  # interrupted: the timing of a finished run does not apply
         info = {k: v for k, v in info.items() if k not in ("rounds_played", "seconds", "rounds_per_s")}
+    else:
+        truth.update(rounds_played=saved.rounds, seconds=round(saved.seconds, 3),
+                     rounds_per_s=round(saved.rounds / saved.seconds, 1) if saved.seconds > 0 and saved.rounds else None)
+    warnings = record_warnings(info, truth, out / "run.json")
+    info = {**info, **truth}
+    warnings += unknown_fields(dict(info), info, _TOURNAMENT_FIELDS, out / "run.json", "a tournament")
+    for line in warnings:
+        click.echo(f"Warning: {line}", err=True)
     with FolderLock(out).acquire("handsim report"):
         path = write_tournament(TournamentResult(spec, counters, info), out, formats=formats)
     if not quiet:
         click.echo(f"Report: {_report_paths(out, formats)} ({counters.deals():,} deals)")
+
+
+#: run.json fields a tournament writes (handsim.study.runner, handsim.tournament.core, the run history).
+_TOURNAMENT_FIELDS = frozenset({"kind", "tournament", "status", "command", "resumed", "jobs", "deals", "seed", "players",
+                                "rules", "games_per_deal", "rounds_played", "seconds", "rounds_per_s", "policies",
+                                "version", "python", "numba", "machine"})
+#: run.json fields a tuning run writes (handsim.tournament.tune, the run history).
+_TUNE_FIELDS = frozenset({"kind", "tune", "status", "command", "resumed", "jobs", "rounds_played", "seconds",
+                          "candidates", "best", "confirm", "figure", "version", "python", "numba", "machine"})
 
 
 def _report_paths(out: Path, formats) -> str:
@@ -507,6 +537,8 @@ def _report_paths(out: Path, formats) -> str:
 def _rebuild_tune(out: Path, info: dict, quiet: bool, formats) -> None:
     from handsim._io import FolderLock
     from handsim.tournament.tune import TuneResult, TuneSpec, TuneUnfinished, run_tune, write_tune
+
+    from .simulate import record_warnings, unknown_fields
 
     try:
         spec = TuneSpec.from_json(info["tune"])
@@ -518,7 +550,15 @@ def _rebuild_tune(out: Path, info: dict, quiet: bool, formats) -> None:
         except TuneUnfinished as e:
             raise click.UsageError(f"{out}: the tuning run is not finished ({e}): 'handsim tune --resume "
                                    f"{shlex.quote(str(out))}' finishes it") from None
-        saved = {k: v for k, v in info.items() if k != "status"}  # its timing and command, not the replay's
-        write_tune(TuneResult(spec, replayed.tune, replayed.confirm, saved), out, formats=formats)
+        saved = {k: v for k, v in info.items() if k != "status"}  # its command, not the replay's
+        # what the stages' checkpoints determine wins over run.json's record of it, each field named
+        truth = {k: replayed.run_info[k] for k in ("rounds_played", "seconds", "candidates")}
+        warnings = unknown_fields(dict(saved), saved, _TUNE_FIELDS, out / "run.json", "a tuning run")
+        write_tune(TuneResult(spec, replayed.tune, replayed.confirm, {**saved, **truth}), out, formats=formats)
+        written = read_run_json(out / "run.json")
+        truth.update((k, written.get(k)) for k in ("best", "confirm", "figure"))
+        warnings = record_warnings(saved, truth, out / "run.json", "the stages' checkpoints") + warnings
+    for line in warnings:
+        click.echo(f"Warning: {line}", err=True)
     if not quiet:
         click.echo(f"Report: {_report_paths(out, formats)} ({len(replayed.tune):,} candidates)")

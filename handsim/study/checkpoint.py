@@ -202,6 +202,12 @@ def read_checkpoint(path, cls=None, policies: bool = True) -> Checkpoint:
             c, l = (int(x) for x in bad[0])
             raise damaged(f"its statistics count {int(got[c, l]):,} {unit}s of configuration {c + 1}, line-up {l + 1} "
                           f"('cl'), other than the {items * per_item:,} of its {len(done)} finished chunks ('__done__')")
+    else:  # a tournament's or a tuning stage's counters: every deal count they keep
+        for name, got in acc.deal_counts():
+            bad = np.flatnonzero(np.asarray(got) != items)
+            if len(bad):
+                raise damaged(f"its statistics count {int(np.asarray(got)[bad[0]]):,} deals in {name!r}, other than the "
+                              f"{items:,} of its {len(done)} finished chunks ('__done__')")
     return Checkpoint(spec, acc, frozenset(int(x) for x in done), rounds, seconds, history)
 
 

@@ -80,6 +80,12 @@ class Counters:
         obj._check_totals()
         return obj
 
+    def deal_counts(self) -> list[tuple[str, np.ndarray]]:
+        """``(array name, deal counts)`` pairs: every count of deals the counters keep, each of which
+        must equal the deals of the finished chunks (:func:`handsim.study.read_checkpoint` checks
+        them); subclasses name theirs."""
+        return []
+
     def _check_totals(self) -> None:
         """The cheap sums of a state read from a checkpoint that must agree (ValueError naming them);
         subclasses add their own."""

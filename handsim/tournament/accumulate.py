@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
-from ..stats.counters import check_at_least, check_totals
+from ..stats.counters import check_at_least, check_moments, check_totals, check_zero
 from ..stats.intervals import moments, proportion, t_pvalue, wilson
 from ._counters import Counters, positions_view
 
@@ -217,6 +217,11 @@ class TournamentCounters(Counters):
                 _add(acc, _T_HAND, _T_HAND2, tab[t, a, 2])
                 _add(acc, _T_UNOP, _T_UNOP2, tab[t, a, 3])
 
+    def deal_counts(self) -> list[tuple[str, np.ndarray]]:
+        """The deal counts of every pair that meets and every entry at a table it sits at (each is
+        the tournament's deals so far)."""
+        return [("pair", self._pair[self.games > 0, _R_DEALS]), ("table", self._table[self.seats > 0, _T_DEALS])]
+
     def _check_totals(self) -> None:
         p, t = self._pair, self._table
         check_totals("pair", p[:, _R_A_AHEAD] + p[:, _R_B_AHEAD] + p[:, _R_TIED], "pair", p[:, _R_DEALS],
@@ -253,6 +258,50 @@ class TournamentCounters(Counters):
                                       (_T_UNOP, _T_UNOP2, per_deal * self.seats, "unopened rounds")):
             check_at_least("table", t[..., col2], "table", t[..., col], f"squared {unit}")
             check_totals("table", t[..., col2], "table", most * t[..., col], f"squared {unit}", most=True)
+        met, seated = self.games > 0, self.seats > 0
+        check_zero("pair", p, met, "a pair of entries that sit at no table together")
+        check_zero("ww", self._ww, met[:, None] & met[None, :], "a pair of entries that sit at no table together")
+        check_zero("table", t, seated, "an entry that has no seat at that table")
+        # every pair that meets and every entry at its tables played every deal
+        n = self.deals()
+        check_totals("pair", p[:, _R_DEALS], "table", met * n, "deals")
+        check_totals("table", t[..., _T_DEALS], "table", seated * n, "deals")
+        check_moments("pair", p, ((_R_DEALS, _R_X, _R_X2), (_R_DEALS, _R_W, _R_W2)))
+        check_moments("table", t, ((_T_DEALS, _T_S, _T_S2), (_T_DEALS, _T_OUT, _T_OUT2), (_T_DEALS, _T_HAND, _T_HAND2),
+                                   (_T_DEALS, _T_UNOP, _T_UNOP2)))
+        # a pair's score difference is the difference of its two entries' table sums, over the tables
+        # where both sit (per game L * (S_a / k_a - S_b / k_b), 2 v 2 twice the team sums)
+        tsum = t[..., _T_S].astype(object)
+        coef = np.where(seated, self.unit // np.maximum(self.seats, 1), 0).astype(object) * (2 if self.teams else 1)
+        want = np.array([int((coef[:, a] * tsum[:, a] * seated[:, b] - coef[:, b] * tsum[:, b] * seated[:, a]).sum())
+                         for a, b in self.pairs], dtype=object)
+        check_totals("pair", p[:, _R_X].astype(object), "table", want,
+                     "points of the score difference (L x points per seat, over the tables both sit at)")
+        # a deal not tied adds at least 1 to the squares; one ahead for the first entry (x < 0) only
+        # when the sum is below 0 or another deal was ahead for the second
+        check_totals("pair", p[:, _R_A_AHEAD] + p[:, _R_B_AHEAD], "pair", p[:, _R_X2],
+                     "deals not tied (each adds at least 1 to the squared differences)", most=True)
+        for col, sign, side in ((_R_A_AHEAD, 1, "first"), (_R_B_AHEAD, -1, "second")):
+            other = _R_B_AHEAD if col == _R_A_AHEAD else _R_A_AHEAD
+            bad = (p[:, other] == 0) & (sign * p[:, _R_X] > -p[:, col])
+            if bad.any():
+                m = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"'pair' counts {int(p[m, col])} deals with the {side} entry ahead and none with the "
+                                 f"other, but a score difference of {int(p[m, _R_X])}: of the wrong sign or too small")
+        ww, c2 = self._ww, 2 * self.comparisons
+        asym = ww != ww.T
+        if asym.any():
+            i, j = (int(v) for v in np.argwhere(asym)[0])
+            raise ValueError(f"'ww' holds {int(ww[i, j])} at [{i}, {j}] but {int(ww[j, i])} at [{j}, {i}]: a product "
+                             "of two pairs' wins is the same either way")
+        # w of a deal lies between 0 and 2 x its comparisons: w^2 <= 2c w, w w' <= 2c' w, and
+        # (Cauchy-Schwarz) (sum w w')^2 <= sum w^2 sum w'^2
+        check_totals("pair", p[:, _R_W2], "pair", c2 * p[:, _R_W], "squared wins (each deal's at most 2 x its "
+                     "comparisons times its W)", most=True)
+        check_totals("ww", ww, "pair", p[:, _R_W, None] * c2[None, :], "products of two pairs' wins", most=True)
+        w2 = p[:, _R_W2].astype(object)
+        check_totals("ww", ww.astype(object) ** 2, "pair", w2[:, None] * w2[None, :],
+                     "squared products of two pairs' wins (Cauchy-Schwarz)", most=True)
 
     def _compare(self, sa: np.ndarray, sb: np.ndarray, a: int, b: int, w: np.ndarray, ties: np.ndarray) -> None:
         """Add one comparison per deal between entry ``a`` scoring ``sa`` and ``b`` scoring ``sb``."""

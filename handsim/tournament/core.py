@@ -74,6 +74,9 @@ class TournamentSpec:
     deals: int
     seed: int = 0
     chunk: int = 2000
+    #: A saved spec's (:meth:`saved`) policy files as recorded (``{"path", "sha256"}`` objects, not
+    #: loaded); None for a spec that can be played.
+    saved_files: tuple | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def design(self):
         return design(len(self.entries), self.players, self.tables, self.teams)
@@ -123,20 +126,77 @@ class TournamentSpec:
         """
         from ..study import check_saved_fields, load_saved_policy_files
 
-        from ..errors import StudyError
-
         check_saved_fields(d, SAVED_FIELDS, "saved tournament")
         load_saved_policy_files(d.get("policy_files"), "saved tournament")
         spec = make_tournament(d["entries"], players=d["players"], rules=tournament_game().rules_from_dict(d["rules"]),
                                tables=d.get("tables", "pairs"), deals=d["deals"], seed=d.get("seed", 0),
                                chunk=d.get("chunk", 2000))
-        # the labels are derived from the entries (the results are the entries'): a saved copy must agree
-        saved = d.get("labels")
-        if saved is not None and tuple(saved) != spec.labels:
-            raise StudyError(f"the saved tournament's 'labels' {json.dumps(saved)[:120]} do not match its 'entries' "
-                             f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
-                             "restore them or remove 'labels'")
-        return spec
+        return _same_labels(d, spec)
+
+
+    @classmethod
+    def saved(cls, d: Mapping[str, Any]) -> "TournamentSpec":
+        """The tournament a :meth:`to_json` object describes, its policy files not loaded: what
+        ``handsim report`` redraws from, so that a finished tournament can be reported after a
+        policy file was edited or moved (issue 23).  Its entries are
+        :class:`~handsim.study.spec.SavedPolicy` labels: it cannot be played (``--resume`` reads
+        :meth:`from_json`, which loads the files and refuses one whose content changed).
+
+        Raises
+        ------
+        handsim.study.StudyError
+            As :meth:`from_json` for the fields' types, the players, the table design and the
+            labels; handsim.games.hand.rules.RulesError for the rules.
+        """
+        from ..errors import StudyError
+        from ..study import check_saved_fields
+        from ..study.spec import SavedPolicy
+
+        check_saved_fields(d, SAVED_FIELDS, "saved tournament")
+        rules = tournament_game().rules_from_dict(d["rules"])
+        teams = d["players"] == "2v2" or bool(rules.partnership)
+        players = 4 if teams else d["players"]
+        if not 2 <= players <= 4:
+            raise StudyError(f"invalid players {players!r:.40}: allowed 2, 3, 4 or 2v2")
+        tables = d.get("tables", "pairs")
+        if tables not in DESIGNS or (teams and tables != "pairs"):
+            raise StudyError(f"unknown table design {tables!r}: allowed {', '.join(DESIGNS)}")
+        entries = tuple(SavedPolicy(e) for e in d["entries"])
+        if not 2 <= len(entries) <= MAX_ENTRIES:
+            raise StudyError(f"the saved tournament has {len(entries)} entries: allowed 2 to {MAX_ENTRIES}")
+        spec = cls(rules.replace(partnership=True) if teams else rules, entries, _labels(entries), players, teams,
+                   tables, d["deals"], d.get("seed", 0), d.get("chunk", 2000), tuple(d.get("policy_files") or ()))
+        return _same_labels(d, spec)
+
+    def saved_study(self):
+        """The :class:`~handsim.study.spec.SavedStudy` of :meth:`study` (its policies as labels, the
+        policy files as recorded): what the checkpoint's spec is compared with for a report."""
+        from ..study.spec import SavedStudy
+
+        d = self.design()
+        files = self.saved_files
+        if files is None:  # a played spec: its loaded files
+            from ..study import saved_policy_files
+
+            files = saved_policy_files(self.study().policy_files).get("policy_files", [])
+        return SavedStudy.from_json({
+            "rules": self.rules.to_dict(), "vary": [],
+            "lineups": [",".join(self.entries[e].label for e in lu) for lu in d.lineups],
+            "players": self.players, "deals": self.deals, "seed": self.seed, "chunk": self.chunk, "matches": False,
+            **({"policy_files": list(files)} if files else {})})
+
+
+def _same_labels(d: Mapping[str, Any], spec: TournamentSpec) -> TournamentSpec:
+    """``spec``, if the saved ``labels`` of ``d`` (when given) are its entries' labels: they are derived
+    from the entries (the results are the entries'), so a saved copy must agree (StudyError if not)."""
+    from ..errors import StudyError
+
+    saved = d.get("labels")
+    if saved is not None and tuple(saved) != spec.labels:
+        raise StudyError(f"the saved tournament's 'labels' {json.dumps(saved)[:120]} do not match its 'entries' "
+                         f"(labels {json.dumps(list(spec.labels))[:120]}): the labels name the entries in order; "
+                         "restore them or remove 'labels'")
+    return spec
 
 
 def _strings(v: Any, empty: bool = False) -> bool:
@@ -350,14 +410,30 @@ def write_tournament(result: TournamentResult, out, command: str | None = None,
     info = dict(result.run_info)
     if command and "command" not in info:  # a resumed run keeps the command that started it
         info["command"] = command
-    info["policies"] = _policy_descriptions(result.spec)
+    info["policies"] = _policy_descriptions(result.spec, info.get("policies"))
     return write_with_run_json(out, tournament_document(result.spec, frames, info), info, formats)
 
 
-def _policy_descriptions(spec: TournamentSpec) -> dict[str, str]:
-    from ..policies import POLICIES
+def _policy_descriptions(spec: TournamentSpec, saved: Any = None) -> dict[str, str]:
+    """Each entry's description: a built-in policy's from the registry; an entry of a policy file
+    not loaded (a report: :meth:`TournamentSpec.saved`) keeps ``saved``'s (run.json's), if any."""
+    from ..errors import PolicyError
+    from ..policies import POLICIES, parse_policy
 
-    return {label: POLICIES[e.name].help for label, e in zip(spec.labels, spec.entries)}
+    saved = saved if isinstance(saved, Mapping) else {}
+    out = {}
+    for label, e in zip(spec.labels, spec.entries):
+        name = getattr(e, "name", None)
+        if name is None:
+            try:
+                name = parse_policy(e.label).name
+            except PolicyError:  # a policy of a file that is not loaded
+                name = None
+        if name is not None:
+            out[label] = POLICIES[name].help
+        elif isinstance(saved.get(label), str):
+            out[label] = saved[label]
+    return out
 
 
 def tournament(entries: Sequence, players: int | str = 4, preset: str = "classic", rules: RulesBase | None = None,

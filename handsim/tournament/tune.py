@@ -46,7 +46,7 @@ import pandas as pd
 from ..policies import POLICIES, PolicySpec, parse_policy
 from ..options import RulesBase
 from ..games.hand.stats import FLAG_HAND, FLAG_OPENED, FLAG_OUT
-from ..stats.counters import check_totals
+from ..stats.counters import check_moments, check_totals
 from ..stats.intervals import moments
 from ._counters import Counters, positions_view
 from .best import policy_text
@@ -447,6 +447,20 @@ class TuneCounters(Counters):
             check_totals("lu", lu[:, col], "lu", lu[:, _U_DEALS], f"{unit} (one at most in a round)", most=True)
         check_totals("lu", lu[:, _U_HAND], "lu", lu[:, _U_OUT], "Hands", most=True)
         check_totals("lu", lu[:, _U_DEALS], "lu", np.broadcast_to(lu[:1, _U_DEALS], lu.shape[:1]), "deals")
+        check_moments("lu", lu, ((_U_DEALS, _U_S, _U_S2), (_U_DEALS, _U_D, _U_D2), (_U_DEALS, _U_O, _U_O2)))
+        # the paired difference from line-up 0 (the defaults) on the same deals: its sum is the
+        # difference of the sums (0 for line-up 0 itself, and so its squares), its squares at most
+        # twice the two sums of squares ((x - y)^2 <= 2 (x^2 + y^2))
+        check_totals("lu", lu[:, _U_D], "lu", lu[:, _U_S] - lu[0, _U_S], "points of the difference from line-up 0 "
+                     "(its points less line-up 0's)")
+        check_totals("lu", lu[:1, _U_D2], "lu", np.zeros(1, dtype=np.int64), "squared points of line-up 0's "
+                     "difference from itself")
+        check_totals("lu", lu[:, _U_D2], "lu", 2 * (lu[:, _U_S2] + lu[0, _U_S2]), "squared points of the difference "
+                     "from line-up 0", most=True)
+
+    def deal_counts(self) -> list[tuple[str, np.ndarray]]:
+        """The deal counts of every line-up (each is the stage's deals so far)."""
+        return [("lu", self._lu[:, _U_DEALS])]
 
     def add_chunk(self, blocks: Mapping[tuple[int, int], Any]) -> None:
         """Add one chunk: ``blocks[(0, l)]`` for every line-up ``l`` (the same deals).
@@ -553,7 +567,8 @@ def _stage(spec: TuneSpec, name: str, candidates: Sequence[PolicySpec], seed: in
         frame = saved.accumulator.frame()
         if int(frame["deals"].min()) < deals:
             raise TuneUnfinished(f"stage {name} finished {int(frame['deals'].min()):,} of its {deals:,} deals")
-        return frame, {"rounds_played": 0}
+        # the stage's rounds and seconds as its run recorded them (run_study rounds the seconds)
+        return frame, {"rounds_played": saved.rounds, "seconds": round(saved.seconds, 3)}
     folder = None
     if out is not None:
         folder = out / "stages" / name

@@ -843,18 +843,18 @@ class StudyAccumulator(StudyTables, Accumulator):
             for col, col2, unit in ((LP_W, LP_W2, "match wins"), (LP_L, LP_L2, "match losses")):
                 # a difference of two 0/1 results: d^2 = |d|, of the parity of d
                 check_parity("lpair", lp[:, col2], "lpair", lp[:, col], f"squared {unit} of the difference")
-            both = {}
-            for col, p_col in ((LP_M, P_TM), (LP_WM, P_M), (LP_LM, P_LM)):
-                n1, n2 = pool[:, l1, g1, p_col], pool[:, l2, g2, p_col]
-                check_totals("lpair", lp[:, col], "pool", np.minimum(n1, n2), "matches compared", most=True)
-                both[col] = (lp[:, col] == n1) & (lp[:, col] == n2)
+            # line-ups compared play the same matches (_check_lineup_pairs): every match of each is compared
+            for col, p_col, unit in ((LP_M, P_TM, "matches with totals compared"), (LP_WM, P_M, "matches compared"),
+                                     (LP_LM, P_LM, "matches with a loss result compared")):
+                for l, g in ((l1, g1), (l2, g2)):
+                    check_totals("lpair", lp[:, col], "pool", pool[:, l, g, p_col], unit)
             check_totals("lpair", lp[:, LP_TTOT], "team", team[:, l1, ti, T_TOT] - team[:, l2, ti, T_TOT],
-                         "total points of the team difference", where=both[LP_M] & (team[:, l1, ti, T_TM] == lp[:, LP_M]))
+                         "total points of the team difference", where=team[:, l1, ti, T_TM] == lp[:, LP_M])
             if k[l1, g1] == 1 and k[l2, g2] == 1:  # one position each: the policy's sums are the position's
-                for col, p_col, n_col, unit in ((LP_S, P_TSUM, None, "points"), (LP_TOT, P_TOT, LP_M, "total points"),
-                                                (LP_W, P_W, LP_WM, "match wins"), (LP_L, P_L, LP_LM, "match losses")):
+                for col, p_col, unit in ((LP_S, P_TSUM, "points"), (LP_TOT, P_TOT, "total points"),
+                                         (LP_W, P_W, "match wins"), (LP_L, P_L, "match losses")):
                     check_totals("lpair", lp[:, col], "pool", pool[:, l1, g1, p_col] - pool[:, l2, g2, p_col],
-                                 f"{unit} of the difference", where=None if n_col is None else both[n_col])
+                                 f"{unit} of the difference")
         # rounds that end with a joker in hand
         if self.joker_recorded:
             js = self._joker_seat
