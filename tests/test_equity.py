@@ -261,3 +261,35 @@ def test_equity_says_its_compilation_once_in_an_empty_cache(tmp_path):
         assert p.returncode == 0, p.stderr
         said.append(p.stderr.count("Compiling the match equity kernel"))
     assert said == [1, 0]
+
+
+def test_equity_refusals_list_the_studys_configurations_and_lineups(tmp_path):
+    from click.testing import CliRunner
+
+    from handsim.cli import cli
+
+    study = tmp_path / "field"
+    r = CliRunner().invoke(cli, ["simulate", "--players", "2", "--threshold", "51", "--threshold", "71",
+                                 "--lineup", "greedy,greedy", "--lineup", "hold-hand,greedy", "--deals", "4",
+                                 "--jobs", "1", "--per-deal", "--out", str(study), "-q"])
+    assert r.exit_code == 0, r.output
+    cases = [
+        ([], "Error: the study has 2 configurations: choose one with --config (allowed: 0 = opening_threshold=51; "
+             "1 = opening_threshold=71)"),
+        (["--config", "2"], "Error: --config 2 is not one of the study's 2 configurations (allowed: 0 = "
+                            "opening_threshold=51; 1 = opening_threshold=71)"),
+        (["--config", "1"], "Error: the study has 2 line-ups: choose one with --lineup (allowed: 0 = greedy×2; "
+                            "1 = hold-hand,greedy)"),
+    ]
+    for args, line in cases:
+        r = CliRunner().invoke(cli, ["equity", str(study), "--out", str(tmp_path / "eq"), *args])
+        assert r.exit_code == 2 and r.output.strip().splitlines() == [f"{line} (see 'handsim equity --help')"], (
+            args, r.output)
+
+
+def test_a_long_list_of_choices_is_cut_after_twelve():
+    from handsim.cli.equity import _listed
+
+    assert _listed(["a", "b"]) == "0 = a; 1 = b"
+    assert _listed([f"x{i}" for i in range(15)]) == ("0 = x0; 1 = x1; 2 = x2; 3 = x3; 4 = x4; 5 = x5; 6 = x6; 7 = x7; "
+                                                     "8 = x8; 9 = x9; 10 = x10; 11 = x11; ... 3 more, to 14")

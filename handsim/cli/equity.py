@@ -32,9 +32,12 @@ rounds left, lead and who starts next: --position's chance of winning the match 
 every opponent by LEAD points, the opponents level; a negative lead is a deficit; seat_next is its
 seat in the next round, 0 = it starts) and match_equity.png.  With --standings it prints each position's chances from those totals.
 
+A study of several configurations or line-ups (the default study has 6 x 2): choose one with
+--config and --lineup (numbered from 0 as in its per_deal/ files; left out, the refusal lists them).
+
 \b
 Examples:
-    $ handsim simulate --deals 20000 --per-deal --out runs/field
+    $ handsim simulate --policy card-reader --deals 20000 --per-deal --out runs/field
     $ handsim equity runs/field --out runs/equity
     $ handsim equity runs/field --standings 120,60,90,150 --rounds-left 2 --starter 1
 """
@@ -45,9 +48,11 @@ Examples:
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Output folder of the table (new or empty: nothing is overwritten).")
 @click.option("--config", "config_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
-              help="The study's configuration (row of its configurations, 0 first); needed when it has several.")
+              help="The study's configuration (0 first, as the config column of its per_deal/ files); needed when it has "
+                   "several (left out, the refusal lists them, e.g. 0 = opening_threshold=51, joker_penalty=15).")
 @click.option("--lineup", "lineup_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
-              help="The study's line-up (0 first); needed when it has several.")
+              help="The study's line-up (0 first, as its --lineup options were given); needed when it has "
+                   "several (left out, the refusal lists them, e.g. 0 = card-reader×4).")
 @click.option("--position", type=IntIn(0, 3, "0..3"), default=0, show_default=True,
               help="The line-up position whose chances the table gives.")
 @click.option("--rounds", type=IntIn(1, 100, "1..100"), default=None,
@@ -190,8 +195,9 @@ def _pool(folder: Path, config_i, lineup_i):
         raise click.UsageError(f"{folder} has no per-deal rows: run the study with --per-deal "
                                "(handsim simulate ... --per-deal --out FOLDER)")
     configs = spec.configs()
-    ci = _choose(config_i, len(configs), "--config", "configurations")
-    li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
+    config_names, lineup_names = study_choices(spec)
+    ci = _choose(config_i, config_names, "--config", "configurations")
+    li = _choose(lineup_i, lineup_names, "--lineup", "line-ups")
     rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out"])
     from handsim.errors import InputError
 
@@ -217,11 +223,36 @@ def read_per_deal(per_deal: Path, config: int, lineup: int, columns: list[str]):
                                f"handsim simulate --per-deal): {type(e).__name__}: {why[:200]}") from None
 
 
-def _choose(i, n: int, flag: str, what: str) -> int:
+#: Most choices a refusal of --config / --lineup lists (then how many more).
+_LISTED = 12
+
+
+def study_choices(spec) -> tuple[list[str], list[str]]:
+    """A study's configurations and line-ups in words, in the order ``--config`` / ``--lineup`` number them (0
+    first, as the ``config`` and ``lineup`` columns of its ``per_deal/`` files): ``opening_threshold=51,
+    joker_penalty=15`` (``the study's rules`` when nothing varies) and ``hold-hand,card-reader×3``."""
+    from handsim.options import fmt_value
+
+    from ._study_options import short_lineup
+
+    configs = [", ".join(f"{k}={fmt_value(v)}" for k, v in d.items()) or "the study's rules"
+               for d in spec.config_dicts()]
+    return configs, [short_lineup([p.label for p in lu]) for lu in spec.lineups]
+
+
+def _listed(names: list[str]) -> str:
+    shown = "; ".join(f"{i} = {t}" for i, t in enumerate(names[:_LISTED]))
+    return shown + (f"; ... {len(names) - _LISTED} more, to {len(names) - 1}" if len(names) > _LISTED else "")
+
+
+def _choose(i, names: list[str], flag: str, what: str) -> int:
+    """The index ``flag`` chose among the study's ``names`` (configurations or line-ups); one line listing them
+    when it is missing (and there are several) or out of range."""
+    n = len(names)
     if i is None:
         if n > 1:
-            raise click.UsageError(f"the study has {n} {what}: choose one with {flag} (allowed: 0..{n - 1})")
+            raise click.UsageError(f"the study has {n} {what}: choose one with {flag} (allowed: {_listed(names)})")
         return 0
     if i >= n:
-        raise click.UsageError(f"{flag} {i} is not one of the study's {n} {what} (allowed: 0..{n - 1})")
+        raise click.UsageError(f"{flag} {i} is not one of the study's {n} {what} (allowed: {_listed(names)})")
     return i
