@@ -37,7 +37,8 @@ round's running total as a percentile of the study's totals after that round, an
 chance of winning the match after each round from those standings with the rounds left, each
 round left drawn from the study's rounds (as handsim equity: exact for 2 players and 2 v 2,
 --samples Monte Carlo continuations for 3 or 4; seat 0 starts round 1, then the start moves as
-the rules move it; the sheet's seat S takes the rounds of the line-up's position S). Nothing is
+the rules move it; the sheet's seat S takes the rounds of line-up position S + 1, positions
+counting from 1 as in handsim equity and the reports). Nothing is
 simulated. A study of other rules or players (the first differing
 option named) or of single deals is refused.
 
