@@ -32,7 +32,7 @@ rounds left, lead and who starts next: --position's chance of winning the match 
 every opponent by LEAD points, the opponents level; a negative lead is a deficit; seat_next is its
 seat in the next round counted from the starter as summary.csv's seat: 0 = it starts, 1 = it plays
 second...) and match_equity.png.  With --standings it prints each position's chances from those
-totals.  Line-up positions are numbered from 1, as everywhere in handsim (--position, --starter,
+totals.  Line-up positions are numbered from 1, as in tournaments, tuning and reports (--position, --starter,
 the order of --standings and --wins, the lines printed; 2 v 2: team A = positions 1 & 3).
 
 A study of several configurations or line-ups (the default study has 6 x 2): choose one with
