@@ -163,7 +163,35 @@ def test_the_command_writes_the_chart_and_never_overwrites(tmp_path):
     assert list(tab.columns[:8]) == ["threshold", "own_turn_bucket", "open_points_bucket", "positions", "gain", "lo",
                                      "hi", "better"]
     assert tab["positions"].sum() == len(pos) > 0 and (tab["threshold"] == 51).all()
+    lines = r.output.splitlines()  # the start line, the answer (as chart.csv says), the gain, the size, the files
+    assert lines[0] == f"Charting the decision open: 8 deals x 2 worlds per position, field card-reader×4, rules classic, seed 1, 1 job -> {out}"
+    n = {k: int((tab["better"] == k).sum()) for k in ("open", "wait", "either", "too few")}
+    assert lines[-4].startswith(f"Open now or wait, at threshold 51 with card-reader×4: of {len(tab)} cells, open now "
+                                f"in {n['open']}, wait in {n['wait']}, no difference shown in {n['either']}")
+    assert lines[-2].startswith(f"Measured {len(pos):,} positions in ")
+    assert lines[-1] == f"Results: {out}/ (chart.csv, chart.png, positions.csv)"
     before = (out / "chart.csv").read_bytes()
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 2 and "not a new or empty folder" in r.output
     assert (out / "chart.csv").read_bytes() == before
+
+
+def test_the_terminal_summary_gives_the_answer_first_in_words():
+    from handsim.cli.chart import summary_lines
+
+    tab = pd.DataFrame({"better": ["open", "open", "wait", "either", "too few", "either", "either"]})
+    gain = ("Gain = wait - open, points per round for the seat deciding (positive: opening now scores less); a "
+            "cell's answer needs its 95% CI over its positions to exclude 0.")
+    assert summary_lines(tab, 1234, 71, "card-reader×4", 30, 2.0) == [
+        "Open now or wait, at threshold 71 with card-reader×4: of 7 cells, open now in 2, wait in 1, no difference "
+        "shown in 3; 1 with fewer than 30 positions is too few to say.", gain,
+        "Measured 1,234 positions in 2.0 s (617.0 per second)."]
+    assert summary_lines(tab.iloc[:4], 40, 51, "greedy×2", 30, 0.5)[0] == (
+        "Open now or wait, at threshold 51 with greedy×2: of 4 cells, open now in 2, wait in 1, no difference shown "
+        "in 1.")
+    assert summary_lines(pd.DataFrame({"better": ["too few"] * 3}), 5, 51, "greedy×2", 30, 0.5)[0] == (
+        "Too few positions to say, at threshold 51 with greedy×2: each of the 3 cells has fewer than 30 "
+        "(--min-positions); play more --deals.")
+    assert summary_lines(pd.DataFrame(), 0, 500, "greedy×2", 30, 0.0) == [
+        "No position of the decision was met at threshold 500 with greedy×2: the chart is empty (more --deals, or a "
+        "lower threshold, meet some).", gain, "Measured 0 positions in 0.0 s (0.0 per second)."]

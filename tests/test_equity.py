@@ -224,7 +224,7 @@ def test_equity_command_writes_the_table_and_refuses_bad_input(tmp_path):
     assert (t["pool_se"] > 0).any() and (t["ci_low"] <= t["p_win"]).all() and (t["p_win"] <= t["ci_high"]).all()
     assert len(t) == 3 * 2 * 5 and (tmp_path / "eq" / "match_equity.png").stat().st_size > 10_000
     r = CliRunner().invoke(cli, ["equity", str(study), "--standings", "0,0", "--rounds-left", "0"])
-    assert r.exit_code == 0 and "position 0 (greedy): wins" in r.output and "95% CI" in r.output, r.output
+    assert r.exit_code == 0 and "position 1 (greedy): wins" in r.output and "95% CI" in r.output, r.output
     (tmp_path / "plain").mkdir()
     cases = [
         ([str(study), "--out", str(tmp_path / "eq")], "not a new or empty folder"),
@@ -305,3 +305,84 @@ def test_equity_refuses_per_deal_rows_its_checkpoint_did_not_count(tmp_path, cha
     else:
         assert "rounds gone out in the rows" in r.output, r.output
     assert not (tmp_path / "eq").exists()
+
+
+def test_equity_refusals_list_the_studys_configurations_and_lineups(tmp_path):
+    from click.testing import CliRunner
+
+    from handsim.cli import cli
+
+    study = tmp_path / "field"
+    r = CliRunner().invoke(cli, ["simulate", "--players", "2", "--threshold", "51", "--threshold", "71",
+                                 "--lineup", "greedy,greedy", "--lineup", "hold-hand,greedy", "--deals", "4",
+                                 "--jobs", "1", "--per-deal", "--out", str(study), "-q"])
+    assert r.exit_code == 0, r.output
+    cases = [
+        ([], "Error: the study has 2 configurations: choose one with --config (allowed: 0 = opening_threshold=51; "
+             "1 = opening_threshold=71)"),
+        (["--config", "2"], "Error: --config 2 is not one of the study's 2 configurations (allowed: 0 = "
+                            "opening_threshold=51; 1 = opening_threshold=71)"),
+        (["--config", "1"], "Error: the study has 2 line-ups: choose one with --lineup (allowed: 0 = greedy×2; "
+                            "1 = hold-hand,greedy)"),
+    ]
+    for args, line in cases:
+        r = CliRunner().invoke(cli, ["equity", str(study), "--out", str(tmp_path / "eq"), *args])
+        assert r.exit_code == 2 and r.output.strip().splitlines() == [f"{line} (see 'handsim equity --help')"], (
+            args, r.output)
+
+
+def test_a_long_list_of_choices_is_cut_after_twelve():
+    from handsim.cli.equity import _listed
+
+    assert _listed(["a", "b"]) == "0 = a; 1 = b"
+    assert _listed([f"x{i}" for i in range(15)]) == ("0 = x0; 1 = x1; 2 = x2; 3 = x3; 4 = x4; 5 = x5; 6 = x6; 7 = x7; "
+                                                     "8 = x8; 9 = x9; 10 = x10; 11 = x11; ... 3 more, to 14")
+
+
+def test_equity_numbers_line_up_positions_from_one(tmp_path):
+    """--position, --starter and the printed lines count line-up positions from 1 (as tournaments, tuning and
+    the reports do); the kernels, from 0."""
+    from click.testing import CliRunner
+
+    from handsim.cli import cli
+    from handsim.cli.equity import _pool
+
+    study = tmp_path / "field"
+    r = CliRunner().invoke(cli, ["simulate", "--players", "2", "--lineup", "hold-hand,greedy", "--deals", "40",
+                                 "--jobs", "1", "--per-deal", "--out", str(study), "-q"])
+    assert r.exit_code == 0, r.output
+    eq, rules, players, labels, pool = _pool(study, None, None)
+    r = CliRunner().invoke(cli, ["equity", str(study), "--standings", "0,40", "--rounds-left", "1", "--starter", "2",
+                                 "--bootstrap", "0", "--samples", "2000", "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert lines[-3] == "From totals 0,40, 1 round(s) left, position 2 to start; 40 rounds of the field hold-hand,greedy:"
+    kw = dict(highest_scorer=rules.dealer_rotation == "highest_scorer", dealer_right=rules.starter == "dealer_right")
+    for me in (0, 1):  # starter 2 is the kernels' 1
+        p = eq.equity_mc(pool, [0, 40], 1, 1, me, 2000, 3, **kw)[0][0]
+        assert lines[-2 + me].startswith(f"  position {me + 1} ({labels[me]}): wins {p:.1%} (95% CI ")
+    r = CliRunner().invoke(cli, ["equity", str(study), "--position", "2", "--rounds", "1", "--lead-max", "20",
+                                 "--lead-step", "20", "--bootstrap", "0", "--samples", "500", "--out",
+                                 str(tmp_path / "eq")])
+    assert r.exit_code == 0, r.output
+    table = eq.equity_table(pool, 1, me=1, lead_max=20, lead_step=20, samples=500, **kw)
+    got = pd.read_csv(tmp_path / "eq" / "match_equity.csv")
+    assert got["p_win"].round(5).tolist() == table["p_win"].round(5).tolist()
+    for args, line in ((["--position", "3", "--out", str(tmp_path / "e3")],
+                        "Error: --position 3 is not a line-up position (allowed: 1..2)"),
+                       (["--standings", "0,0", "--starter", "3"],
+                        "Error: --starter 3 is not a line-up position (allowed: 1..2)"),
+                       (["--standings", "0,0", "--starter", "0"],
+                        "Error: Invalid value for '--starter': 0 is out of range: allowed 1..4")):
+        r = CliRunner().invoke(cli, ["equity", str(study), *args])
+        assert r.exit_code == 2 and r.output.strip().splitlines() == [f"{line} (see 'handsim equity --help')"], (
+            args, r.output)
+    teams = tmp_path / "teams"
+    r = CliRunner().invoke(cli, ["simulate", "--players", "2v2", "--policy", "greedy", "--deals", "8", "--jobs", "1",
+                                 "--per-deal", "--out", str(teams), "-q"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(cli, ["equity", str(teams), "--standings", "0,10,0,10", "--bootstrap", "0"])
+    assert r.exit_code == 0, r.output
+    assert [ln.split(":")[0] for ln in r.output.strip().splitlines()[-4:]] == [
+        "  position 1 (team A, positions 1 & 3)", "  position 2 (team B, positions 2 & 4)",
+        "  position 3 (team A, positions 1 & 3)", "  position 4 (team B, positions 2 & 4)"]

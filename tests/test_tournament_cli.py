@@ -209,7 +209,8 @@ def test_tune_writes_best_toml_that_simulate_and_tournament_read(runner, tune_di
     # the header names the rules as the rest of the tool does; the edge-of-range note, as the report's
     assert "against greedy,greedy, rules classic, 60 deals, seed 2" in result.output.splitlines()[0]
     assert ("Note: The best candidate lies on the edge of the searched range: bail_turn = 1 is at the low end of "
-            "its range (1..1000 step 999). A wider range may hold a better value.") in result.output.splitlines()
+            "its range (1..1000 step 999), the lowest value bail_turn allows (allowed: 1..1000). bail_turn is at the "
+            "allowed limit: the range cannot be widened on that side.") in result.output.splitlines()
     lines = result.output.splitlines()
     last_row = max(i for i, ln in enumerate(lines) if ln.lstrip().startswith(("1  hold-hand", "2  hold-hand",
                                                                               "3  hold-hand")))

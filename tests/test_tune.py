@@ -288,3 +288,36 @@ def test_a_tuning_checkpoint_with_more_outs_than_rounds_is_refused(teams):
             bad["lu"][0, _U_HAND] = min(int(lu[0, _U_HAND]), v)
         with pytest.raises(ValueError, match=f"^{msg}$"):
             TuneCounters.from_state(bad)
+
+
+def _notes_of_best(params, best_values):
+    from handsim.tournament.report import _edge_notes
+
+    spec = make_tune("hold-hand", params, deals=10)
+    tune = pd.DataFrame([{**best_values, "mean_score": 1.0, "is_best": True}])
+    return _edge_notes(spec, tune, tune.iloc[0])
+
+
+def test_an_edge_of_the_searched_range_is_told_apart_from_the_allowed_limit():
+    # bail_turn allows 1..1000, bail_opponent_cards 0..30 (hold-hand's declaration)
+    assert _notes_of_best(["bail_turn=4:20", "bail_opponent_cards=0:8:2"], {"bail_turn": 4, "bail_opponent_cards": 8}) == [
+        "The best candidate lies on the edge of the searched range: `bail_turn` = 4 is at the low end of its range "
+        "(4..20); `bail_opponent_cards` = 8 is at the high end of its range (0..8 step 2). A wider range may hold a "
+        "better value."]
+    assert _notes_of_best(["bail_turn=1:4"], {"bail_turn": 1}) == [
+        "The best candidate lies on the edge of the searched range: `bail_turn` = 1 is at the low end of its range "
+        "(1..4), the lowest value `bail_turn` allows (allowed: 1..1000). `bail_turn` is at the allowed limit: the "
+        "range cannot be widened on that side."]
+    assert _notes_of_best(["bail_turn=1:4", "bail_opponent_cards=8:14:2"], {"bail_turn": 1, "bail_opponent_cards": 8}) == [
+        "The best candidate lies on the edge of the searched range: `bail_turn` = 1 is at the low end of its range "
+        "(1..4), the lowest value `bail_turn` allows (allowed: 1..1000); `bail_opponent_cards` = 8 is at the low end "
+        "of its range (8..14 step 2). A wider range of `bail_opponent_cards` may hold a better value. `bail_turn` is "
+        "at the allowed limit: the range cannot be widened on that side."]
+    assert _notes_of_best(["bail_opponent_cards=20:30:5", "bail_turn=990:1000"],
+                          {"bail_opponent_cards": 30, "bail_turn": 1000}) == [
+        "The best candidate lies on the edge of the searched range: `bail_opponent_cards` = 30 is at the high end of "
+        "its range (20..30 step 5), the highest value `bail_opponent_cards` allows (allowed: 0..30); `bail_turn` = "
+        "1000 is at the high end of its range (990..1000), the highest value `bail_turn` allows (allowed: 1..1000). "
+        "`bail_opponent_cards` and `bail_turn` are at the allowed limit: the range cannot be widened on that side."]
+    # inside the range: no note
+    assert _notes_of_best(["bail_turn=1:4"], {"bail_turn": 2}) == []

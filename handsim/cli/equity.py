@@ -30,13 +30,19 @@ about players that would.
 Without --standings it writes, into --out (a new or empty folder): match_equity.csv (one row per
 rounds left, lead and who starts next: --position's chance of winning the match when it leads
 every opponent by LEAD points, the opponents level; a negative lead is a deficit; seat_next is its
-seat in the next round, 0 = it starts) and match_equity.png.  With --standings it prints each position's chances from those totals.
+seat in the next round counted from the starter as summary.csv's seat: 0 = it starts, 1 = it plays
+second...) and match_equity.png.  With --standings it prints each position's chances from those
+totals.  Line-up positions are numbered from 1, as in tournaments, tuning and reports (--position, --starter,
+the order of --standings and --wins, the lines printed; 2 v 2: team A = positions 1 & 3).
+
+A study of several configurations or line-ups (the default study has 6 x 2): choose one with
+--config and --lineup (numbered from 0 as in its per_deal/ files; left out, the refusal lists them).
 
 \b
 Examples:
-    $ handsim simulate --deals 20000 --per-deal --out runs/field
+    $ handsim simulate --policy card-reader --deals 20000 --per-deal --out runs/field
     $ handsim equity runs/field --out runs/equity
-    $ handsim equity runs/field --standings 120,60,90,150 --rounds-left 2 --starter 1
+    $ handsim equity runs/field --standings 120,60,90,150 --rounds-left 2 --starter 2
 """
 
 
@@ -45,11 +51,13 @@ Examples:
 @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Output folder of the table (new or empty: nothing is overwritten).")
 @click.option("--config", "config_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
-              help="The study's configuration (row of its configurations, 0 first); needed when it has several.")
+              help="The study's configuration (0 first, as the config column of its per_deal/ files); needed when it has "
+                   "several (left out, the refusal lists them, e.g. 0 = opening_threshold=51, joker_penalty=15).")
 @click.option("--lineup", "lineup_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
-              help="The study's line-up (0 first); needed when it has several.")
-@click.option("--position", type=IntIn(0, 3, "0..3"), default=0, show_default=True,
-              help="The line-up position whose chances the table gives.")
+              help="The study's line-up (0 first, as its --lineup options were given); needed when it has "
+                   "several (left out, the refusal lists them, e.g. 0 = card-reader×4).")
+@click.option("--position", type=IntIn(1, 4, "1..4"), default=1, show_default=True,
+              help="The line-up position (1 first) whose chances the table gives.")
 @click.option("--rounds", type=IntIn(1, 100, "1..100"), default=None,
               help="Rounds left at most in the table.  [default: the study's rules' rounds]")
 @click.option("--lead-max", type=IntIn(0, 2000, "0..2000"), default=200, show_default=True,
@@ -63,13 +71,13 @@ Examples:
 @click.option("--bootstrap", type=IntIn(0, 1000, "0..1000"), default=10, show_default=True,
               help="Bootstrap replicates of the study's rounds for the confidence intervals (what the finite "
                    "sample of rounds adds to the Monte Carlo's own error); 0: none.")
-@click.option("--standings", default=None, metavar="T0,T1,...",
-              help="Each line-up position's total so far (points): print the chances from there.")
+@click.option("--standings", default=None, metavar="T1,T2,...",
+              help="Each line-up position's total so far (points), position 1 first: print the chances from there.")
 @click.option("--rounds-left", type=IntIn(0, 100, "0..100"), default=1, show_default=True,
               help="With --standings: regular rounds still to play.")
-@click.option("--starter", type=IntIn(0, 3, "0..3"), default=0, show_default=True,
-              help="With --standings: the line-up position that starts the next round.")
-@click.option("--wins", default=None, metavar="W0,W1,...",
+@click.option("--starter", type=IntIn(1, 4, "1..4"), default=1, show_default=True,
+              help="With --standings: the line-up position (1 first) that starts the next round.")
+@click.option("--wins", default=None, metavar="W1,W2,...",
               help="With --standings: rounds won so far by each position (a tie for last place under "
                    "standings=last_loses).  [default: 0 each]")
 def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step, samples, seed, bootstrap,
@@ -84,8 +92,8 @@ def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step
     folder = Path(study)
     refuse_if_in_use(folder)
     eq, rules, players, labels, pool = _pool(folder, config_i, lineup_i)
-    if position >= players:
-        raise click.UsageError(f"--position {position} is not a line-up position (allowed: 0..{players - 1})")
+    if position > players:
+        raise click.UsageError(f"--position {position} is not a line-up position (allowed: 1..{players})")
     if getattr(rules, "elimination_score", 0):
         raise click.UsageError(f"the study's rules have elimination_score={rules.elimination_score}: match equity is "
                                "worked out for matches of `rounds` rounds only, for now")
@@ -96,16 +104,17 @@ def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step
     if standings is not None:
         tot = _ints(standings, "--standings", players)
         w = _ints(wins, "--wins", players) if wins is not None else None
-        if starter >= players:
-            raise click.UsageError(f"--starter {starter} is not a line-up position (allowed: 0..{players - 1})")
+        if starter > players:
+            raise click.UsageError(f"--starter {starter} is not a line-up position (allowed: 1..{players})")
+        first = starter - 1  # the kernels number the positions from 0
         _warn_if_few(pool)
         click.echo(f"From totals {','.join(map(str, tot))}, {rounds_left} round(s) left, position {starter} to start; "
                    f"{pool.rounds:,} rounds of the field {','.join(labels)}:")
         for me in range(players):
             def chances(pl_, me=me):
                 if partnership:
-                    return _team(eq, pl_, tot, starter, rounds_left, me, kw), 0.0, 0.0
-                p, lose, se = eq.equity_mc(pl_, tot, starter, rounds_left, me, samples, seed, last_loses=last_loses,
+                    return _team(eq, pl_, tot, first, rounds_left, me, kw), 0.0, 0.0
+                p, lose, se = eq.equity_mc(pl_, tot, first, rounds_left, me, samples, seed, last_loses=last_loses,
                                            wins=w, **kw)
                 return float(p[0]), float(lose[0]), float(se[0])
 
@@ -113,9 +122,9 @@ def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step
             reps = [chances(pool.resample(seed * 1000003 + b + 1)) for b in range(bootstrap)]
             pool_se = float(np.std([x[0] for x in reps], ddof=1)) if bootstrap > 1 else 0.0
             half = 1.96 * (se ** 2 + pool_se ** 2) ** 0.5
-            who = f"team {me % 2}+{me % 2 + 2}" if partnership else labels[me]
+            who = f"team {'AB'[me % 2]}, positions {me % 2 + 1} & {me % 2 + 3}" if partnership else labels[me]
             ci = f" (95% CI {max(p - half, 0):.1%} to {min(p + half, 1):.1%})" if half > 0 else ""
-            click.echo(f"  position {me} ({who}): wins {p:.1%}{ci}" + (f", loses {lose:.1%}" if last_loses else ""))
+            click.echo(f"  position {me + 1} ({who}): wins {p:.1%}{ci}" + (f", loses {lose:.1%}" if last_loses else ""))
         return
     if out is None:
         raise click.UsageError("give --out DIR for the table, or --standings for one position's chances")
@@ -128,7 +137,7 @@ def equity(study, out, config_i, lineup_i, position, rounds, lead_max, lead_step
     import sys
 
     with click.progressbar(length=R * (1 + bootstrap), label="rounds left x tables", file=sys.stderr if sys.stderr.isatty() else io.StringIO()) as bar:
-        tab = eq.equity_table(pool, R, me=position, partnership=partnership, last_loses=last_loses,
+        tab = eq.equity_table(pool, R, me=position - 1, partnership=partnership, last_loses=last_loses,
                               lead_max=lead_max, lead_step=lead_step, samples=samples, seed=seed,
                               bootstrap=bootstrap, progress=bar.update, **kw)
     out.mkdir(parents=True, exist_ok=True)
@@ -191,8 +200,9 @@ def _pool(folder: Path, config_i, lineup_i):
         raise click.UsageError(f"{folder} has no per-deal rows: run the study with --per-deal "
                                "(handsim simulate ... --per-deal --out FOLDER)")
     configs = spec.configs()
-    ci = _choose(config_i, len(configs), "--config", "configurations")
-    li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
+    config_names, lineup_names = study_choices(spec)
+    ci = _choose(config_i, config_names, "--config", "configurations")
+    li = _choose(lineup_i, lineup_names, "--lineup", "line-ups")
     rows = read_per_deal(per_deal, ci, li, ["deal", "seat", "position", "policy", "score", "went_out"], ck)
     from handsim.errors import InputError
 
@@ -239,11 +249,36 @@ def read_per_deal(per_deal: Path, config: int, lineup: int, columns: list[str], 
     return rows
 
 
-def _choose(i, n: int, flag: str, what: str) -> int:
+#: Most choices a refusal of --config / --lineup lists (then how many more).
+_LISTED = 12
+
+
+def study_choices(spec) -> tuple[list[str], list[str]]:
+    """A study's configurations and line-ups in words, in the order ``--config`` / ``--lineup`` number them (0
+    first, as the ``config`` and ``lineup`` columns of its ``per_deal/`` files): ``opening_threshold=51,
+    joker_penalty=15`` (``the study's rules`` when nothing varies) and ``hold-hand,card-reader×3``."""
+    from handsim.options import fmt_value
+
+    from ._study_options import short_lineup
+
+    configs = [", ".join(f"{k}={fmt_value(v)}" for k, v in d.items()) or "the study's rules"
+               for d in spec.config_dicts()]
+    return configs, [short_lineup([p.label for p in lu]) for lu in spec.lineups]
+
+
+def _listed(names: list[str]) -> str:
+    shown = "; ".join(f"{i} = {t}" for i, t in enumerate(names[:_LISTED]))
+    return shown + (f"; ... {len(names) - _LISTED} more, to {len(names) - 1}" if len(names) > _LISTED else "")
+
+
+def _choose(i, names: list[str], flag: str, what: str) -> int:
+    """The index ``flag`` chose among the study's ``names`` (configurations or line-ups); one line listing them
+    when it is missing (and there are several) or out of range."""
+    n = len(names)
     if i is None:
         if n > 1:
-            raise click.UsageError(f"the study has {n} {what}: choose one with {flag} (allowed: 0..{n - 1})")
+            raise click.UsageError(f"the study has {n} {what}: choose one with {flag} (allowed: {_listed(names)})")
         return 0
     if i >= n:
-        raise click.UsageError(f"{flag} {i} is not one of the study's {n} {what} (allowed: 0..{n - 1})")
+        raise click.UsageError(f"{flag} {i} is not one of the study's {n} {what} (allowed: {_listed(names)})")
     return i

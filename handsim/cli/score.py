@@ -37,7 +37,8 @@ round's running total as a percentile of the study's totals after that round, an
 chance of winning the match after each round from those standings with the rounds left, each
 round left drawn from the study's rounds (as handsim equity: exact for 2 players and 2 v 2,
 --samples Monte Carlo continuations for 3 or 4; seat 0 starts round 1, then the start moves as
-the rules move it; the sheet's seat S takes the rounds of the line-up's position S). Nothing is
+the rules move it; the sheet's seat S takes the rounds of line-up position S + 1, positions
+counting from 1 as in handsim equity and the reports). Nothing is
 simulated. A study of other rules or players (the first differing
 option named) or of single deals is refused.
 
@@ -68,7 +69,8 @@ Examples:
                    "(handsim simulate --rounds N, with --per-deal for each round's percentile and the chances of "
                    "winning).")
 @click.option("--lineup", "lineup_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
-              help="With --against: the study's line-up (0 first); needed when it has several.")
+              help="With --against: the study's line-up (0 first, as its --lineup options were given); needed "
+                   "when it has several (left out, the refusal lists them, e.g. 0 = card-reader×4).")
 @click.option("--samples", type=IntIn(100, 10**7, "100..10^7"), default=20000, show_default=True,
               help="With --against, 3 or 4 single players: Monte Carlo continuations per round and player for the "
                    "chances of winning (2 sides are exact).")
@@ -195,7 +197,7 @@ def _against(hs, folder: Path, sheet, rules, lineup_i, samples):
     from handsim.study import CHECKPOINT, read_checkpoint
 
     from ._common import compile_notice, compiling
-    from .equity import EQUITY_COMPILE, _choose, _warn_if_few, read_per_deal
+    from .equity import EQUITY_COMPILE, _choose, _warn_if_few, read_per_deal, study_choices
 
     refuse_if_in_use(folder)
     ck_path = folder / CHECKPOINT
@@ -222,7 +224,7 @@ def _against(hs, folder: Path, sheet, rules, lineup_i, samples):
         raise click.UsageError(f"--against {folder}: {where}: {diffs[0]} (give the sheet's rules with --preset, "
                                "--rules or --set)")
     ci = diffs.index(None)
-    li = _choose(lineup_i, len(spec.lineups), "--lineup", "line-ups")
+    li = _choose(lineup_i, study_choices(spec)[1], "--lineup", "line-ups")
     acc = ck.accumulator
     lu = ",".join(acc.lineups[li])
     hist = acc.histograms()["team_total" if sheet.teams else "total"]

@@ -109,7 +109,9 @@ def _record_difference(d: dict, spec) -> str:
     return ""
 
 
-def _describe(spec, base: str, jobs: int, out: Path) -> str:
+def _describe(spec, base: str, jobs: int, out: Path, default_study: bool = False) -> str:
+    """The start line: what is simulated (configurations × line-ups × deals), the rules, players, seed, jobs and
+    folder; ``default_study``: no rule or policy option was given, and the line says it is the default study."""
     from handsim.options import fmt_value
 
     ncfg = len(spec.configs())
@@ -123,7 +125,9 @@ def _describe(spec, base: str, jobs: int, out: Path) -> str:
     else:
         cfg = "1 configuration"
     lineups = " | ".join(short_lineup([s.label for s in lu]) for lu in spec.lineups)
-    return (f"Simulating {cfg} × {nl} line-up{'s' if nl != 1 else ''} ({lineups}) × {spec.deals:,} {unit} "
+    what = ("the default study (no rule or policy option given; 'handsim simulate --help' shows how to choose "
+            "others): " if default_study else "")
+    return (f"Simulating {what}{cfg} × {nl} line-up{'s' if nl != 1 else ''} ({lineups}) × {spec.deals:,} {unit} "
             f"= {total:,} {spec.game.unit}s; rules {rules_note(spec.rules, base)}; "
             f"{spec.players} players, seed {spec.seed}, "
             f"{jobs} job{'s' if jobs != 1 else ''} -> {out}")
@@ -348,7 +352,9 @@ def simulate(ctx, preset, rules_file, settings, thresholds, joker_penalties, var
     if progress is None:
         progress = (not quiet) and sys.stderr.isatty()
     if not quiet:
-        click.echo(_describe(spec, base if not (resume or from_run) else "classic", n_jobs, out))
+        fresh = not (resume or from_run)
+        click.echo(_describe(spec, base if fresh else "classic", n_jobs, out,
+                             default_study=fresh and not given(ctx, STUDY_OPTIONS)))
 
     # ---- run
     from handsim.errors import PolicyMoveError

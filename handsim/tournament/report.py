@@ -467,17 +467,40 @@ def _search_finding(spec, tune, best, default) -> Finding:
 
 
 def _edge_notes(spec, tune, best) -> list[str]:
+    """The notes under a tuning run's best candidate: the edges of the searched range it lies on (a range bound
+    that is also the parameter's allowed bound is the allowed limit: that side cannot be widened) and ties."""
+    from .tune import policy_params
+
     notes = []
-    edges = []
+    edges, open_names, limit_names = [], [], []
+    try:
+        allowed = {p.name: p for p in policy_params(spec.base.name)}
+    except KeyError:  # (a policy file not loaded: its bounds are not known here)
+        allowed = {}
     for r in spec.ranges:
         grid = r.grid()
         v = float(best[r.name])
         if len(grid) > 1 and v in (grid[0], grid[-1]):
-            edges.append(f"`{r.name}` = {_tick(v)} is at the {'low' if v == grid[0] else 'high'} end of its range "
-                         f"({r.text()})")
+            low = v == grid[0]
+            text = f"`{r.name}` = {_tick(v)} is at the {'low' if low else 'high'} end of its range ({r.text()})"
+            p = allowed.get(r.name)
+            if p is not None and v == float(p.lo if low else p.hi):
+                text += (f", the {'lowest' if low else 'highest'} value `{r.name}` allows (allowed: "
+                         f"{_tick(p.lo)}..{_tick(p.hi)})")
+                limit_names.append(f"`{r.name}`")
+            else:
+                open_names.append(f"`{r.name}`")
+            edges.append(text)
     if edges:
-        notes.append("The best candidate lies on the edge of the searched range: " + "; ".join(edges)
-                     + ". A wider range may hold a better value.")
+        text = "The best candidate lies on the edge of the searched range: " + "; ".join(edges) + "."
+        if open_names:
+            text += (" A wider range" + ("" if not limit_names else " of " + " and ".join(open_names))
+                     + " may hold a better value.")
+        if limit_names:
+            one = len(limit_names) == 1
+            text += (f" {' and '.join(limit_names)} {'is' if one else 'are'} at the allowed limit: the range cannot be "
+                     "widened on that side.")
+        notes.append(text)
     ties = tune[(tune["mean_score"] == best["mean_score"]) & ~tune["is_best"]]
     if len(ties):
         notes.append(f"{len(ties)} other candidate{'s' if len(ties) != 1 else ''} had exactly the best mean score; "

@@ -343,7 +343,7 @@ def _groups(pool: RoundPool):
     parts = [pool.by_starter(k) for k in range(P)]
     for k, p in enumerate(parts):
         if len(p) == 0:
-            raise InputError(f"the study has no deal started by line-up position {k} (allowed: a study of at least "
+            raise InputError(f"the study has no deal started by line-up position {k + 1} (allowed: a study of at least "
                              f"{P} deals, whose deals rotate the starter)")
     gcount = np.array([len(p) for p in parts], np.int64)
     gstart = np.concatenate([[0], np.cumsum(gcount)[:-1]]).astype(np.int64)
