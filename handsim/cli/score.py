@@ -36,7 +36,7 @@ simulated matches of card-reader ×4"). When the study has per-deal rows (--per-
 round's running total as a percentile of the study's totals after that round, and each side's
 chance of winning the match after each round from those standings with the rounds left, each
 round left drawn from the study's rounds (as handsim equity: exact for 2 players and 2 v 2,
---samples Monte Carlo continuations for 3 or 4; seat 0 starts round 1, then the start moves as
+--samples Monte Carlo continuations for 3 to 5; seat 0 starts round 1, then the start moves as
 the rules move it; the sheet's seat S takes the rounds of the line-up's position S). Nothing is
 simulated. A study of other rules or players (the first differing
 option named) or of single deals is refused.
@@ -70,7 +70,7 @@ Examples:
 @click.option("--lineup", "lineup_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
               help="With --against: the study's line-up (0 first); needed when it has several.")
 @click.option("--samples", type=IntIn(100, 10**7, "100..10^7"), default=20000, show_default=True,
-              help="With --against, 3 or 4 single players: Monte Carlo continuations per round and player for the "
+              help="With --against, 3 to 5 single players: Monte Carlo continuations per round and player for the "
                    "chances of winning (2 sides are exact).")
 def score(file, preset, rules_file, settings, as_json, match, csv_path, html_path, study, lineup_i, samples):
     from handsim._io import decode_text, parse_json
