@@ -60,6 +60,9 @@ LINEUPS = {
         "sampler:samples=3,candidates=2,card-reader,random,greedy",
         "sampler:samples=2,rollout=1,hold-hand,card-reader,random",
         "searcher:worlds=4,candidates=2,card-reader,searcher:worlds=2,plans=0,eliminate=0,rollout=1,random"],
+    5: ["random,greedy,hold-hand,random,greedy", "card-reader,greedy,hold-hand:bail_turn=4,card-reader:joker_play=0,random",
+        "sampler:samples=2,candidates=2,card-reader,greedy,random,hold-hand",
+        "searcher:worlds=2,candidates=2,card-reader,greedy,hold-hand,random"],
 }
 
 
@@ -87,8 +90,8 @@ PARTNERSHIP_LINEUPS = ["greedy,greedy,greedy,greedy", "random,random,random,rand
 def cases():
     """The (preset, overrides, players, line-up) combinations, cycled deal by deal."""
     out = []
-    for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4)):
-        if not seats_allowed(preset, ov, players):  # e.g. kuwait (decks=by_players): 4 players only
+    for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4, 5)):
+        if not seats_allowed(preset, ov, players):  # e.g. kuwait (decks=by_players): 4 or 5 players only
             continue
         for lu in LINEUPS[players]:
             out.append((preset, ov, players, lu))
@@ -106,13 +109,14 @@ ELIMINATION_SCORES = (50, 201, 301)
 ELIMINATION_PRESETS = ("classic", "levant", "qahwa", "saudi", "jawaker_saudi")
 ELIMINATION_LINEUPS = {2: ["random,greedy", "card-reader,random"],
                        3: ["greedy,random,hold-hand", "card-reader:joker_play=0,sampler:samples=2,random"],
-                       4: ["hold-hand,random,greedy,random", "searcher:worlds=2,candidates=2,card-reader,random,greedy"]}
+                       4: ["hold-hand,random,greedy,random", "searcher:worlds=2,candidates=2,card-reader,random,greedy"],
+                       5: ["greedy,card-reader,random,hold-hand,greedy"]}
 
 
 def elimination_cases():
     """The (preset, overrides, players, line-up) combinations of the elimination fuzz."""
     return [(preset, {"elimination_score": e}, players, lu)
-            for e, preset, players in itertools.product(ELIMINATION_SCORES, ELIMINATION_PRESETS, (2, 3, 4))
+            for e, preset, players in itertools.product(ELIMINATION_SCORES, ELIMINATION_PRESETS, (2, 3, 4, 5))
             for lu in ELIMINATION_LINEUPS[players]]
 
 

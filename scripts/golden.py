@@ -113,6 +113,13 @@ SEARCHER_CASES = [
     ("partnership", "partnership", {}, 4, "searcher:worlds=2,card-reader,searcher:worlds=2,plans=0,greedy"),
 ]
 SEARCHER_DEALS = 12
+#: Five single players (VARIANTS.md #1), after every case above for the same reason: classic and the
+#: two presets whose sources seat five (Jawaker's Saudi Hand, Kuwait's by_players decks).
+FIVE_CASES = [
+    ("five", "classic", {}, 5, "card-reader,greedy,hold-hand,random,greedy"),
+    ("five-jawaker-saudi", "jawaker_saudi", {}, 5, "card-reader,hold-hand,greedy,card-reader,random"),
+    ("five-kuwait", "kuwait", {}, 5, "hold-hand,card-reader,greedy,random,card-reader"),
+]
 #: Russian Hand (RULES.md §8, ``--game russian``): its options' variants and line-ups (every
 #: built-in policy, 2 to 5 players), in files of their own.
 RUSSIAN_MOVES = GOLDEN / "russian_moves.jsonl.gz"
@@ -163,6 +170,9 @@ def cases() -> list[dict]:
         # later do not move them
         out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
                     "players": players, "lineup": lu, "deals": SEARCHER_DEALS, "seed": SEED + 17 * (106 + k)})
+    for k, (vname, preset, ov, players, lu) in enumerate(FIVE_CASES):
+        out.append({"name": f"{vname}/{players}p/{lu}", "preset": preset, "overrides": ov,
+                    "players": players, "lineup": lu, "deals": DEALS, "seed": SEED + 17 * (200 + k)})
     return out
 
 
@@ -184,6 +194,13 @@ def match_cases() -> list[dict]:
         {"name": "elimination/classic-301/4p/hold-hand,greedy,random,card-reader", "preset": "classic",
          "overrides": {"elimination_score": 301}, "players": 4, "lineup": "hold-hand,greedy,random,card-reader",
          "deals": MATCHES, "seed": 9},
+        # five single players (VARIANTS.md #1): a match of fixed rounds and an elimination match
+        {"name": "match/classic/5p/card-reader,greedy,hold-hand,random,greedy", "preset": "classic",
+         "overrides": {"rounds": 5}, "players": 5, "lineup": "card-reader,greedy,hold-hand,random,greedy",
+         "deals": MATCHES, "seed": 10},
+        {"name": "elimination/classic-201/5p/greedy,card-reader,random,hold-hand,greedy", "preset": "classic",
+         "overrides": {"elimination_score": 201}, "players": 5, "lineup": "greedy,card-reader,random,hold-hand,greedy",
+         "deals": MATCHES, "seed": 11},
     ]
 
 

@@ -170,7 +170,7 @@ GOOD = '[run.a]\nthreshold = [51]\n[run.t]\nkind = "tune"\npolicy = "hold-hand"\
                                  "rounds, rules, seed, set, standings, threshold, trace, vary)"),
     ('[run.x]\nkind = "simulation"\n', "[run.x] kind: unknown kind 'simulation' (allowed: simulate, tournament, tune)"),
     ('[run.x]\nper_deal = 1\n', "[run.x] per_deal: is a flag: give true or false"),
-    ('[run.x]\nplayers = "5"\n', "[run.x] players: "),
+    ('[run.x]\nplayers = "6"\n', "[run.x] players: "),
     ('[run.x]\npolicy = ["nosuch"]\n', "[run.x] policy: unknown policy 'nosuch'"),
     ('[run.x]\nvary = {nosuch = [1, 2]}\n', "[run.x] vary: unknown rule 'nosuch'"),
     ('[run.x]\nset = {jokers = 9}\n', "[run.x] set: invalid value '9' for rule 'jokers'"),

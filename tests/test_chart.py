@@ -50,7 +50,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
     (tmp_path / "full" / "x.txt").write_text("keep")
     cases = [
         (["--lineup", "sampler,card-reader", "--out", tmp_path / "a"], "sampler cannot play a chart's field"),
-        (["--lineup", "card-reader", "--out", tmp_path / "b"], "allowed: 2 to 4"),
+        (["--lineup", "card-reader", "--out", tmp_path / "b"], "allowed: 2 to 5"),
         (["--worlds", "1", "--out", tmp_path / "c"], "--worlds"),
         (["--out", tmp_path / "full"], "not a new or empty folder"),
         (["--decision", "jokers", "--out", tmp_path / "d"], "--decision"),

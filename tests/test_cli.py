@@ -182,7 +182,7 @@ BAD_INPUTS = [
     (["simulate", "--set", "joker_penalty"], ["expected key=value"]),
     (["meld", "--set", "joker_penalty=-1", "5H 6H 7H"], ["'-1'", "joker_penalty", "from 0 to 200"]),
     (["simulate", "--set", "joker_penalty=-1"], ["joker_penalty"]),
-    (["simulate", "--players", "5"], ["--players", "5"]),
+    (["simulate", "--players", "6"], ["--players", "6"]),
     (["show-deal", "--players", "1"], ["--players"]),
     (["simulate", "--deals", "0"], ["--deals", "0"]),
     (["simulate", "--jobs", "0"], ["--jobs", "0"]),
@@ -192,7 +192,7 @@ BAD_INPUTS = [
     (["simulate", "--players", "2v2", "--lineup", "greedy,greedy"], ["has 2 policies but --players is 2v2 (4 seats)"]),
     (["simulate", "--players", "3", "--preset", "partnership"], ["partnership=true", "--players"]),
     (["simulate", "--set", "opening_scope=team"], ["opening_scope=team needs partnership=true"]),
-    (["simulate", "--players", "2", "--set", "standings=last_loses"], ["standings=last_loses needs 3 or 4 players"]),
+    (["simulate", "--players", "2", "--set", "standings=last_loses"], ["standings=last_loses needs 3 to 5 players"]),
     (["simulate", "--preset", "partnership", "--set", "standings=last_loses"], ["last_loses", "not 2 v 2"]),
     (["simulate", "--players", "2v2", "--set", "partnership=false"], ["--players 2v2", "partnership=false"]),
     (["simulate", "--preset", "partnership", "--players", "4"], ["partnership=true", "--players 2v2"]),
@@ -204,7 +204,7 @@ BAD_INPUTS = [
     (["simulate", "--vary", "rounds=3,5"], ["cannot vary 'rounds'"]),
     (["simulate", "--players", "2v2", "--vary", "partnership=true,false"], ["cannot vary 'partnership'"]),
     (["simulate", "--preset", "kuwait", "--players", "3"],
-     ["decks=by_players deals one deck to 3 players, which is not implemented yet", "allowed 4 players"]),
+     ["decks=by_players deals one deck to 3 players, which is not implemented yet", "allowed 4 or 5 players"]),
     (["show-deal", "--set", "decks=by_players", "--players", "2"], ["decks=by_players", "2 players"]),
     (["simulate", "--set", "decks=one"], ["'one'", "two or by_players"]),
     (["simulate", "--vary", "dealer_rotation=next_seat,highest_scorer"],
@@ -1669,8 +1669,8 @@ def test_report_of_a_finished_checkpoint_without_run_json_is_not_titled_partial(
 def test_players_refusal_says_which_game_allows_what(runner):
     result = run(runner, "simulate", "--players", "1", "--deals", 5)
     assert result.exit_code == 2
-    assert ("'1' is not a number of players: classic Hand plays 2, 3 or 4 single players or 2v2 (partnership); "
-            "Russian Hand (--preset russian) 2 to 5") in result.output
+    assert ("'1' is not a number of players: allowed 2, 3, 4 or 5 single players, or 2v2 (partnership, classic "
+            "Hand only)") in result.output
 
 
 def test_show_deal_of_an_engine_error_prints_the_moves_up_to_it_and_the_error(runner, monkeypatch):

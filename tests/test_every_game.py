@@ -53,7 +53,7 @@ def _records(game: str):
 
 def _players(game, rules) -> int:
     if getattr(rules, "partnership", False) or getattr(rules, "decks", "two") == "by_players":
-        return 4  # 2 v 2; decks=by_players plays 4 players only (one deck is not implemented yet)
+        return 4  # 2 v 2; decks=by_players plays 4 or 5 players (one deck is not implemented yet)
     return min(max(3, game.min_players), game.max_players)
 
 

@@ -34,7 +34,7 @@ def test_golden_files_cover_every_builtin_policy_preset_and_player_count(stored)
     assert len(moves) == sum(c["deals"] for c in cases)
     assert set(chunks) == {c["name"] for c in cases + golden.match_cases()}
     assert set(PRESETS) <= {c["preset"] for c in cases}
-    assert {c["players"] for c in cases} == {2, 3, 4}
+    assert {c["players"] for c in cases} == {2, 3, 4, 5}
     labels = {s.label for c in cases for s in parse_lineup(c["lineup"])}
     assert {"greedy", "hold-hand", "random", "greedy:support_hand=1", "card-reader"} <= labels
     from handsim.policies.registry import BUILTIN_IDS

@@ -1254,8 +1254,9 @@ def test_the_same_value_twice_is_no_contradiction(runner, tmp_path, spec_seen):
 
 
 @pytest.mark.parametrize("args, frag", [
-    (["--lineup", "greedy,greedy,greedy,greedy,greedy"], "line-up 'greedy,greedy,greedy,greedy,greedy' has 5 policies: allowed 2 to 4"),
-    (["--lineup", "greedy"], "has 1 policy: allowed 2 to 4"),
+    (["--lineup", "greedy,greedy,greedy,greedy,greedy,greedy"],
+     "line-up 'greedy,greedy,greedy,greedy,greedy,greedy' has 6 policies: allowed 2 to 5"),
+    (["--lineup", "greedy"], "has 1 policy: allowed 2 to 5"),
     (["--lineup", "greedy,greedy,greedy,greedy", "--lineup", "greedy,greedy,greedy"],
      "'greedy,greedy,greedy' has 3 policies but the first --lineup has 4"),
     (["--lineup", "greedy,greedy,greedy", "--players", "2"], "has 3 policies but --players is 2"),
@@ -1323,7 +1324,7 @@ def test_show_deal_round_that_never_happened(runner):
     (["meld", "5♥♥ 6H"], "bad card '5♥♥'"), (["meld", "Z" * 10000], "bad card 'ZZZZ"), (["meld", "5H 5H 5H"], "appears 3 times"),
     (["meld", "JK JK JK"], "only 2 jokers"), (["arrange", ""], "no cards given"), (["arrange", "5H,,6H,7H"], None),
     (["show-deal", "--seed", "-1"], "--seed"), (["show-deal", "--seed", str(2**63)], "out of range"),
-    (["show-deal", "--deal", "1e3"], "not an integer"), (["show-deal", "--players", "5"], "--players"),
+    (["show-deal", "--deal", "1e3"], "not an integer"), (["show-deal", "--players", "6"], "--players"),
     (["show-deal", "--players", "2v2", "--lineup", "greedy,greedy,greedy"], "3 policies but --players is 4"),
     (["show-deal", "--round", "0"], "--round"), (["show-deal", "--round", str(10**7)], "--round"),
     (["show-deal", "--preset", "bogus"], "bogus"), (["show-deal", "--set", "nope=1"], "unknown rule 'nope'"),

@@ -224,7 +224,7 @@ def test_check_refuses_a_file_that_mixes_the_games(runner, tmp_path):
      ["has 6 policies: allowed 2 to 5"]),
     (["simulate", "--preset", "russian", "--set", "jokers=2"], ["unknown Russian Hand rule 'jokers'"]),
     (["simulate", "--preset", "russian", "--vary", "first_round=new_melds,sometimes"], ["sometimes"]),
-    (["simulate", "--players", "5"], ["5 players: classic Hand is for 2, 3 or 4"]),
+    (["simulate", "--players", "6"], ["'6' is not a number of players: allowed 2, 3, 4 or 5 single players"]),
     (["show-deal", "--preset", "russian", "--round", "2"], ["a Russian Hand game is one game"]),
     (["meld", "--preset", "russian", "5H", "6H", "7H"], ["'handsim meld' is for classic Hand"]),
     (["tournament", "--preset", "russian", "--policy", "greedy", "--policy", "random"], ["is for classic Hand"]),

@@ -361,7 +361,7 @@ def test_checkpoint_of_another_tournament_is_refused(tmp_path, small):
 @pytest.mark.parametrize("kw,match", [
     ({"entries": ["greedy"]}, "at least two"),
     ({"entries": ["greedy", "nope"]}, "unknown policy"),
-    ({"entries": ["greedy", "random"], "players": 5}, "allowed 2, 3, 4 or 2v2"),
+    ({"entries": ["greedy", "random"], "players": 6}, "allowed 2, 3, 4, 5 or 2v2"),
     ({"entries": ["greedy", "random"], "tables": "some"}, "unknown table design"),
     ({"entries": ["greedy", "random"], "players": "2v2", "tables": "all"}, "'pairs' tables only"),
     ({"entries": ["greedy"] * 9, "tables": "all"}, "games per deal"),

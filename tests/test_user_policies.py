@@ -754,7 +754,9 @@ def test_the_engine_of_a_policy_file_is_compiled_once_for_every_later_process(tm
 def test_check_policy_reports_a_clean_policy_and_an_illegal_one(bad_file):
     result = run("check-policy", JOKER_KEEPER, "joker-keeper", "--deals", 240, "--jobs", 1)
     assert result.exit_code == 0, result.output
-    assert "240 deals over 241 cases" in result.output  # konkan added 6 (2, 3, 4 players, two line-ups each)
+    # konkan added 6 (2, 3, 4 players, two line-ups each); five players 38 (one line-up for each of the
+    # 38 variants)
+    assert "240 deals over 279 cases" in result.output
     assert "Checked by handsim.games.hand.checker: no discrepancy, no illegal move" in result.output
     bad = run("check-policy", bad_file, "unheld", "--deals", 3, "--jobs", 1)
     assert bad.exit_code == 1

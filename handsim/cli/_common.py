@@ -414,24 +414,21 @@ class Words(click.Choice):
         return super().convert(value, param, ctx)
 
 
-#: ``--players`` of ``tournament`` and ``tune``: single players, or ``2v2`` (partnership).
-PLAYERS_CHOICE = click.Choice(["2", "3", "4", "2v2"], case_sensitive=False)
-
-
-class _GamePlayers(click.Choice):
-    """``--players`` of ``simulate`` and ``show-deal``: a refusal says which game allows what (a bare
-    list of choices named 5, which classic Hand then refuses)."""
+class _Players(click.Choice):
+    """``--players``: 2 to 5 single players, or ``2v2`` (partnership); a refusal says so in words."""
 
     def convert(self, value, param, ctx):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
-            self.fail(f"{value!r} is not a number of players: classic Hand plays 2, 3 or 4 single players or "
-                      f"2v2 (partnership); Russian Hand (--preset russian) 2 to 5", param, ctx)
+            self.fail(f"{value!r} is not a number of players: allowed 2, 3, 4 or 5 single players, or 2v2 "
+                      "(partnership, classic Hand only)", param, ctx)
 
 
-#: ``--players`` of ``simulate`` and ``show-deal``: also 5, which only Russian Hand allows.
-GAME_PLAYERS_CHOICE = _GamePlayers(["2", "3", "4", "5", "2v2"], case_sensitive=False)
+#: ``--players`` of every command that takes it: 2 to 5 single players (classic and Russian Hand,
+#: RULES.md sections 3 and 8), or ``2v2`` (classic Hand's partnership, RULES.md section 7).
+PLAYERS_CHOICE = _Players(["2", "3", "4", "5", "2v2"], case_sensitive=False)
+GAME_PLAYERS_CHOICE = PLAYERS_CHOICE
 
 #: The values of the rule option ``standings`` (handsim.games.hand.rules), spelled out so that ``--help``
 #: needs no numpy import (``tests/test_cli.py`` checks that the two agree).
@@ -443,18 +440,6 @@ def parse_players(value: str | None) -> tuple[int | None, bool]:
     if value is None:
         return None, False
     return (4, True) if value == "2v2" else (int(value), False)
-
-
-def check_classic_players(players: int | None) -> None:
-    """Refuse ``--players 5`` for classic Hand (2 to 4 players, or 2v2), naming Russian Hand.
-
-    Raises
-    ------
-    click.BadParameter
-    """
-    if players is not None and players > 4:
-        raise click.BadParameter(f"{players} players: classic Hand is for 2, 3 or 4 players (or 2v2); "
-                                 "5 play Russian Hand (--preset russian)", param_hint="'--players'")
 
 
 def set_keys_of(settings) -> set[str]:

@@ -18,7 +18,7 @@ STUDY is a folder of `handsim simulate --per-deal` (classic Hand's presets): its
 field's round outcomes.  Each round left in the match is one of those deals drawn at random, the
 start moving round by round as the study's rules move it (dealer_rotation); after the last round
 the lowest total wins and a shared lowest total plays extra rounds until it breaks (RULES.md
-section 7).  Two sides (2 players, or 2 v 2) are computed exactly by dynamic programming; 3 or 4
+section 7).  Two sides (2 players, or 2 v 2) are computed exactly by dynamic programming; 3 to 5
 single players by --samples Monte Carlo continuations (with a standard error), which also give
 the chance of losing under standings=last_loses.  The confidence intervals add to the Monte
 Carlo's error what the study's finite sample of rounds adds (--bootstrap replicates of it).
@@ -65,7 +65,7 @@ Examples:
 @click.option("--lead-step", type=IntIn(1, 1000, "1..1000"), default=10, show_default=True,
               help="Points between the table's leads.")
 @click.option("--samples", type=IntIn(100, 10**8, "100..10^8"), default=50000, show_default=True,
-              help="Monte Carlo continuations per cell (3 or 4 single players).")
+              help="Monte Carlo continuations per cell (3 to 5 single players).")
 @click.option("--seed", type=IntIn(0, 2**63 - 1, "0..2^63-1"), default=0, show_default=True,
               help="Seed of the continuations (the same seed draws the same ones for every cell).")
 @click.option("--bootstrap", type=IntIn(0, 1000, "0..1000"), default=10, show_default=True,

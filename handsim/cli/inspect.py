@@ -7,7 +7,7 @@ import math
 
 import click
 
-from ._common import (GAME_PLAYERS_CHOICE, check_classic_players, Command, InputFile, IntIn, ARRANGE_COMPILE, RUSSIAN_TRACER_COMPILE, cards_text,
+from ._common import (GAME_PLAYERS_CHOICE, Command, InputFile, IntIn, ARRANGE_COMPILE, RUSSIAN_TRACER_COMPILE, cards_text,
                       compile_notice, compiling,
                       engine_notice, dump_json, load_rules, parse_players, preset_name, rules_game, rules_note, rules_options, set_differs,
                       sorted_cards, table)
@@ -483,7 +483,6 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
         _show_russian_game(seed, deal, preset, rules_file, settings, policy, policy_files, lineup, players, two_v_two,
                            match_round, as_json)
         return
-    check_classic_players(players)
     rules = load_rules(preset, rules_file, settings, partnership=two_v_two)
     for key, (flag, values) in shortcuts.items():
         if values:
@@ -504,8 +503,8 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
         if players is not None and players != len(specs):
             raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies but --players is {players}",
                                      param_hint="'--lineup'")
-        if not 2 <= len(specs) <= 4:
-            raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 4",
+        if not 2 <= len(specs) <= 5:
+            raise click.BadParameter(f"line-up {lineup!r} has {len(specs)} policies: allowed 2 to 5",
                                      param_hint="'--lineup'")
     else:
         default = game.default_policy  # the default study's policy, so its deals replay as played

@@ -36,7 +36,7 @@ simulated matches of card-reader ×4"). When the study has per-deal rows (--per-
 round's running total as a percentile of the study's totals after that round, and each side's
 chance of winning the match after each round from those standings with the rounds left, each
 round left drawn from the study's rounds (as handsim equity: exact for 2 players and 2 v 2,
---samples Monte Carlo continuations for 3 or 4; seat 0 starts round 1, then the start moves as
+--samples Monte Carlo continuations for 3 to 5; seat 0 starts round 1, then the start moves as
 the rules move it; the sheet's seat S takes the rounds of line-up position S + 1, positions
 counting from 1 as in handsim equity and the reports). Nothing is
 simulated. A study of other rules or players (the first differing
@@ -72,7 +72,7 @@ Examples:
               help="With --against: the study's line-up (0 first, as its --lineup options were given); needed "
                    "when it has several (left out, the refusal lists them, e.g. 0 = card-reader×4).")
 @click.option("--samples", type=IntIn(100, 10**7, "100..10^7"), default=20000, show_default=True,
-              help="With --against, 3 or 4 single players: Monte Carlo continuations per round and player for the "
+              help="With --against, 3 to 5 single players: Monte Carlo continuations per round and player for the "
                    "chances of winning (2 sides are exact).")
 def score(file, preset, rules_file, settings, as_json, match, csv_path, html_path, study, lineup_i, samples):
     from handsim._io import decode_text, parse_json

@@ -220,7 +220,7 @@ interrupted (Ctrl-C), 143 terminated (kill).
                    "The positions rotate over the seats from deal to deal, so that no policy keeps the starter's "
                    "seat; results are per policy and per seat.")
 @click.option("--players", type=GAME_PLAYERS_CHOICE, default="4",
-              help="Players (seats): 2, 3 or 4 single players (Russian Hand: 2 to 5), or 2v2 - partnership, four players, partners "
+              help="Players (seats): 2 to 5 single players, or 2v2 - partnership, four players, partners "
                    "opposite (line-up positions 1 & 3 against 2 & 4; the same as --set partnership=true).  "
                    "[default: the length of the first --lineup, else 4]")
 @click.option("--deals", type=IntIn(1, MAX_DEALS, "1..10^12"), default=DEFAULT_DEALS, show_default=True,

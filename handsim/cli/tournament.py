@@ -219,7 +219,7 @@ Exit codes: 0 done, 2 bad input, 130 interrupted (finished work is kept; --resum
 @click.option("--threshold", type=IntIn(), default=None, metavar="N",
               help="opening_threshold (the same as --set opening_threshold=N).")
 @click.option("--players", type=PLAYERS_CHOICE, default="4", show_default=True,
-              help="Seats per table: 2, 3 or 4 single players, or 2v2 (partnership, partners opposite).")
+              help="Seats per table: 2 to 5 single players, or 2v2 (partnership, partners opposite).")
 @click.option("--tables", type=Words(["pairs", "all"]), default="pairs", show_default=True,
               help="Table design: pairs (each pair of policies at equal strength: K(K-1)/2 pairs x 2, 6, 6 or 2 "
                    "seatings per deal with 2, 3, 4 players or 2v2) or all (every mix; K^P seatings per deal).")

@@ -45,7 +45,7 @@ VARIANTS = [
     ("classic", {"set_joker_swap": "fill_set"}),
     ("jawaker_saudi", {}),
     ("levant", {}),
-    ("kuwait", {}),  # decks=by_players: 4 players only (one deck is not implemented yet)
+    ("kuwait", {}),  # decks=by_players: 4 or 5 players (one deck is not implemented yet)
     ("classic", {"ace_value": 10}),  # KA's Ace (VARIANTS.md #4)
     ("qahwa", {"ace_value": 1, "ace_low_value": 11}),  # the Ace's values the other way round
     ("classic", {"max_run_length": 5}),  # JS-a's longest run (VARIANTS.md #5)
@@ -90,16 +90,17 @@ def seats_allowed(preset: str, ov: dict, players: int) -> bool:
 
 def policy_cases(policy: str) -> list[tuple[str, dict, int, str]]:
     """The ``(preset, overrides, players, line-up)`` cases that check ``policy`` (its text, e.g.
-    ``"mine:aggr=3"``): every rule variant with 2, 3 and 4 players and in 2 v 2, against itself and
+    ``"mine:aggr=3"``): every rule variant with 2 to 5 players and in 2 v 2, against itself and
     the built-in policies, in every seat position over the deals (line-ups rotate)."""
     single = {
         2: [f"{policy},greedy", f"{policy},random"],
         3: [f"{policy},hold-hand,random"],
         4: [f"{policy},greedy,greedy,greedy", f"{policy},{policy},random,hold-hand", ",".join([policy] * 4)],
+        5: [f"{policy},greedy,random,hold-hand,{policy}"],
     }
     team = [f"{policy},greedy,{policy},greedy", f"{policy},random,greedy:support_hand=1,hold-hand"]
     out = []
-    for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4)):
+    for (preset, ov), players in itertools.product(VARIANTS, (2, 3, 4, 5)):
         if not seats_allowed(preset, ov, players):
             continue
         for lu in single[players]:

@@ -275,8 +275,8 @@ def make_tournament(entries: Sequence, players: int | str = 4, rules: RulesBase 
         rules = rules.replace(partnership=True)
     elif isinstance(players, str) and players.isdigit():
         players = int(players)
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise StudyError(f"invalid players {players!r:.40}: allowed 2, 3, 4 or 2v2")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
+        raise StudyError(f"invalid players {players!r:.40}: allowed 2, 3, 4, 5 or 2v2")
     if rules.partnership and not teams:
         if players != 4:
             raise StudyError(f"the rules set partnership=true (2 v 2) but players is {players}: use 2v2")

@@ -358,8 +358,8 @@ def make_tune(policy, params: Sequence[str], against: Sequence | str | None = No
         players = 1 + len(against) if against else 4
     elif isinstance(players, str) and players.isdigit():
         players = int(players)
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise _study_error(f"invalid players {players!r:.40}: allowed 2, 3, 4 or 2v2")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5:
+        raise _study_error(f"invalid players {players!r:.40}: allowed 2, 3, 4, 5 or 2v2")
     if not against:
         against = (parse_policy("greedy"),) * (players - 1)
     if len(against) != players - 1:

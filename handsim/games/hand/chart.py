@@ -58,8 +58,8 @@ def _field(rules, lineup: str, players: int | None):
         raise InputError(f"--lineup: {bad[0]} cannot play a chart's field (allowed: {', '.join(FIELD_ROLES)})")
     if players is not None and len(specs) != players:
         raise InputError(f"--lineup names {len(specs)} policies for {players} players")
-    if not 2 <= len(specs) <= 4:
-        raise InputError(f"--lineup names {len(specs)} policies (allowed: 2 to 4)")
+    if not 2 <= len(specs) <= 5:
+        raise InputError(f"--lineup names {len(specs)} policies (allowed: 2 to 5)")
     pol, pp = lineup_arrays(specs)
     from handsim.games.hand.policies.registry import BUILTIN_IDS
 

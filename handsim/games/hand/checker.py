@@ -340,7 +340,7 @@ class _Replay:
         except (RulesError, TypeError, AttributeError) as e:
             self.stop(f"rules: {e}")
         self.rules = rules
-        players = self.int_field(trace, "players", "trace", 2, 4)
+        players = self.int_field(trace, "players", "trace", 2, 5)
         try:
             rules.validate(players)
         except RulesError as e:

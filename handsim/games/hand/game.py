@@ -222,9 +222,9 @@ def _check_lineup_lengths(texts, lineups, players: int | None, two_v_two: bool =
 
     for text, lineup in zip(texts, lineups):
         shown = text if len(text) <= 60 else text[:57] + "..."
-        if not 2 <= len(lineup) <= 4:
+        if not 2 <= len(lineup) <= 5:
             raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} polic{'y' if len(lineup) == 1 else 'ies'}: "
-                                     "allowed 2 to 4, one per seat", param_hint="'--lineup'")
+                                     "allowed 2 to 5, one per seat", param_hint="'--lineup'")
         if players is not None and len(lineup) != players:
             given = "2v2 (4 seats)" if two_v_two else players
             raise click.BadParameter(f"line-up {shown!r} has {len(lineup)} policies but --players is {given}",
@@ -241,7 +241,7 @@ class HandGame(Game):
     title = "classic Hand"
     qualifier = ""
     min_players = 2
-    max_players = 4
+    max_players = 5
     unit = "round"
     item = "deal"
     default_policy = "card-reader"  # the card-counting player (issue 8)
@@ -428,7 +428,7 @@ class HandGame(Game):
         """
         import click
 
-        from handsim.cli._common import check_classic_players, load_rules, set_differs, set_keys_of
+        from handsim.cli._common import load_rules, set_differs, set_keys_of
         from handsim.cli._study_options import STUDY_OPTIONS, given, parse_vary
         from handsim.policies import load_policy_files, parse_lineup
         from handsim.tournament.best import expand_lineup_refs, expand_policy_ref
@@ -438,7 +438,6 @@ class HandGame(Game):
         joker_penalties, vary, policies, policy_files = o["joker_penalties"], o["vary"], o["policies"], o["policy_files"]
         lineups, players, two_v_two, deals, seed = o["lineups"], o["players"], o["two_v_two"], o["deals"], o["seed"]
         chunk, matches, rounds, standings = o["chunk"], o["matches"], o["rounds"], o["standings"]
-        check_classic_players(players)
         load_policy_files(policy_files)  # before the line-ups name their policies
         if not given(ctx, STUDY_OPTIONS):
             rules = load_rules(None, None, (), partnership=two_v_two)

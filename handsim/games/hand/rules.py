@@ -22,7 +22,7 @@ __all__ = ["ELIMINATION_MAX_ROUNDS", "INDEX", "JSON_KINDS", "PARAMS", "PARAM_BY_
 PARAMS: tuple[Param, ...] = (
     Param("decks", "choice", "two", "1",
           "Decks of 52 cards: two (every source but KB, DW), or by_players (KB, DW): one deck for 2-3 players, "
-          "two for 4-5; one deck is not implemented yet, so by_players plays 4 players only.",
+          "two for 4-5; one deck is not implemented yet, so by_players plays 4 or 5 players.",
           choices=("two", "by_players")),
     Param("jokers", "int", 2, "1", "Jokers added to the two 52-card decks (classic 2, Qahwa 4).", lo=0, hi=8),
     Param("joker_penalty", "int", 15, "1", "Points a joker left in hand counts at round end (15 or 30).", lo=0, hi=200,
@@ -96,7 +96,7 @@ PARAMS: tuple[Param, ...] = (
           "(CC's tie rule is cut off; VARIANTS.md #10).  Single-deal studies draw every deal's dealer.",
           choices=("next_seat", "highest_scorer"), match_only=True),
     Param("standings", "choice", "lowest_wins", "7",
-          "lowest_wins, or last_loses (3-4 players: one winner, one loser, the rest neutral).",
+          "lowest_wins, or last_loses (3-5 players: one winner, one loser, the rest neutral).",
           choices=("lowest_wins", "last_loses"), match_only=True),
     Param("elimination_score", "int", 0, "7",
           "0 (off): a match is `rounds` rounds.  Else a player whose running total is above it after a round is "
@@ -136,14 +136,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     # others' melds is BLOCKED (its score is not given), so it stays out
     "hand71": {"opening_threshold": 71, "opening_rule": "ascending", "ascending_increment": 1,
                "hand_waives_threshold": True},
-    # Jawaker's Saudi Hand (JB, JS; VARIANTS.md "Proposed presets"): its five-player tables are not
-    # possible yet (--players allows 2-4); discard_pickup follows JS-a's strict reading (note 1)
+    # Jawaker's Saudi Hand (JB, JS; VARIANTS.md "Proposed presets"): it also seats five players
+    # (--players 5); discard_pickup follows JS-a's strict reading (note 1)
     # Jordan, Lebanon, Palestine (P, AA, CC; VARIANTS.md "Proposed presets"); 2 v 2 as --players 2v2
     "levant": {"starter": "dealer", "dealer_rotation": "highest_scorer", "go_out_requires_discard": True, "rounds": 7},
     "jawaker_saudi": {"discard_pickup": "new_meld_only", "opening_rule": "ascending", "ascending_increment": 1,
                       "set_joker_swap": "fill_set", "rounds": 5},
-    # Kuwait (Koutbo6, Duwaween; VARIANTS.md "Proposed presets"): one deck for 2-3 players and
-    # five-player tables are not possible yet (4 players only), its special Hands are BLOCKED
+    # Kuwait (Koutbo6, Duwaween; VARIANTS.md "Proposed presets"): one deck for 2-3 players is not
+    # possible yet (4 or 5 players only), its special Hands are BLOCKED
     "kuwait": {"decks": "by_players", "go_out_requires_discard": True, "hand_min_new_meld_cards": 14},
     # Konkan (KA, with KN's values where KA is silent; VARIANTS.md "Proposed presets"): KA plays 2-3
     # players (KN 2-4); its unlimited reshuffles are the engine's cap of 30; no Hand bonus (KA and KN
@@ -243,7 +243,7 @@ class Rules(_Rules):
             raise RulesError("opening_scope=team needs partnership=true (2 v 2 play, --players 2v2): "
                              "allowed opening_scope=player for single players")
         if self.partnership and self.standings == "last_loses":
-            raise RulesError("standings=last_loses is for 3 or 4 single players, not 2 v 2: "
+            raise RulesError("standings=last_loses is for 3 to 5 single players, not 2 v 2: "
                              "allowed standings=lowest_wins with partnership=true")
         if 0 < self.elimination_score < ELIMINATION_MIN:
             raise RulesError(f"invalid value {self.elimination_score} for rule 'elimination_score': allowed 0 (off) "
@@ -261,11 +261,11 @@ class Rules(_Rules):
         if players is not None and self.partnership and players != 4:
             raise RulesError(f"partnership=true needs 4 players (2 v 2), not {players}")
         if players is not None and self.standings == "last_loses" and players < 3:
-            raise RulesError(f"standings=last_loses needs 3 or 4 players, not {players}: "
+            raise RulesError(f"standings=last_loses needs 3 to 5 players, not {players}: "
                              "allowed standings=lowest_wins with 2 players")
         if players is not None and self.decks == "by_players" and players < 4:
             raise RulesError(f"decks=by_players deals one deck to {players} players, which is not implemented yet: "
-                             "allowed 4 players (two decks) with decks=by_players, or decks=two")
+                             "allowed 4 or 5 players (two decks) with decks=by_players, or decks=two")
         if players is not None:
             deck = 104 + self.jokers
             need = players * self.hand_size + 1 + 1  # deal, the starter's extra card, one stock card

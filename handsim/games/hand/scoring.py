@@ -140,8 +140,8 @@ def round_end_from_json(obj: Any, rules) -> list[int]:
             raise ScoreInputError(f"missing field {key!r}")
 
     hands_in, opened, out, hand_finish = obj["hands"], obj["opened"], obj["out"], obj["hand_finish"]
-    if not isinstance(hands_in, list) or not 2 <= len(hands_in) <= 4:
-        raise ScoreInputError("hands: expected a list of 2 to 4 hands such as \"KS 7H 9D\", one per seat")
+    if not isinstance(hands_in, list) or not 2 <= len(hands_in) <= 5:
+        raise ScoreInputError("hands: expected a list of 2 to 5 hands such as \"KS 7H 9D\", one per seat")
     n = len(hands_in)
     if not isinstance(opened, list) or not all(isinstance(x, bool) for x in opened):
         raise ScoreInputError("opened: expected a list of true/false, one per seat")

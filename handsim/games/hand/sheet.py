@@ -132,8 +132,8 @@ def _bare_round(obj: dict, k: int, players: int | None, rules) -> tuple[list[int
         raise SheetError(f"round {k}: scores: expected a list of whole numbers (points), one per seat")
     if players is not None and len(scores) != players:
         raise SheetError(f"round {k}: {len(scores)} scores, but the sheet's first round has {players}")
-    if not 2 <= len(scores) <= 4 or (rules.partnership and len(scores) != 4):
-        raise SheetError(f"round {k}: {len(scores)} scores: expected 2 to 4 players (4 in a partnership)")
+    if not 2 <= len(scores) <= 5 or (rules.partnership and len(scores) != 4):
+        raise SheetError(f"round {k}: {len(scores)} scores: expected 2 to 5 players (4 in a partnership)")
     negative = [s for s, x in enumerate(scores) if x < 0]
     if len(negative) > 1:
         raise SheetError(f"round {k}: seats {' and '.join(map(str, negative))} both went out (negative scores): "
@@ -619,7 +619,7 @@ def sheet_equity(sheet: MatchSheet, pool, rules, samples: int = 20000, seed: int
     and the next round's starter, each side's probability of the lowest final total when every
     round left is one of the field's rounds drawn at random (:mod:`handsim.games.hand.equity`):
     exact for two sides (2 players, or 2 v 2 teams), ``samples`` Monte Carlo continuations for 3
-    or 4 single players.  Seat 0 starts the sheet's first round; the start then moves as the rules'
+    to 5 single players.  Seat 0 starts the sheet's first round; the start then moves as the rules'
     ``dealer_rotation`` and ``starter`` move it (RULES.md section 3).  A decided standing gives
     exactly 1 for the winner and 0 for the others.
 
@@ -632,7 +632,7 @@ def sheet_equity(sheet: MatchSheet, pool, rules, samples: int = 20000, seed: int
     rules : handsim.games.hand.rules.Rules
         The sheet's (and the study's) rules.
     samples, seed : int
-        Monte Carlo continuations per round and side, and their seed (3 or 4 single players).
+        Monte Carlo continuations per round and side, and their seed (3 to 5 single players).
 
     Returns
     -------
@@ -696,7 +696,7 @@ class StudyView:
         Each side's chance of winning the match after each round (:func:`sheet_equity`) and its
         Monte Carlo standard error; ``None`` without per-deal rows.
     samples : int
-        Monte Carlo continuations per round and side (3 or 4 single players).
+        Monte Carlo continuations per round and side (3 to 5 single players).
     """
 
     what: str
@@ -727,7 +727,7 @@ def study_view(sheet: MatchSheet, rules, what: str, totals, rows=None, pool=None
     pool : handsim.games.hand.equity.RoundPool, optional
         The same rows as round outcomes (:func:`sheet_equity`); both or neither.
     samples, seed : int
-        Monte Carlo continuations for 3 or 4 single players.
+        Monte Carlo continuations for 3 to 5 single players.
 
     Returns
     -------

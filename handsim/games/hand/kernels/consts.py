@@ -13,7 +13,7 @@ N_NATURALS = 52
 COPIES = 2  # copies of each natural card in the two decks
 
 #: Most seats at a table: every per-seat array of the state has this many rows.
-MAX_SEATS = 4
+MAX_SEATS = 5
 
 NO_CARD = -1  # "no card": an empty discard pile, no card taken, no discard
 NO_SEAT = -1  # "no seat": nobody went out, no partner
