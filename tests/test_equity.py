@@ -373,7 +373,7 @@ def test_equity_numbers_line_up_positions_from_one(tmp_path):
                        (["--standings", "0,0", "--starter", "3"],
                         "Error: --starter 3 is not a line-up position (allowed: 1..2)"),
                        (["--standings", "0,0", "--starter", "0"],
-                        "Error: Invalid value for '--starter': 0 is out of range: allowed 1..4")):
+                        "Error: Invalid value for '--starter': 0 is out of range: allowed 1..5")):
         r = CliRunner().invoke(cli, ["equity", str(study), *args])
         assert r.exit_code == 2 and r.output.strip().splitlines() == [f"{line} (see 'handsim equity --help')"], (
             args, r.output)

@@ -117,3 +117,26 @@ def test_five_player_refusals_are_one_line(args, fragment, tmp_path):
     assert r.exit_code == 2, r.output
     assert fragment in r.output
     assert "Traceback" not in r.output
+
+
+def test_equity_gives_five_positions_chances_that_sum_to_one(tmp_path):
+    """handsim equity at five single players: Monte Carlo continuations over the study's rounds; the
+    five chances of winning are probabilities of one event each, so they sum to 1 (a shared lowest
+    total plays extra rounds until it breaks), and the position far behind has the lowest chance."""
+    import re
+
+    runner = CliRunner()
+    study = tmp_path / "field"
+    r = runner.invoke(cli, ["simulate", "--players", "5", "--policy", "greedy", "--deals", "60", "--jobs", "1",
+                            "--per-deal", "--no-progress", "-q", "--out", str(study)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli, ["equity", str(study), "--standings", "0,20,40,60,300", "--rounds-left", "1",
+                            "--starter", "5", "--position", "5", "--bootstrap", "0", "--samples", "4000"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.startswith("  position ")]
+    assert [ln.split(" (")[0] for ln in lines] == [f"  position {k}" for k in range(1, 6)]
+    p = [float(re.search(r"wins ([0-9.]+)%", ln).group(1)) / 100 for ln in lines]
+    assert abs(sum(p) - 1) < 0.002  # each printed to 0.1%
+    assert p[4] == min(p) and p[0] == max(p)
+    r = runner.invoke(cli, ["equity", str(study), "--standings", "0,0,0,0,0", "--starter", "6"])
+    assert r.exit_code == 2 and "allowed 1..5" in r.output

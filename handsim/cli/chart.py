@@ -49,7 +49,7 @@ The first run compiles the rollouts (about a minute, announced on stderr).  Exit
 @click.option("--threshold", type=IntIn(1, 500, "1..500"), default=None,
               help="The opening threshold (as --set opening_threshold=N).")
 @click.option("--lineup", default="card-reader,card-reader,card-reader,card-reader", show_default=True,
-              help="The field, one policy per seat, 2 to 4 of greedy, card-reader and hold-hand (with parameters, "
+              help="The field, one policy per seat, 2 to 5 of greedy, card-reader and hold-hand (with parameters, "
                    "e.g. hold-hand:bail_turn=4); the number of policies is the number of players.")
 @click.option("--deals", type=IntIn(1, 10**7, "1..10^7"), default=1000, show_default=True, help="Deals played.")
 @click.option("--worlds", type=IntIn(2, 1000, "2..1000"), default=16, show_default=True,

@@ -56,7 +56,7 @@ Examples:
 @click.option("--lineup", "lineup_i", type=IntIn(0, 10**6, "0..10^6"), default=None,
               help="The study's line-up (0 first, as its --lineup options were given); needed when it has "
                    "several (left out, the refusal lists them, e.g. 0 = card-reader×4).")
-@click.option("--position", type=IntIn(1, 4, "1..4"), default=1, show_default=True,
+@click.option("--position", type=IntIn(1, 5, "1..5"), default=1, show_default=True,
               help="The line-up position (1 first) whose chances the table gives.")
 @click.option("--rounds", type=IntIn(1, 100, "1..100"), default=None,
               help="Rounds left at most in the table.  [default: the study's rules' rounds]")
@@ -75,7 +75,7 @@ Examples:
               help="Each line-up position's total so far (points), position 1 first: print the chances from there.")
 @click.option("--rounds-left", type=IntIn(0, 100, "0..100"), default=1, show_default=True,
               help="With --standings: regular rounds still to play.")
-@click.option("--starter", type=IntIn(1, 4, "1..4"), default=1, show_default=True,
+@click.option("--starter", type=IntIn(1, 5, "1..5"), default=1, show_default=True,
               help="With --standings: the line-up position (1 first) that starts the next round.")
 @click.option("--wins", default=None, metavar="W1,W2,...",
               help="With --standings: rounds won so far by each position (a tie for last place under "
