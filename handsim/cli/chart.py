@@ -22,21 +22,40 @@ policies to the end of the round.
 then discard as card-reader does.  The gain is wait - open in points per round for that seat
 (lower is better in Hand): a positive gain says open now.
 
+--decision draw: take the top discard vs draw from the stock, where the seat may take it and play
+it legally (RULES.md section 3); then card-reader's moves and discard.  Gain: stock - take.
+--decision jokers: an opened seat holding a joker it could lay this turn: lay the jokers now vs
+keep them (sections 1-2).  Gain: keep - lay.  --decision layoff: an opened seat whose moves are
+lay-offs only: lay off vs hold back.  --decision hunt: nothing laid yet, at most 3 cards from a
+Hand: hunt it (lay nothing, play for the Hand) vs play normally (section 6).  Gain: normal - hunt.
+A positive gain always says the first action.
+
 It writes, into --out (a new or empty folder): positions.csv (one row per position: the features a
 player can see and the paired mean difference), chart.csv (one row per cell: positions, the better
 action, the mean gain with a 95% CI over positions; "either" where the CI holds 0, "too few" under
---min-positions) and chart.png.  Reproducible from --seed and independent of --jobs.
+--min-positions), chart.png, and the report chart.md / chart.html (the chart's rules in plain
+words, each with its cells' numbers, then the figure and the table).  Reproducible from --seed
+and independent of --jobs.
 
 \b
 Examples:
     $ handsim chart --decision open --deals 2000 --worlds 16 --out charts/open-51
     $ handsim chart --decision open --threshold 71 --lineup card-reader,card-reader,greedy,greedy
+    $ handsim chart --decision draw --deals 1000 --worlds 8 --out charts/draw-51
+    $ handsim chart --decision jokers --set joker_penalty=30 --out charts/jokers-30
 """
 
 
+#: The features a chart's rows or columns may be (handsim.games.hand.chart.FEATURES; each class has some).
+_FEATURES = ["own_turn", "cards", "open_points", "jokers", "fewest_opponent", "opened_opponents", "opened",
+             "discard_points", "discard_use", "joker_penalty", "layable", "laid_off", "short"]
+
+
 @click.command(cls=Command, name="chart", help=CHART_HELP, short_help="A decision chart by paired rollouts.")
-@click.option("--decision", type=click.Choice(["open"]), default="open", show_default=True,
-              help="The decision class: open (open now vs wait).")
+@click.option("--decision", type=click.Choice(["open", "draw", "jokers", "layoff", "hunt"]), default="open",
+              show_default=True, help="The decision class: open (open now vs wait), draw (take the discard vs "
+                                      "the stock), jokers (lay vs keep), layoff (lay off vs hold back), hunt "
+                                      "(hunt a Hand vs play normally).")
 @classic_rules_options
 @click.option("--threshold", type=IntIn(1, 500, "1..500"), default=None,
               help="The opening threshold (as --set opening_threshold=N).")
@@ -49,10 +68,12 @@ Examples:
 @click.option("--jobs", type=IntIn(1, 512, "1..512"), default=1, show_default=True, help="Worker processes.")
 @click.option("--chunk", type=IntIn(1, 10**6, "1..10^6"), default=50, show_default=True,
               help="Deals per work item (results do not depend on it).")
-@click.option("--rows", type=click.Choice(["own_turn", "cards", "jokers", "fewest_opponent", "opened_opponents"]),
-              default="own_turn", show_default=True, help="The chart's row feature.")
-@click.option("--cols", type=click.Choice(["open_points", "cards", "jokers", "fewest_opponent", "opened_opponents"]),
-              default="open_points", show_default=True, help="The chart's column feature.")
+@click.option("--rows", type=click.Choice(_FEATURES), default=None,
+              help="The chart's row feature (one the class has).  [default: per class: open own_turn, draw "
+                   "discard_use, jokers and layoff own_turn, hunt short]")
+@click.option("--cols", type=click.Choice(_FEATURES), default=None,
+              help="The chart's column feature.  [default: per class: open open_points, draw own_turn, jokers "
+                   "and layoff fewest_opponent, hunt own_turn]")
 @click.option("--min-positions", type=IntIn(2, 10**6, "2..10^6"), default=30, show_default=True,
               help="Cells with fewer positions are marked too few, not coloured.")
 @click.option("--out", type=click.Path(file_okay=False), required=True, metavar="DIR",
@@ -77,6 +98,9 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise click.UsageError(f"--out {out} is not a new or empty folder (a chart never overwrites)")
     charts.check_field(rules, lineup)  # bad line-ups before any work
+    drows, dcols = charts.DEFAULT_AXES[decision]
+    rows, cols = rows or drows, cols or dcols
+    charts.check_axes(decision, rows, cols)
     # the kernel compiles (or loads) here, said when numba compiles, Ctrl-C acting at once; the
     # workers then load it, and the clock starts after it
     compiling(compile_notice("the chart's rollouts", CHART_COMPILE), charts.warm_up, rules, lineup)
@@ -84,23 +108,21 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     t0 = time.time()
     with click.progressbar(length=deals, label="deals", file=sys.stderr if show else _Null()) as bar:
         pos = charts.measure(rules, lineup, deals=deals, worlds=worlds, seed=seed, jobs=jobs, chunk=chunk,
-                      progress=bar.update)
+                      progress=bar.update, decision=decision)
     dt = time.time() - t0
-    tab = charts.cells(pos, rows, cols, min_positions)
+    tab = charts.cells(pos, rows, cols, min_positions, decision=decision)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "positions.csv", pos.to_csv(index=False).encode())
     atomic_write(out / "chart.csv", tab.to_csv(index=False, float_format="%.3f").encode())
-    thr = int(rules.opening_threshold)
-    fig = charts.chart_figure(tab, rows, cols, f"Open now vs wait at {thr}: {lineup}\n{deals} deals, {worlds} worlds, "
-                                        f"seed {seed}; gain = wait - open, points per round")
-    import io
+    from handsim.games.hand.chart_report import ChartRun, write_report
 
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120)
-    atomic_write(out / "chart.png", buf.getvalue())
+    run = ChartRun(decision=decision, preset=preset, rules=rules, lineup=lineup, deals=deals, worlds=worlds,
+                   seed=seed, rows=rows, cols=cols, min_positions=min_positions)
+    write_report(out, run, pos, tab)
+    first, second = charts.ACTIONS[decision]
     n = len(pos)
     click.echo(f"{n} positions in {dt:.1f} s ({n / dt if dt > 0 else 0:.1f} per second); "
-               f"{(tab['better'] == 'open').sum()} cells open, {(tab['better'] == 'wait').sum()} wait, "
+               f"{(tab['better'] == first).sum()} cells {first}, {(tab['better'] == second).sum()} {second}, "
                f"{(tab['better'] == 'either').sum()} either, {(tab['better'] == 'too few').sum()} too few: {out}")
 
 
