@@ -336,12 +336,20 @@ def test_a_discard_that_completes_a_hand_is_taken():
 @pytest.mark.slow
 def test_the_new_classes_pair_their_rollouts_and_do_not_depend_on_jobs():
     from handsim.games.hand.chart import POSITION_COLUMNS, measure
-    from handsim.games.hand.chart_kernel import CLS_DRAW, evaluate_class_at, one_rollout_class_at, stacked_turn
+    from handsim.games.hand.chart_kernel import (CLS_DRAW, N_COLS, evaluate_class_at, one_rollout_class_at, point_at,
+                                                 stacked_turn)
     from handsim.games.hand.policies import searcher
 
     roles = np.full(4, searcher.ROLE_CARD_READER, dtype=np.int64)
-    arr, seat = stacked_turn(np.int64(4), CLASSIC.to_vector(), np.int64(_dealer(CLASSIC, 4)), np.uint64(5),
-                             np.asarray(_stacked(CLASSIC, SETS), dtype=np.int8), roles, np.int64(3), np.int64(CLS_DRAW))
+    row = np.zeros(N_COLS)
+    for turns in range(1, 40):  # the first turn of the stacked deal where the seat may take the discard
+        arr, seat = stacked_turn(np.int64(4), CLASSIC.to_vector(), np.int64(_dealer(CLASSIC, 4)), np.uint64(5),
+                                 np.asarray(_stacked(CLASSIC, SETS), dtype=np.int8), roles, np.int64(turns),
+                                 np.int64(CLS_DRAW))
+        if point_at(arr, np.int64(seat), np.int64(CLS_DRAW), roles, row):
+            break
+    else:
+        raise AssertionError("no draw decision point in the stacked deal")
     out = np.zeros((3, 2))
     key = np.uint64(77)
     evaluate_class_at(arr, np.int64(seat), np.int64(CLS_DRAW), roles, np.int64(3), key, out)
@@ -349,6 +357,7 @@ def test_the_new_classes_pair_their_rollouts_and_do_not_depend_on_jobs():
         for a in range(2):
             assert one_rollout_class_at(arr, np.int64(seat), np.int64(CLS_DRAW), roles, np.int64(w), key,
                                         np.int64(a)) == out[w, a], (w, a)
+    assert not np.isnan(out).any() and len(set(out[:, 1].tolist())) > 1  # both made; the worlds differ
     lineup = "card-reader,hold-hand,card-reader,greedy"
     for decision in ("draw", "jokers", "layoff", "hunt"):
         a = measure(CLASSIC, lineup, deals=8, worlds=2, seed=4, jobs=1, chunk=8, decision=decision)
