@@ -24,11 +24,14 @@ then discard as card-reader does.  The gain is wait - open in points per round f
 
 --decision draw: take the top discard vs draw from the stock, where the seat may take it and play
 it legally (RULES.md section 3); then card-reader's moves and discard.  Gain: stock - take.
+
 --decision jokers: an opened seat holding a joker it could lay this turn: lay the jokers now vs
-keep them (sections 1-2).  Gain: keep - lay.  --decision layoff: an opened seat whose moves are
-lay-offs only: lay off vs hold back.  --decision hunt: nothing laid yet, at most 3 cards from a
-Hand: hunt it (lay nothing, play for the Hand) vs play normally (section 6).  Gain: normal - hunt.
-A positive gain always says the first action.
+keep them (sections 1-2).  Gain: keep - lay.
+
+--decision layoff: an opened seat whose moves are lay-offs only: lay off vs hold back.  --decision
+hunt: nothing laid yet, at most 3 cards from a Hand: hunt it (lay nothing, play for the Hand) vs
+play normally (section 6).  Gain: hold back - lay off, normal - hunt: a positive gain always says
+the first action.
 
 It writes, into --out (a new or empty folder): positions.csv (one row per position: the features a
 player can see and the paired mean difference), chart.csv (one row per cell: positions, the better

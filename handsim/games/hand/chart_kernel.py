@@ -483,18 +483,8 @@ def chart_deals(seed, start, n, players, rv, pol, pp, role_of, worlds, deck, dea
 def stacked_position(players, rv, dealer, key, deck, roles):
     """A table array (``GAME_DTYPE[1]``) at the starter's first turn of the stacked ``deck`` (begun
     as :func:`chart_deals` begins a probe's turn; no draw: the first decision point), each seat's
-    role ``roles[s]`` in its memory (tests)."""
-    arr = new_game(players, rv, False)
-    g = arr[0]
-    reset_round(g, dealer, key)
-    for c in range(deck.shape[0]):
-        g.deck[c] = deck[c]
-    deal_from_deck(g)
-    for s in range(players):
-        api.memory(g, s)[searcher.M_ROLE] = roles[s]
-    begin_round_with(g, _begin_round)
-    api.play_turn(g, api.starter(g), True, searcher._r_begin, searcher._r_draw, _stop)
-    g.sc[S_STATUS] = STATUS_PLAYING
+    role ``roles[s]`` in its memory (tests): :func:`stacked_turn` after no turn."""
+    arr, _ = stacked_turn(players, rv, dealer, key, deck, roles, 0, CLS_OPEN)
     return arr
 
 

@@ -62,6 +62,9 @@ def phrase(feature: str, label: str) -> str:
             if label != "A" else "with an Ace on the pile"
     if feature == "opened":
         return "once you have opened" if label == "yes" else "before you have opened"
+    if label == "1" and feature in ("cards", "jokers", "fewest_opponent", "layable", "laid_off", "short"):
+        return phrase(feature, "{}").replace("{} cards", "1 card").replace("{} jokers", "1 joker").replace(
+            "{} opponents", "1 opponent")
     words = {"own_turn": "on own turn {}", "cards": "holding {} cards", "open_points": "with an opening worth {} points",
              "jokers": "holding {} jokers", "fewest_opponent": "when the shortest opponent hand holds {} cards",
              "opened_opponents": "with {} opponents opened", "joker_penalty": "at joker penalty {}",
@@ -126,17 +129,21 @@ def chart_rules(run: ChartRun, positions: pd.DataFrame, tab: pd.DataFrame) -> li
             text = (f"{head}**{VERBS[action]}** ({colw.format(where(cells))}: better by {est.text(inner=True)}, "
                     f"over {len(x):,} positions)")
         elif action == "either":
-            text = (f"{head}**either** - no cell's interval excludes 0 (all its cells together: {VERBS[first]} "
+            lean = first if mean >= 0 else second  # the sign of the mean, named by its action
+            est = _better_by(lean == first, mean, lo, hi)
+            text = (f"{head}**either** - no cell's interval excludes 0 (all its cells together: {VERBS[lean]} "
                     f"better by {est.text(inner=True)}, over {len(x):,} positions)")
         else:
             text = f"{head}too few positions to say ({len(x):,} in all, fewer than {run.min_positions} in each cell)"
         rest = []
         if action in (first, second):
             other = second if action == first else first
+            but = []
             for _, c in row[row["better"] == other].iterrows():
                 e = _better_by(other == first, c["gain"], c["lo"], c["hi"])
-                rest.append(f"but **{VERBS[other]}** {colw.format(c[ck])} (better by {e.text(inner=True)}, "
-                            f"{int(c['positions']):,} positions)")
+                but.append(f"{colw.format(c[ck])} (better by {e.text(inner=True)}, {int(c['positions']):,} positions)")
+            if but:
+                rest.append(f"but **{VERBS[other]}** " + ", and ".join(but))
             ei = row[row["better"] == "either"]
             if len(ei):
                 rest.append(f"either {colw.format(where(ei[ck]))} (the interval holds 0)")
