@@ -10,14 +10,14 @@ import click
 from ._common import (CHART_COMPILE, Command, IntIn, classic_rules_options, compile_notice, compiling, load_rules,
                       preset_name, rules_note)
 
-CHART_HELP = """A basic-strategy chart of one decision (when to open), measured by paired rollouts.
+CHART_HELP = """A basic-strategy chart of one decision (open, draw, jokers, layoff, hunt), by paired rollouts.
 
 It plays --deals deals with the field (--lineup, one policy per seat: greedy, card-reader or
 hold-hand) and, at every decision point of the class, evaluates each alternative from that exact
 position by paired rollouts: the same --worlds sampled hidden worlds (the cards the seat cannot
 place dealt again consistently with what it has seen) for each alternative, then the field's
 policies to the end of the round.  It prints the answer first: in how many cells (groups of
-positions by --rows and --cols) one action scores less (open now, or wait), neither is shown
+positions by --rows and --cols) one action scores less (e.g. open now, or wait), neither is shown
 (the 95% CI holds 0) or too few positions were met to say.
 
 --decision open: the seat is unopened and could now lay an opening that reaches what it needs
@@ -25,16 +25,31 @@ positions by --rows and --cols) one action scores less (open now, or wait), neit
 then discard as card-reader does.  The gain is wait - open in points per round for that seat
 (lower is better in Hand): a positive gain says open now.
 
+--decision draw: take the top discard vs draw from the stock, where the seat may take it and play
+it legally (RULES.md section 3); then card-reader's moves and discard.  Gain: stock - take.
+
+--decision jokers: an opened seat holding a joker it could lay this turn: lay the jokers now vs
+keep them (sections 1-2).  Gain: keep - lay.
+
+--decision layoff: an opened seat whose moves are lay-offs only: lay off vs hold back.  --decision
+hunt: nothing laid yet, at most 3 cards from a Hand: hunt it (lay nothing, play for the Hand) vs
+play normally (section 6).  Gain: hold back - lay off, normal - hunt: a positive gain always says
+the first action.
+
 It writes, into --out (a new or empty folder): positions.csv (one row per position: the features a
 player can see and the paired mean difference), chart.csv (one row per cell: positions, the better
 action, the mean gain with a 95% CI over positions; "either" where the CI holds 0, "too few" under
---min-positions) and chart.png.  Reproducible from --seed and independent of --jobs.
+--min-positions), chart.png, and the report chart.md / chart.html (the chart's rules in plain
+words, each with its cells' numbers, then the figure and the table).  Reproducible from --seed
+and independent of --jobs.
 
 \b
 Examples:
     $ handsim chart --decision open --deals 2000 --worlds 16 --out charts/open-51
     $ handsim chart --decision open --threshold 71 --lineup card-reader,card-reader,greedy,greedy \\
           --out charts/open-71
+    $ handsim chart --decision draw --deals 1000 --worlds 8 --out charts/draw-51
+    $ handsim chart --decision jokers --set joker_penalty=30 --out charts/jokers-30
 
 \b
 The first run compiles the rollouts (about a minute, announced on stderr).  Exit codes: 0 done,
@@ -42,9 +57,16 @@ The first run compiles the rollouts (about a minute, announced on stderr).  Exit
 """
 
 
+#: The features a chart's rows or columns may be (handsim.games.hand.chart.FEATURES; each class has some).
+_FEATURES = ["own_turn", "cards", "open_points", "jokers", "fewest_opponent", "opened_opponents", "opened",
+             "discard_points", "discard_use", "joker_penalty", "layable", "laid_off", "short"]
+
+
 @click.command(cls=Command, name="chart", help=CHART_HELP, short_help="A decision chart by paired rollouts.")
-@click.option("--decision", type=click.Choice(["open"]), default="open", show_default=True,
-              help="The decision class: open (open now vs wait).")
+@click.option("--decision", type=click.Choice(["open", "draw", "jokers", "layoff", "hunt"]), default="open",
+              show_default=True, help="The decision class: open (open now vs wait), draw (take the discard vs "
+                                      "the stock), jokers (lay vs keep), layoff (lay off vs hold back), hunt "
+                                      "(hunt a Hand vs play normally).")
 @classic_rules_options
 @click.option("--threshold", type=IntIn(1, 500, "1..500"), default=None,
               help="The opening threshold (as --set opening_threshold=N).")
@@ -58,10 +80,12 @@ The first run compiles the rollouts (about a minute, announced on stderr).  Exit
 @click.option("--jobs", type=IntIn(1, 512, "1..512"), default=1, show_default=True, help="Worker processes.")
 @click.option("--chunk", type=IntIn(1, 10**6, "1..10^6"), default=50, show_default=True,
               help="Deals per work item (results do not depend on it).")
-@click.option("--rows", type=click.Choice(["own_turn", "cards", "jokers", "fewest_opponent", "opened_opponents"]),
-              default="own_turn", show_default=True, help="The chart's row feature.")
-@click.option("--cols", type=click.Choice(["open_points", "cards", "jokers", "fewest_opponent", "opened_opponents"]),
-              default="open_points", show_default=True, help="The chart's column feature.")
+@click.option("--rows", type=click.Choice(_FEATURES), default=None,
+              help="The chart's row feature (one the class has).  [default: per class: open own_turn, draw "
+                   "discard_use, jokers and layoff own_turn, hunt short]")
+@click.option("--cols", type=click.Choice(_FEATURES), default=None,
+              help="The chart's column feature.  [default: per class: open open_points, draw own_turn, jokers "
+                   "and layoff fewest_opponent, hunt own_turn]")
 @click.option("--min-positions", type=IntIn(2, 10**6, "2..10^6"), default=30, show_default=True,
               help="Cells with fewer positions are marked too few (no answer given), not coloured.")
 @click.option("--out", type=click.Path(file_okay=False), required=True, metavar="DIR",
@@ -87,6 +111,9 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise click.UsageError(f"--out {out} is not a new or empty folder (a chart never overwrites)")
     charts.check_field(rules, lineup)  # bad line-ups before any work
+    drows, dcols = charts.DEFAULT_AXES[decision]
+    rows, cols = rows or drows, cols or dcols
+    charts.check_axes(decision, rows, cols)
     click.echo(f"Charting the decision {decision}: {deals:,} deals x {worlds} worlds per position, field "
                f"{_field_text(lineup)}, rules {rules_note(rules, preset_name(preset, rules_file))}, seed {seed}, "
                f"{jobs} job{'s' if jobs != 1 else ''} -> {out}")
@@ -97,23 +124,21 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     t0 = time.time()
     with click.progressbar(length=deals, label="deals played", file=sys.stderr if show else _Null()) as bar:
         pos = charts.measure(rules, lineup, deals=deals, worlds=worlds, seed=seed, jobs=jobs, chunk=chunk,
-                      progress=bar.update)
+                      progress=bar.update, decision=decision)
     dt = time.time() - t0
-    tab = charts.cells(pos, rows, cols, min_positions)
+    tab = charts.cells(pos, rows, cols, min_positions, decision=decision)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "positions.csv", pos.to_csv(index=False).encode())
     atomic_write(out / "chart.csv", tab.to_csv(index=False, float_format="%.3f").encode())
-    thr = int(rules.opening_threshold)
-    fig = charts.chart_figure(tab, rows, cols, f"Open now vs wait at {thr}: {lineup}\n{deals} deals, {worlds} worlds, "
-                                        f"seed {seed}; gain = wait - open, points per round")
-    import io
+    from handsim.games.hand.chart_report import ChartRun, write_report
 
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120)
-    atomic_write(out / "chart.png", buf.getvalue())
-    for line in summary_lines(tab, len(pos), thr, _field_text(lineup), min_positions, dt):
+    run = ChartRun(decision=decision, preset=preset, rules=rules, lineup=lineup, deals=deals, worlds=worlds,
+                   seed=seed, rows=rows, cols=cols, min_positions=min_positions)
+    write_report(out, run, pos, tab)
+    for line in summary_lines(tab, len(pos), int(rules.opening_threshold), _field_text(lineup), min_positions, dt,
+                              decision=decision):
         click.echo(line)
-    click.echo(f"Results: {out}/ (chart.csv, chart.png, positions.csv)")
+    click.echo(f"Results: {out}/ (chart.md, chart.html, chart.png, chart.csv, positions.csv)")
 
 
 def _field_text(lineup: str) -> str:
@@ -122,13 +147,20 @@ def _field_text(lineup: str) -> str:
     return short_lineup([p.strip() for p in lineup.split(",")])
 
 
-#: An action of a chart's ``better`` column in the terminal summary's words.
-ACTION_WORDS = {"open": "open now", "wait": "wait"}
+#: An action of a chart's ``better`` column in the terminal summary's words (the two alternatives of
+#: each class, :data:`handsim.games.hand.chart.ACTIONS`).
+ACTION_WORDS = {"open": "open now", "wait": "wait", "take": "take the discard", "stock": "draw from the stock",
+                "lay": "lay the jokers", "keep": "keep them", "lay off": "lay off", "hold back": "hold back",
+                "hunt": "hunt the Hand", "normal": "play normally"}
+#: The first alternative of each class as the subject of "... scores less".
+_FIRST_DOING = {"open": "opening now", "draw": "taking the discard", "jokers": "laying the jokers",
+                "layoff": "laying off", "hunt": "hunting the Hand"}
 
 
-def summary_lines(tab, positions: int, threshold: int, field: str, min_positions: int, seconds: float) -> list[str]:
-    """The terminal summary of a chart: the answer in words first (cells where opening now, waiting, neither or
-    too few positions), then what the gain is, then the measurement's size and speed.
+def summary_lines(tab, positions: int, threshold: int, field: str, min_positions: int, seconds: float,
+                  decision: str = "open") -> list[str]:
+    """The terminal summary of a chart: the answer in words first (cells where each alternative is better,
+    neither, or too few positions), then what the gain is, then the measurement's size and speed.
 
     Parameters
     ----------
@@ -144,10 +176,14 @@ def summary_lines(tab, positions: int, threshold: int, field: str, min_positions
         The --min-positions of the too-few cells.
     seconds : float
         Wall time of the measurement.
+    decision : str
+        The decision class (a key of :data:`handsim.games.hand.chart.ACTIONS`).
     """
+    from handsim.games.hand.chart import ACTIONS
+
+    first, second = ACTIONS[decision]
     better = [str(b) for b in tab["better"]] if len(tab) else []
-    count = {k: better.count(k) for k in ["open", "wait", "either", "too few"] + better}
-    actions = [k for k in count if k not in ("either", "too few")]  # the decision's actions (open: open, wait)
+    count = {k: better.count(k) for k in (first, second, "either", "too few")}
     cells = len(tab)
     if cells == 0:
         answer = (f"No position of the decision was met at threshold {threshold} with {field}: the chart is empty "
@@ -156,16 +192,17 @@ def summary_lines(tab, positions: int, threshold: int, field: str, min_positions
         answer = (f"Too few positions to say, at threshold {threshold} with {field}: each of the {cells} cells "
                   f"has fewer than {min_positions} (--min-positions); play more --deals.")
     else:
-        some = [f"{ACTION_WORDS.get(k, k)} in {count[k]}" for k in actions] + [
+        some = [f"{ACTION_WORDS[k]} in {count[k]}" for k in (first, second)] + [
             f"no difference shown in {count['either']}"]
-        answer = (f"{' or '.join(ACTION_WORDS.get(k, k) for k in actions).capitalize()}, at threshold {threshold} with {field}: of {cells} cells, {', '.join(some)}"
+        answer = (f"{ACTION_WORDS[first].capitalize()} or {ACTION_WORDS[second]}, at threshold {threshold} with "
+                  f"{field}: of {cells} cells, {', '.join(some)}"
                   + (f"; {count['too few']} with fewer than {min_positions} positions "
                      f"{'is' if count['too few'] == 1 else 'are'} too few to say."
                      if count["too few"] else "."))
     rate = positions / seconds if seconds > 0 else 0.0
     return [answer,
-            "Gain = wait - open, points per round for the seat deciding (positive: opening now scores less); "
-            "a cell's answer needs its 95% CI over its positions to exclude 0.",
+            f"Gain = {second} - {first}, points per round for the seat deciding (positive: {_FIRST_DOING[decision]} "
+            "scores less); a cell's answer needs its 95% CI over its positions to exclude 0.",
             f"Measured {positions:,} position{'s' if positions != 1 else ''} in {seconds:.1f} s "
             f"({rate:.1f} per second)."]
 
