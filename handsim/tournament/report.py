@@ -469,12 +469,12 @@ def _search_finding(spec, tune, best, default) -> Finding:
 def _edge_notes(spec, tune, best) -> list[str]:
     """The notes under a tuning run's best candidate: the edges of the searched range it lies on (a range bound
     that is also the parameter's allowed bound is the allowed limit: that side cannot be widened) and ties."""
-    from .tune import policy_params
+    from ..policies import POLICIES
 
     notes = []
     edges, open_names, limit_names = [], [], []
     try:
-        allowed = {p.name: p for p in policy_params(spec.base.name)}
+        allowed = {p.name: p for p in POLICIES[spec.base.name].params}
     except KeyError:  # (a policy file not loaded: its bounds are not known here)
         allowed = {}
     for r in spec.ranges:
