@@ -13,7 +13,8 @@ Observations
     ``partner_of``, ``is_opponent``, ``top_discard``, ``pile_count``,
     ``pile_card``, ``stock_count``, ``table_count``, ``table_meld``,
     ``meld_owner``, ``known_cards``, ``seen_cards``, ``unseen_cards``,
-    ``taken_card``, the rules (``required_opening``, ``card_points``, ``rule``
+    ``taken_card``, ``discarded_cards`` and ``passed_over`` (bitsets: what each seat was
+    seen to discard and to leave on the pile), the rules (``required_opening``, ``card_points``, ``rule``
     with the ``R_*`` indices, ...), the policy's parameters (``param``) and memory
     (``memory``), what the partner publishes (``partner_playing_for_hand``).
 Legal queries
@@ -31,7 +32,8 @@ Moves
     ``choose_draw`` and ``play`` return.  An illegal move stops the round with an error that
     names the policy, the move and the rule (RULES.md section).
 Simulation (for players that look ahead)
-    ``new_table``, ``copy_table``, ``deal_unseen``, ``rand_below``,
+    ``new_table``, ``copy_table``, ``deal_unseen`` (or ``deal_plausible``, weighted by what
+    the other seats did; ``shuffle_stock``, the true hands: a control), ``rand_below``,
     ``set_param``, then ``finish_round(sim, seat, first, begin_turn, choose_draw, play)``
     plays the copy to the end with a fixed policy's decision functions (``play_turn`` one turn;
     ``draw(sim, seat, source)`` and ``end_turn(sim, seat, discard)`` the draw and the end of a
