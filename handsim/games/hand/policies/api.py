@@ -967,6 +967,10 @@ def _pick_ok(t, forbid, want, stage):
     return True
 
 
+#: Deals of an unopened seat's hand :func:`deal_plausible` tries before it keeps one that could open.
+PLAUSIBLE_TRIES = 8
+
+
 @njit(cache=True)
 def deal_plausible(g, seat, dst):
     """A determinization weighted by what the other seats did: ``dst`` (a :func:`copy_table` of
@@ -979,7 +983,10 @@ def deal_plausible(g, seat, dst):
       kept, or taken, that card;
     * a card it took from the pile and still holds (:func:`known_cards`) has a partner in its
       hand (a joker, a card of the same rank, or of the same suit at most two run positions away):
-      its first unknown cards are drawn among those partners while one lacks any.
+      its first unknown cards are drawn among those partners while one lacks any;
+    * a seat that has not opened though it had a turn (and may open without the discard) holds
+      no hand that reaches :func:`required_opening`: it would have opened (its hand is dealt
+      again, at most :data:`PLAUSIBLE_TRIES` times).
 
     Each draw is weighted by the copies left; when no card meets a condition it is dropped for
     that draw (the draw then meets what it can).  The other seats are dealt in playing order
@@ -1008,32 +1015,52 @@ def deal_plausible(g, seat, dst):
                 cnt[t] += g.hands[s, t] - g.known[s, t]
     for i in range(1, P):
         s = (seat + i) % P
-        avoid = g.seat[s, _S.Q_DISCARDED] | g.seat[s, _S.Q_PASSED]
-        forbid = np.int64(0)
-        held = np.int64(0)
-        took = np.int64(0)
-        for t in range(N_TYPES):
-            dst.hands[s, t] = g.known[s, t]
-            if g.known[s, t] > 0:
-                held |= np.int64(1) << t
-                if t < N_NATURALS:
-                    took |= np.int64(1) << t
-                    forbid |= _completions(avoid, t)
-        for _ in range(g.hand_n[s] - _known_total(g, s)):
-            want = np.int64(0)
-            b = took
-            while b != 0:
-                t = _ctz(b)
-                b &= b - 1
-                if (_PARTNERS[t] & held) == 0:
-                    want |= _PARTNERS[t]
-            c = _pick(cnt, forbid, want, g.prng)
-            cnt[c] -= 1
-            dst.hands[s, c] += 1
-            held |= np.int64(1) << c
-            if c < N_NATURALS:
-                forbid |= _completions(avoid, c)
+        # unopened after a turn in which it could have opened: its hand cannot open now
+        closed = (g.seat[s, _S.Q_OPENED] == 0 and g.seat[s, _S.Q_OWN_TURNS] > 0
+                  and g.rv[R_OPENING_REQUIRES_DISCARD_PICKUP] == 0)
+        req = _S.required_for(g, s)
+        for attempt in range(PLAUSIBLE_TRIES):
+            _deal_plausible_hand(g, s, dst, cnt)
+            if not closed or attempt == PLAUSIBLE_TRIES - 1:
+                break
+            val, n = _S.hand_search(dst, dst.hands[s], OPEN)
+            if n == 0 or val < req:
+                break
+            for t in range(N_TYPES):  # it could open: its unknown cards go back, and again
+                cnt[t] += dst.hands[s, t] - g.known[s, t]
     _deal_stock(g, dst, cnt)
+
+
+
+@njit(cache=True)
+def _deal_plausible_hand(g, s, dst, cnt):
+    """Seat ``s``'s hand in ``dst``: its known cards, then its unknown cards drawn from the counts
+    ``cnt`` (taken out of them) as :func:`deal_plausible` says."""
+    avoid = g.seat[s, _S.Q_DISCARDED] | g.seat[s, _S.Q_PASSED]
+    forbid = np.int64(0)
+    held = np.int64(0)
+    took = np.int64(0)
+    for t in range(N_TYPES):
+        dst.hands[s, t] = g.known[s, t]
+        if g.known[s, t] > 0:
+            held |= np.int64(1) << t
+            if t < N_NATURALS:
+                took |= np.int64(1) << t
+                forbid |= _completions(avoid, t)
+    for _ in range(g.hand_n[s] - _known_total(g, s)):
+        want = np.int64(0)
+        b = took
+        while b != 0:
+            t = _ctz(b)
+            b &= b - 1
+            if (_PARTNERS[t] & held) == 0:
+                want |= _PARTNERS[t]
+        c = _pick(cnt, forbid, want, g.prng)
+        cnt[c] -= 1
+        dst.hands[s, c] += 1
+        held |= np.int64(1) << c
+        if c < N_NATURALS:
+            forbid |= _completions(avoid, c)
 
 
 @njit(cache=True)
