@@ -13,6 +13,7 @@ from handsim.games.hand.kernels import state as S
 from handsim.games.hand.kernels.consts import DRAW_STOCK
 from handsim.games.hand.kernels.turn import draw_from
 from handsim.games.hand.policies import api
+from handsim.games.hand.policies.sampler import deal_world  # 0 deal_unseen, 1 deal_plausible, 2 shuffle_stock
 from handsim.games.hand.rules import Rules
 
 CLASSIC = Rules.preset("classic")
@@ -90,12 +91,7 @@ def _holds_counts(arr, seat, model, n, out):
     pairs = np.zeros((4, 53, 53), dtype=np.int64)
     for _ in range(n):
         api.copy_table(g, sim)
-        if model == 1:
-            api.deal_plausible(g, seat, sim)
-        elif model == 2:
-            api.shuffle_stock(g, sim)
-        else:
-            api.deal_unseen(g, seat, sim)
+        deal_world(g, seat, sim, model)
         for s in range(api.players(g)):
             for t in range(53):
                 if sim.hands[s, t] > 0:
@@ -117,10 +113,7 @@ def _one_world(arr, seat, model):
     g = arr[0]
     sim = api.new_table(g)
     api.copy_table(g, sim[0])
-    if model == 1:
-        api.deal_plausible(g, seat, sim[0])
-    else:
-        api.shuffle_stock(g, sim[0])
+    deal_world(g, seat, sim[0], model)
     return sim
 
 
@@ -194,7 +187,7 @@ def test_a_card_taken_from_the_pile_and_kept_always_has_a_partner():
     for model, expect_always in ((0, False), (1, True)):
         held, _ = sample(arr, 0, model)
         assert held[1, d8] == WORLDS  # a known card stays in every world
-        with_partner = _worlds_with_any(arr, 0, model, 1, np.array(partners, dtype=np.int64), WORLDS)
+        with_partner = _worlds_where(arr, 0, model, 1, np.array(partners, dtype=np.int64), WORLDS)
         if expect_always:
             assert with_partner == WORLDS
         else:
@@ -202,18 +195,19 @@ def test_a_card_taken_from_the_pile_and_kept_always_has_a_partner():
 
 
 @njit(cache=True)
-def _worlds_with_any(arr, seat, model, s, cards, n):
-    """In how many of ``n`` worlds dealt for ``seat`` seat ``s`` holds at least one of ``cards``."""
+def _worlds_where(arr, seat, model, s, cards, n):
+    """In how many of ``n`` worlds dealt for ``seat`` seat ``s`` holds at least one of ``cards`` -
+    or, with ``cards`` empty, holds a hand that reaches the opening."""
     g = arr[0]
     sim_arr = api.new_table(g)
     sim = sim_arr[0]
     k = 0
     for _ in range(n):
         api.copy_table(g, sim)
-        if model == 1:
-            api.deal_plausible(g, seat, sim)
-        else:
-            api.deal_unseen(g, seat, sim)
+        deal_world(g, seat, sim, model)
+        if cards.shape[0] == 0:
+            val, m = api.arrange(sim, sim.hands[s], api.OPEN)
+            k += m > 0 and val >= api.required_opening(sim, s)
         for t in cards:
             if sim.hands[s, t] > 0:
                 k += 1
@@ -256,25 +250,6 @@ def test_a_world_keeps_every_count_and_what_the_seat_knows(model):
     assert (sim2["hands"] == sim["hands"]).all() and (sim2["stock"] == sim["stock"]).all()
 
 
-@njit(cache=True)
-def _worlds_that_open(arr, seat, model, s, n):
-    """In how many of ``n`` worlds dealt for ``seat`` seat ``s``'s hand reaches the opening."""
-    g = arr[0]
-    sim_arr = api.new_table(g)
-    sim = sim_arr[0]
-    k = 0
-    for _ in range(n):
-        api.copy_table(g, sim)
-        if model == 1:
-            api.deal_plausible(g, seat, sim)
-        else:
-            api.deal_unseen(g, seat, sim)
-        val, m = api.arrange(sim, sim.hands[s], api.OPEN)
-        if m > 0 and val >= api.required_opening(sim, s):
-            k += 1
-    return k
-
-
 def test_a_seat_that_did_not_open_when_it_could_gets_no_hand_that_opens():
     # Seat 1 has played a turn and not opened: under the uniform deal its 14 cards reach 51 in a
     # good share of the worlds; the plausible deal deals such a hand again (up to PLAUSIBLE_TRIES = 8
@@ -283,9 +258,10 @@ def test_a_seat_that_did_not_open_when_it_could_gets_no_hand_that_opens():
     arr = position(21)
     g = arr[0]
     n = 400
-    before = [_worlds_that_open(arr, 0, m, 1, n) for m in (0, 1)]
+    opening = np.zeros(0, dtype=np.int64)
+    before = [_worlds_where(arr, 0, m, 1, opening, n) for m in (0, 1)]
     g["seat"][1][S.Q_OWN_TURNS] = 1
-    uniform, plausible = (_worlds_that_open(arr, 0, m, 1, n) for m in (0, 1))
+    uniform, plausible = (_worlds_where(arr, 0, m, 1, opening, n) for m in (0, 1))
     share = uniform / n
     assert share > 0.1
     assert plausible <= max(1, 3 * n * share ** 8)

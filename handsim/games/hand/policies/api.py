@@ -864,30 +864,6 @@ def passed_over(g, seat):
     return g.seat[seat, _S.Q_PASSED]
 
 
-def _partner_table() -> np.ndarray:
-    """``int64[N_TYPES]``: bit ``x`` of row ``t`` says natural ``x`` and ``t`` are in some 3-card
-    meld together (the same rank, another suit; or the same suit, run positions at most 2 apart,
-    the Ace low and high); the joker is every natural's partner."""
-    out = np.zeros(N_TYPES, dtype=np.int64)
-    for t in range(N_NATURALS):
-        st, rt = divmod(t, N_RANKS)
-        for x in range(N_NATURALS):
-            sx, rx = divmod(x, N_RANKS)
-            if x == t:
-                continue
-            if rx == rt or (sx == st and _run_gap(rt + 1, rx + 1) <= 2):
-                out[t] |= np.int64(1) << x
-        out[t] |= np.int64(1) << JOKER
-    return out
-
-
-def _run_gap(r1: int, r2: int) -> int:
-    """The least distance between run positions of ranks ``r1`` and ``r2`` (1 = Ace, low or high)."""
-    p1 = (1, 14) if r1 == 1 else (r1,)
-    p2 = (1, 14) if r2 == 1 else (r2,)
-    return min(abs(a - b) for a in p1 for b in p2)
-
-
 def _completion_table() -> np.ndarray:
     """``int64[N_NATURALS, N_NATURALS]``: bit ``c`` of ``[a, x]`` says naturals ``a``, ``x`` and ``c``
     make a 3-card meld (a set of three suits, or a run of three positions in a row)."""
@@ -920,8 +896,21 @@ def _positions(*ranks):
     return res
 
 
-_PARTNERS = _partner_table()
+def _partner_table(completes: np.ndarray) -> np.ndarray:
+    """``int64[N_TYPES]``: bit ``x`` of row ``t`` says naturals ``x`` and ``t`` are in some 3-card
+    meld together (the same rank and another suit, or the same suit and run positions at most 2
+    apart, the Ace low and high: ``completes[t, x]`` is not empty); the joker is every natural's
+    partner."""
+    out = np.zeros(N_TYPES, dtype=np.int64)
+    for t in range(N_NATURALS):
+        for x in np.nonzero(completes[t])[0]:
+            out[t] |= np.int64(1) << int(x)
+        out[t] |= np.int64(1) << JOKER
+    return out
+
+
 _COMPLETES = _completion_table()
+_PARTNERS = _partner_table(_COMPLETES)
 
 
 @njit(cache=True)
