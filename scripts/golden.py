@@ -105,12 +105,17 @@ OPTION_CASES = [
 ]
 
 #: The searching player (issue 21), after every case above for the same reason, on fewer deals (it
-#: is slow): classic, saudi, qahwa and 2 v 2, its plans, elimination and both rollouts.
+#: is slow): classic, saudi, qahwa and 2 v 2, its plans, elimination, both rollouts and its worlds models.
 SEARCHER_CASES = [
     ("classic", "classic", {}, 4, "searcher:worlds=4,card-reader,greedy,card-reader"),
     ("saudi", "saudi", {}, 3, "searcher:worlds=2,rollout=1,card-reader,hold-hand"),
     ("qahwa", "qahwa", {}, 2, "searcher:worlds=4,candidates=2,card-reader"),
     ("partnership", "partnership", {}, 4, "searcher:worlds=2,card-reader,searcher:worlds=2,plans=0,greedy"),
+    # its worlds models (plausible, all-seeing), added after the four above
+    ("classic", "classic", {}, 4, "searcher:worlds=4,worlds_model=1,card-reader,greedy,card-reader"),
+    ("saudi", "saudi", {}, 3, "searcher:worlds=2,worlds_model=2,card-reader,hold-hand"),
+    ("partnership", "partnership", {}, 4,
+     "searcher:worlds=2,worlds_model=1,card-reader,searcher:worlds=2,worlds_model=2,greedy"),
 ]
 SEARCHER_DEALS = 12
 #: Five single players (VARIANTS.md #1), after every case above for the same reason: classic and the

@@ -42,7 +42,7 @@ def test_every_builtin_policy_is_one_declared_module():
                                                                 "take_margin", "joker_play", "joker_turn", "joker_hold"]
     assert [q.name for q in POLICIES["sampler"].params] == ["samples", "rollout", "candidates"]
     assert [q.name for q in POLICIES["searcher"].params] == ["worlds", "rollout", "candidates", "gate", "eliminate",
-                                                             "plans", "cap"]
+                                                             "plans", "cap", "worlds_model"]
 
 
 def test_no_policy_reads_the_state_or_another_policys_id():

@@ -69,13 +69,16 @@ def test_it_waits_for_a_hand_only_when_the_hand_is_worth_it(scores, waits):
         assert any(e.startswith("meld 0") for e in first) == lays, (policy, first)
 
 
-def test_it_is_reproducible_and_independent_of_jobs():
+@pytest.mark.parametrize("model", [0, 1, 2])
+def test_it_is_reproducible_and_independent_of_jobs(model):
+    # every worlds model (uniform, plausible, all-seeing) deals its worlds from the deal's policy stream
     import pandas as pd
 
     from handsim.simulate import make_spec, run_study
 
     def summary(jobs, chunk, executor="inline", seed=4):
-        sp = make_spec(CLASSIC, None, ["searcher:worlds=3,candidates=2,card-reader,card-reader"], players=3,
+        sp = make_spec(CLASSIC, None, [f"searcher:worlds=3,candidates=2,worlds_model={model},card-reader,card-reader"],
+                       players=3,
                        deals=12, seed=seed, chunk=chunk)
         return run_study(sp, jobs=jobs, executor=executor).summary
 

@@ -111,6 +111,8 @@ Q_LAID_BEFORE = 1
 Q_OWN_TURNS = 2
 Q_FOR_HAND = 3  # published by the seat's policy: it still plays for a Hand (api.set_playing_for_hand)
 Q_OPEN_VALUE = 4
+Q_DISCARDED = 5  # bit t: the seat discarded card type t in this round (public: everyone saw it)
+Q_PASSED = 6  # bit t: the seat drew from the stock over top discard t while it counted as opened (public)
 N_Q = 8
 
 STATUS_PLAYING = 0

@@ -78,8 +78,8 @@ from .round import (  # noqa: F401  (moved to .round; re-exported)
     E_OPENED_WITHOUT_PICKUP, E_OPENED_WITHOUT_TAKEN,
     GAME_DTYPE,
     MAX_EVENTS, MAX_MOVES_PER_TURN, MAX_TABLE, MAX_TURNS, MEMO, MEMORY_SLOTS,
-    N_POLICY_PARAMS, N_Q, N_SC, Q_FOR_HAND, Q_LAID_BEFORE, Q_OPENED,
-    Q_OPEN_VALUE, Q_OWN_TURNS, STATUS_ERROR, STATUS_OUT, STATUS_PLAYING, STATUS_VOID,
+    N_POLICY_PARAMS, N_Q, N_SC, Q_DISCARDED, Q_FOR_HAND, Q_LAID_BEFORE, Q_OPENED,
+    Q_OPEN_VALUE, Q_OWN_TURNS, Q_PASSED, STATUS_ERROR, STATUS_OUT, STATUS_PLAYING, STATUS_VOID,
     S_DEALER, S_ERR, S_FIT, S_FIT_VER, S_IS_HAND, S_MAX_OPEN,
     S_N_DECK, S_N_MELDS, S_OUT_SEAT, S_PILE_N, S_PLAYERS, S_RESHUF,
     S_SEND, S_SP, S_STARTER, S_STATUS, S_TABLE_VER, S_TAKEN,
@@ -608,6 +608,7 @@ def discard(g, seat, t):
     g.hands[seat, t] -= 1
     g.hand_n[seat] -= 1
     leaves_hand(g, seat, t)
+    g.seat[seat, Q_DISCARDED] |= np.int64(1) << t
     g.pile[g.sc[S_PILE_N]] = t
     g.sc[S_PILE_N] += 1
     log(g, EV_DISCARD, seat, t, 0, 0, 0, 0, 0, 0)

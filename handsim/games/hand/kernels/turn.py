@@ -16,6 +16,7 @@ no card appeared or vanished (:func:`cards_conserved`).  Any breach stops the ro
 code and the details in ``g.err``.
 """
 
+import numpy as np
 from numba import njit
 
 from handsim.games.hand.kernels.consts import DRAW_DISCARD, DRAW_STOCK, N_TYPES, NO_CARD
@@ -35,6 +36,7 @@ from handsim.games.hand.kernels.state import (
     MAX_TURNS,
     Q_LAID_BEFORE,
     Q_OPENED,
+    Q_PASSED,
     Q_OWN_TURNS,
     S_N_DECK,
     S_N_MELDS,
@@ -183,6 +185,9 @@ def draw_from(g, seat, src):
             return False
         take_discard(g, seat)
     elif src == DRAW_STOCK:
+        top = top_discard(g)
+        if top != NO_CARD and g.seat[seat, Q_OPENED] != 0:
+            g.seat[seat, Q_PASSED] |= np.int64(1) << top  # passed over (public: api.passed_over)
         if draw_stock(g, seat) == NO_CARD:
             return False
     else:

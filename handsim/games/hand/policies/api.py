@@ -13,7 +13,8 @@ Observations
     ``partner_of``, ``is_opponent``, ``top_discard``, ``pile_count``,
     ``pile_card``, ``stock_count``, ``table_count``, ``table_meld``,
     ``meld_owner``, ``known_cards``, ``seen_cards``, ``unseen_cards``,
-    ``taken_card``, the rules (``required_opening``, ``card_points``, ``rule``
+    ``taken_card``, ``discarded_cards`` and ``passed_over`` (bitsets: what each seat was
+    seen to discard and to leave on the pile), the rules (``required_opening``, ``card_points``, ``rule``
     with the ``R_*`` indices, ...), the policy's parameters (``param``) and memory
     (``memory``), what the partner publishes (``partner_playing_for_hand``).
 Legal queries
@@ -31,7 +32,8 @@ Moves
     ``choose_draw`` and ``play`` return.  An illegal move stops the round with an error that
     names the policy, the move and the rule (RULES.md section).
 Simulation (for players that look ahead)
-    ``new_table``, ``copy_table``, ``deal_unseen``, ``rand_below``,
+    ``new_table``, ``copy_table``, ``deal_unseen`` (or ``deal_plausible``, weighted by what
+    the other seats did; ``shuffle_stock``, the true hands: a control), ``rand_below``,
     ``set_param``, then ``finish_round(sim, seat, first, begin_turn, choose_draw, play)``
     plays the copy to the end with a fixed policy's decision functions (``play_turn`` one turn;
     ``draw(sim, seat, source)`` and ``end_turn(sim, seat, discard)`` the draw and the end of a
@@ -119,6 +121,7 @@ from handsim.games.hand.kernels.params import (  # noqa: F401  (rules vector ind
     PICKUP_NEW_MELD_ONLY,
 )
 from handsim._kernels.rng import randbelow as _randbelow
+from handsim.games.hand.kernels.bits import ctz as _ctz
 from handsim.games.hand.kernels.turn import finish_round_with as finish_round  # noqa: F401  (for look-ahead players)
 from handsim.games.hand.kernels.turn import play_turn_with as play_turn  # noqa: F401
 from handsim.games.hand.kernels.turn import draw_from as draw  # noqa: F401  (on a table copy: a turn's draw)
@@ -841,3 +844,238 @@ def _known_total(g, s):
     for t in range(N_TYPES):
         c += g.known[s, t]
     return c
+
+
+# ------------------------------------------------------------------------- plausible worlds
+
+
+@njit(cache=True, inline="always")
+def discarded_cards(g, seat):
+    """The card types ``seat`` discarded in this round, as a bitset (``int64``, bit ``t`` = card
+    type ``t``): public, everyone saw each discard (RULES.md section 3)."""
+    return g.seat[seat, _S.Q_DISCARDED]
+
+
+@njit(cache=True, inline="always")
+def passed_over(g, seat):
+    """The card types ``seat`` left on top of the discard pile and drew from the stock over, in
+    turns it began as opened (it could have taken them, RULES.md section 3), as a bitset
+    (``int64``, bit ``t`` = card type ``t``): public."""
+    return g.seat[seat, _S.Q_PASSED]
+
+
+def _completion_table() -> np.ndarray:
+    """``int64[N_NATURALS, N_NATURALS]``: bit ``c`` of ``[a, x]`` says naturals ``a``, ``x`` and ``c``
+    make a 3-card meld (a set of three suits, or a run of three positions in a row)."""
+    out = np.zeros((N_NATURALS, N_NATURALS), dtype=np.int64)
+    for a in range(N_NATURALS):
+        sa, ra = divmod(a, N_RANKS)
+        for x in range(N_NATURALS):
+            sx, rx = divmod(x, N_RANKS)
+            if x == a:
+                continue
+            for c in range(N_NATURALS):
+                sc_, rc = divmod(c, N_RANKS)
+                if c == a or c == x:
+                    continue
+                if ra == rx == rc and len({sa, sx, sc_}) == 3:
+                    out[a, x] |= np.int64(1) << c
+                elif sa == sx == sc_ and len({ra, rx, rc}) == 3:
+                    for ps in _positions(ra + 1, rx + 1, rc + 1):
+                        if max(ps) - min(ps) == 2:
+                            out[a, x] |= np.int64(1) << c
+                            break
+    return out
+
+
+def _positions(*ranks):
+    """Every choice of run positions for ``ranks`` (1 = Ace .. 13 = King; an Ace is 1 or 14)."""
+    res = [()]
+    for r in ranks:
+        res = [p + (q,) for p in res for q in ((1, 14) if r == 1 else (r,))]
+    return res
+
+
+def _partner_table(completes: np.ndarray) -> np.ndarray:
+    """``int64[N_TYPES]``: bit ``x`` of row ``t`` says naturals ``x`` and ``t`` are in some 3-card
+    meld together (the same rank and another suit, or the same suit and run positions at most 2
+    apart, the Ace low and high: ``completes[t, x]`` is not empty); the joker is every natural's
+    partner."""
+    out = np.zeros(N_TYPES, dtype=np.int64)
+    for t in range(N_NATURALS):
+        for x in np.nonzero(completes[t])[0]:
+            out[t] |= np.int64(1) << int(x)
+        out[t] |= np.int64(1) << JOKER
+    return out
+
+
+_COMPLETES = _completion_table()
+_PARTNERS = _partner_table(_COMPLETES)
+
+
+@njit(cache=True)
+def _completions(avoid, x):
+    """The naturals that would make, with natural ``x`` and one of the cards of the bitset
+    ``avoid``, a 3-card meld (bitset)."""
+    out = np.int64(0)
+    b = avoid & _PARTNERS[x] & ~(np.int64(1) << JOKER)
+    while b != 0:
+        a = _ctz(b)
+        b &= b - 1
+        out |= _COMPLETES[a, x]
+    return out
+
+
+@njit(cache=True)
+def _pick(cnt, forbid, want, prng):
+    """A card type drawn from the counts ``cnt`` (weighted by count), among those in ``want`` and not
+    in ``forbid`` if there are any, else among those not in ``forbid``, else among all."""
+    for stage in range(3):
+        total = 0
+        for t in range(N_TYPES):
+            if cnt[t] > 0 and _pick_ok(t, forbid, want, stage):
+                total += cnt[t]
+        if total == 0:
+            continue
+        r = _randbelow(prng, total)
+        for t in range(N_TYPES):
+            if cnt[t] > 0 and _pick_ok(t, forbid, want, stage):
+                r -= cnt[t]
+                if r < 0:
+                    return t
+    return NO_CARD
+
+
+@njit(cache=True, inline="always")
+def _pick_ok(t, forbid, want, stage):
+    bit = np.int64(1) << t
+    if stage == 0:
+        return (want & bit) != 0 and (forbid & bit) == 0
+    if stage == 1:
+        return (forbid & bit) == 0
+    return True
+
+
+#: Deals of an unopened seat's hand :func:`deal_plausible` tries before it keeps one that could open.
+PLAUSIBLE_TRIES = 8
+
+
+@njit(cache=True)
+def deal_plausible(g, seat, dst):
+    """A determinization weighted by what the other seats did: ``dst`` (a :func:`copy_table` of
+    ``g``) with the cards ``seat`` cannot place dealt again as :func:`deal_unseen` deals them (each
+    other hand keeps its size and its :func:`known_cards`, the stock its size), but each other
+    seat's unknown cards drawn one by one so that
+
+    * it never holds two cards that make a 3-card meld with a card it discarded
+      (:func:`discarded_cards`) or passed over while opened (:func:`passed_over`): it would have
+      kept, or taken, that card;
+    * a card it took from the pile and still holds (:func:`known_cards`) has a partner in its
+      hand (a joker, a card of the same rank, or of the same suit at most two run positions away):
+      its first unknown cards are drawn among those partners while one lacks any;
+    * a seat that has not opened though it had a turn (and may open without the discard) holds
+      no hand that reaches :func:`required_opening`: it would have opened (its hand is dealt
+      again, at most :data:`PLAUSIBLE_TRIES` times).
+
+    Each draw is weighted by the copies left; when no card meets a condition it is dropped for
+    that draw (the draw then meets what it can).  The other seats are dealt in playing order
+    from the one after ``seat``; the cards left make the stock, shuffled.  Draws from the deal's
+    policy stream of ``g`` (reproducible, the same for any ``--jobs``).  ``seat``'s own hand, the
+    table and the discard pile are unchanged (RULES.md section 3).
+
+    Parameters
+    ----------
+    g : GAME_DTYPE record
+        The table of the decision (read only, but its policy stream advances).
+    seat : int
+        The deciding seat.
+    dst : GAME_DTYPE record
+        A :func:`copy_table` of ``g``; its other hands and its stock are dealt again.
+    """
+    P = g.sc[_S.S_PLAYERS]
+    cnt = np.zeros(N_TYPES, dtype=np.int64)
+    sp = g.sc[_S.S_SP]
+    send = g.sc[_S.S_SEND]
+    for i in range(sp, send):
+        cnt[g.stock[i]] += 1
+    for s in range(P):
+        if s != seat:
+            for t in range(N_TYPES):
+                cnt[t] += g.hands[s, t] - g.known[s, t]
+    for i in range(1, P):
+        s = (seat + i) % P
+        # unopened after a turn in which it could have opened: its hand cannot open now
+        closed = (g.seat[s, _S.Q_OPENED] == 0 and g.seat[s, _S.Q_OWN_TURNS] > 0
+                  and g.rv[R_OPENING_REQUIRES_DISCARD_PICKUP] == 0)
+        req = _S.required_for(g, s)
+        for attempt in range(PLAUSIBLE_TRIES):
+            _deal_plausible_hand(g, s, dst, cnt)
+            if not closed or attempt == PLAUSIBLE_TRIES - 1:
+                break
+            val, n = _S.hand_search(dst, dst.hands[s], OPEN)
+            if n == 0 or val < req:
+                break
+            for t in range(N_TYPES):  # it could open: its unknown cards go back, and again
+                cnt[t] += dst.hands[s, t] - g.known[s, t]
+    _deal_stock(g, dst, cnt)
+
+
+
+@njit(cache=True)
+def _deal_plausible_hand(g, s, dst, cnt):
+    """Seat ``s``'s hand in ``dst``: its known cards, then its unknown cards drawn from the counts
+    ``cnt`` (taken out of them) as :func:`deal_plausible` says."""
+    avoid = g.seat[s, _S.Q_DISCARDED] | g.seat[s, _S.Q_PASSED]
+    forbid = np.int64(0)
+    held = np.int64(0)
+    took = np.int64(0)
+    for t in range(N_TYPES):
+        dst.hands[s, t] = g.known[s, t]
+        if g.known[s, t] > 0:
+            held |= np.int64(1) << t
+            if t < N_NATURALS:
+                took |= np.int64(1) << t
+                forbid |= _completions(avoid, t)
+    for _ in range(g.hand_n[s] - _known_total(g, s)):
+        want = np.int64(0)
+        b = took
+        while b != 0:
+            t = _ctz(b)
+            b &= b - 1
+            if (_PARTNERS[t] & held) == 0:
+                want |= _PARTNERS[t]
+        c = _pick(cnt, forbid, want, g.prng)
+        cnt[c] -= 1
+        dst.hands[s, c] += 1
+        held |= np.int64(1) << c
+        if c < N_NATURALS:
+            forbid |= _completions(avoid, c)
+
+
+@njit(cache=True)
+def _deal_stock(g, dst, cnt):
+    """The stock of ``dst`` made of the counts ``cnt`` (as many cards as ``g``'s stock holds),
+    shuffled from the policy stream of ``g``."""
+    sp = g.sc[_S.S_SP]
+    k = sp
+    for t in range(N_TYPES):
+        for _ in range(cnt[t]):
+            dst.stock[k] = t
+            k += 1
+    for i in range(k - 1, sp, -1):
+        j = sp + _randbelow(g.prng, i - sp + 1)
+        x = dst.stock[i]
+        dst.stock[i] = dst.stock[j]
+        dst.stock[j] = x
+
+
+@njit(cache=True)
+def shuffle_stock(g, dst):
+    """The all-seeing control's world: ``dst`` (a :func:`copy_table` of ``g``) keeps every hand as it
+    truly is, and only the stock's order is shuffled (from the deal's policy stream of ``g``): a
+    player that knows every hidden card but not the order of the draws to come (RULES.md
+    section 3).  Not for a fair player: it reads the other hands."""
+    cnt = np.zeros(N_TYPES, dtype=np.int64)
+    for i in range(g.sc[_S.S_SP], g.sc[_S.S_SEND]):
+        cnt[g.stock[i]] += 1
+    _deal_stock(g, dst, cnt)

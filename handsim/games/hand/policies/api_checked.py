@@ -29,7 +29,7 @@ from .api import *  # noqa: F401,F403  (every public name of the API, the unchec
 
 #: The API functions a user policy gets checked, by name (each takes the arguments of :mod:`.api`'s).
 CHECKED = ("seen_cards", "unseen_cards", "deck_counts", "plan_hand", "plan_melds", "pretend_take", "undo_take",
-           "deal_unseen", "arrange", "discard_is_legal", "legal_discard_after", "legal_discard_after_path",
+           "deal_unseen", "deal_plausible", "arrange", "discard_is_legal", "legal_discard_after", "legal_discard_after_path",
            "legal_discard_after_card", "may_touch_table", "lay_melds", "lay_off", "swap_joker", "path_counts",
            "path_uses", "melded_cards", "copy_path")
 
@@ -118,6 +118,12 @@ def undo_take(g, seat):
 def deal_unseen(g, seat, dst):
     _seat(g, seat)
     return _api.deal_unseen(g, seat, dst)
+
+
+@njit(cache=True)
+def deal_plausible(g, seat, dst):
+    _seat(g, seat)
+    return _api.deal_plausible(g, seat, dst)
 
 
 # ------------------------------------------------------------------------- legal queries

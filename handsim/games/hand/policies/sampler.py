@@ -98,10 +98,37 @@ def _rest_of_turn(sim, seat, rollout):
         api.end_turn(sim, seat, d)
 
 
+#: What the hidden cards of a world are (``searcher``'s ``worlds_model``): dealt at random
+#: (:func:`api.deal_unseen`), dealt as plausible given what each other seat did
+#: (:func:`api.deal_plausible`), or the true ones with only the stock shuffled
+#: (:func:`api.shuffle_stock`: the all-seeing control).
+WORLDS_UNIFORM = 0
+WORLDS_PLAUSIBLE = 1
+WORLDS_ALL_SEEING = 2
+
+
+@njit(cache=True)
+def deal_world(g, seat, dst, model):
+    """Deal the hidden cards of the world ``dst`` (a :func:`api.copy_table` of ``g``) for ``seat``
+    under the worlds model ``model`` (:data:`WORLDS_UNIFORM` ..)."""
+    if model == WORLDS_PLAUSIBLE:
+        api.deal_plausible(g, seat, dst)
+    elif model == WORLDS_ALL_SEEING:
+        api.shuffle_stock(g, dst)
+    else:
+        api.deal_unseen(g, seat, dst)
+
+
 @njit(cache=True)
 def draw_decision(g, seat):
     """Sample the stock against the top discard (when it may take it): card-reader's own choice
     unless the other source is clearly better (:func:`_clearly_better`)."""
+    return draw_decision_in(g, seat, WORLDS_UNIFORM)
+
+
+@njit(cache=True)
+def draw_decision_in(g, seat, model):
+    """:func:`draw_decision` on worlds dealt by the worlds model ``model`` (:func:`deal_world`)."""
     ok, opens = card_reader.may_take(g, seat)
     if not ok:
         return api.DRAW_STOCK
@@ -121,7 +148,7 @@ def draw_decision(g, seat):
     diff2 = np.zeros(MAX_CANDIDATES, dtype=np.float64)
     for _ in range(n):
         api.copy_table(g, base)
-        api.deal_unseen(g, seat, base)
+        deal_world(g, seat, base, model)
         _seat_rollout(base, rollout)
         for c in range(2):
             api.copy_table(base, sim)

@@ -29,7 +29,13 @@ lower by more than ``gate`` standard errors (:func:`sampler.better_by`).  The dr
 (:func:`sampler.draw_decision`: its parameters sit in the same slots).  A card taken from the pile
 must be played as card-reader plays it (RULES.md section 3): then only *own* is searched.
 
-Randomness: only the deal's policy stream (through :func:`api.deal_unseen`): reproducible and
+Worlds (``worlds_model``, for the draw and the turn alike; :func:`sampler.deal_world`): 0 deals the
+hidden cards at random (:func:`api.deal_unseen`); 1 deals them as plausible given what each other
+seat discarded, passed over and took (:func:`api.deal_plausible`); 2 is an all-seeing control that
+keeps the true hidden cards and shuffles only the stock (:func:`api.shuffle_stock`), the upper
+bound of what better inference could add (issue 21).
+
+Randomness: only the deal's policy stream (through the deal of the worlds): reproducible and
 independent of ``--jobs``.  Its score is its own, in 2 v 2 its team's.
 """
 
@@ -302,6 +308,7 @@ def _search(g, seat, cand, plan, m, prm):
     rollout = int(api.param(g, seat, ROLLOUT))
     z = api.param(g, seat, GATE)
     elim = api.param(g, seat, ELIMINATE) != 0
+    model = int(api.param(g, seat, WORLDS_MODEL))
     base_arr = api.new_table(g)
     mid_arr = api.new_table(g)
     sim_arr = api.new_table(g)
@@ -318,7 +325,7 @@ def _search(g, seat, cand, plan, m, prm):
         b = min(batch, n_worlds - done)
         for _ in range(b):
             api.copy_table(g, base)
-            api.deal_unseen(g, seat, base)
+            sampler.deal_world(g, seat, base, model)
             last = -1
             d = card_reader.UNDECIDED
             for j in range(m):
@@ -376,7 +383,7 @@ def begin_turn(g, seat):
 
 @njit(cache=True)
 def choose_draw(g, seat):
-    return sampler.draw_decision(g, seat)
+    return sampler.draw_decision_in(g, seat, int(api.param(g, seat, WORLDS_MODEL)))
 
 
 @njit(cache=True)
@@ -410,6 +417,11 @@ POLICY = Policy(
               help="1: search the turn plans above; 0: card-reader's moves only (the discard searched)"),
         Param("cap", 10, 1, MAX_CANDIDATES, unit="candidates",
               help="at most this many candidates (plans x discards) in all"),
+        Param("worlds_model", 0, 0, 2, unit="0/1/2",
+              help="how a world's hidden cards are dealt: 0 at random (api.deal_unseen); 1 plausibly given "
+                   "what each other seat discarded, passed over and took (api.deal_plausible); 2 the true "
+                   "hidden cards, only the stock shuffled (api.shuffle_stock: an all-seeing control, not a "
+                   "fair player)"),
     ),
     begin_turn=begin_turn,
     choose_draw=choose_draw,
@@ -422,4 +434,5 @@ GATE = POLICY.slot("gate")
 ELIMINATE = POLICY.slot("eliminate")
 PLANS = POLICY.slot("plans")
 CAP = POLICY.slot("cap")
+WORLDS_MODEL = POLICY.slot("worlds_model")
 assert (WORLDS, ROLLOUT) == (sampler.SAMPLES, sampler.ROLLOUT)  # sampler.draw_decision reads them
