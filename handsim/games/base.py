@@ -124,6 +124,34 @@ class Game:
         reported engine error ``code`` (the deal replayed with the move log names what went wrong)."""
         raise NotImplementedError
 
+    # -- the items of a study: deals, or matches
+    def rounds_per_item(self, spec) -> int | None:
+        """Rounds one item of ``spec`` counts: 1 a deal, ``rules.rounds`` a match (its regular rounds);
+        None when matches differ in length (the rounds are then counted from the results,
+        :meth:`rounds_of`, and a chunk's record has one row per match)."""
+        return spec.rules.rounds if spec.matches else 1
+
+    def rounds_of(self, spec, n: int, res: dict) -> int:
+        """Rounds that a finished chunk of ``n`` items (its result arrays ``res``) played."""
+        return n * self.rounds_per_item(spec)
+
+    def chunk_rows(self, spec, start: int, n: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(deal_idx int64[rows], policy)`` of the chunk of items ``start .. start+n-1``: one row per
+        deal (``policy int8[n, P]`` the line-up position of each seat), or per regular round of a
+        match (``deal = match * rounds + round``; ``policy`` None: the match kernel reports it)."""
+        import numpy as np
+
+        if spec.matches:
+            R = self.rounds_per_item(spec)
+            return np.arange(start * R, (start + n) * R, dtype=np.int64), None
+        deal_idx = np.arange(start, start + n, dtype=np.int64)
+        rel = np.arange(spec.players, dtype=np.int64)
+        return deal_idx, ((rel[None, :] - deal_idx[:, None]) % spec.players).astype(np.int8)
+
+    def study_record(self, spec):
+        """The record of a chunk of ``spec`` (:meth:`record` of its kind of study)."""
+        return self.record(spec.matches)
+
     # -- the record of a chunk
     def record(self, matches: bool = False):
         """The :class:`handsim.stats.records.Record` its driver writes for a chunk (the game's
