@@ -1,9 +1,8 @@
 """Elimination match studies (RULES.md §7, ``elimination_score`` > 0; issue 27): ``handsim simulate
 --matches`` with elimination plays whole elimination matches, chunked and resumable.
 
-The oracle: the matches of the study are played again by the engine's other elimination driver
-(``run_elimination_chunk``, ``play_elimination_matches``), every round is replayed with the move
-log on and re-scored from the hands the log leaves with :func:`handsim.games.hand.scoring.score_round`,
+The oracle: every round of the study's matches is replayed with the move log on
+(``trace_elimination_round``) and re-scored from the hands the log leaves with :func:`handsim.games.hand.scoring.score_round`,
 the totals and the eliminations are worked out again from those scores (RULES.md §7: out above E),
 and every figure of the report is counted again from them.
 """
@@ -89,7 +88,7 @@ def oracle():
             won = {p: sum(1 for x in rounds if x["out"] == p) for p in wins}
             wins = [p for p in wins if won[p] == max(won.values())]
         matches.append({"rounds": rounds, "totals": totals, "gone": gone, "winners": wins})
-        # the other driver's match is the re-scored one
+        # run_elimination_chunk's match (the fuzz's and golden logs' reading) is the re-scored one
         assert int(out["rounds"][m]) == len(rounds)
         assert out["total"][m].tolist() == totals and out["out_after"][m].tolist() == gone
         assert np.nonzero(out["win"][m])[0].tolist() == wins

@@ -50,20 +50,13 @@ def run_elimination_chunk(rules, specs, seed: int, start: int, n: int) -> dict:
     """
     from handsim.errors import RulesError
 
-    from .rules import ELIMINATION_MAX_ROUNDS
-
     if not rules.elimination_score:
         raise RulesError("elimination matches need elimination_score > 0")
     P = len(specs)
     rules.validate(P)
     E, pol, pp = _engine(specs)
-    out = {"rounds": np.zeros(n, np.int16), "win": np.zeros((n, P), np.uint8), "total": np.zeros((n, P), np.int32),
-           "out_after": np.zeros((n, P), np.int16), "score": np.zeros((n, ELIMINATION_MAX_ROUNDS, P), np.int16),
-           "err": np.zeros(n, np.int8)}
-    E.play_elimination_matches(np.uint64(seed), np.int64(start), np.int64(n), np.int64(P), rules.to_vector(),
-                                     pol, pp, out["rounds"], out["win"], out["total"], out["out_after"],
-                                     out["score"], out["err"])
-    return out
+    out = run_elimination_study_chunk(rules.to_vector(), pol, pp, P, seed, start, n, E)
+    return {k: out[k] for k in ("rounds", "win", "total", "out_after", "score", "err")}
 
 
 def run_elimination_study_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int,
@@ -85,7 +78,7 @@ def run_elimination_study_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray,
     from .records import ELIMINATION_MATCH
 
     out = ELIMINATION_MATCH.allocate(n, players)
-    engine_of(engine).play_elimination_study(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv,
+    engine_of(engine).play_elimination_matches(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv,
                                              pol, pp, *ELIMINATION_MATCH.outputs(out))
     return out
 

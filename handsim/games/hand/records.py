@@ -76,7 +76,7 @@ class _RoundField(Field):
         return (n, ELIMINATION_MAX_ROUNDS, players) if self.per == PER_SEAT else (n, ELIMINATION_MAX_ROUNDS)
 
 
-#: One elimination match of ``play_elimination_study`` (RULES.md §7, ``elimination_score`` > 0), by
+#: One elimination match of ``play_elimination_matches`` (RULES.md §7, ``elimination_score`` > 0), by
 #: line-up position; the per-round fields hold 0 for a position out of the match and after its end.
 ELIMINATION_MATCH = Record("elimination match", (
     Field("rounds", np.int16, PER_DEAL, "rounds the match lasted (1 to the 100-round cap)"),

@@ -360,9 +360,10 @@ def elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer,
 
 
 @njit(cache=True)
-def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_win, o_total, o_out_after, o_score,
-                             o_err):
-    """Play elimination matches ``start .. start+n-1`` (RULES.md section 7, ``elimination_score`` > 0).
+def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_first, o_win, o_total, o_out_after,
+                             o_score, o_flags, o_turns, o_err):
+    """Play elimination matches ``start .. start+n-1`` (RULES.md section 7, ``elimination_score`` > 0),
+    writing what a match study reads of each (``handsim.games.hand.records.ELIMINATION_MATCH``).
 
     Seating and the first dealer as :func:`play_matches` (line-up position ``j`` at seat
     ``(j + match) % players``, the dealer drawn from ``(seed, match, 0)``); round ``r`` is shuffled
@@ -374,6 +375,8 @@ def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_w
         As for :func:`play_matches`.
     o_rounds : ndarray(int16, shape=(n,))
         Out: rounds the match lasted (1 .. ELIMINATION_CAP).
+    o_first : ndarray(int8, shape=(n,))
+        Out: the line-up position of the first round's starter (seat 0 of the match's playing order).
     o_win : ndarray(uint8, shape=(n, players))
         Out: 1 for the winner by line-up position (more than one: a shared win at the cap).
     o_total : ndarray(int32, shape=(n, players))
@@ -383,51 +386,6 @@ def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_w
     o_score : ndarray(int16, shape=(n, ELIMINATION_CAP, players))
         Out: each round's score by line-up position (0 for a position out of the match and for
         rounds after the match's end).
-    o_err : ndarray(int8, shape=(n,))
-        Out: the first engine error code of the match (0 = none).
-    """
-    arr = new_game(players, rv, False)
-    g = arr[0]
-    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs, rf, rt = elimination_work()
-    w = np.zeros(MAX_SEATS, dtype=np.uint8)
-    for k in range(n):
-        m = start + k
-        first_dealer = match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
-        totals[:] = 0
-        wins[:] = 0
-        gone[:] = 0
-        nr, _, err = elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, ELIMINATION_CAP,
-                                        totals, wins, gone, rs, act, pol_c, pp_c, rf, rt)
-        elimination_standings(totals, wins, gone, players, w)
-        o_rounds[k] = nr
-        o_err[k] = err
-        for j in range(players):
-            s = (j + m) % players
-            o_win[k, j] = w[s]
-            o_total[k, j] = totals[s]
-            o_out_after[k, j] = gone[s]
-            for r in range(nr):
-                o_score[k, r, j] = rs[r, s]
-    keep_alive(arr)
-
-
-@njit(cache=True)
-def play_elimination_study(seed, start, n, players, rv, pol, pp, o_rounds, o_first, o_win, o_total, o_out_after,
-                           o_score, o_flags, o_turns, o_err):
-    """Play elimination matches ``start .. start+n-1`` for a match study: the matches of
-    :func:`play_elimination_matches` (the same seating, dealers, shuffles and play), with what the
-    study's statistics read of each round (``handsim.games.hand.records.ELIMINATION_MATCH``).
-
-    Parameters
-    ----------
-    seed, start, n, players, rv, pol, pp
-        As for :func:`play_matches`.
-    o_rounds : ndarray(int16, shape=(n,))
-        Out: rounds the match lasted (1 .. ELIMINATION_CAP).
-    o_first : ndarray(int8, shape=(n,))
-        Out: the line-up position of the first round's starter (seat 0 of the match's playing order).
-    o_win, o_total, o_out_after, o_score
-        Out: as for :func:`play_elimination_matches`, by line-up position.
     o_flags : ndarray(uint8, shape=(n, ELIMINATION_CAP, players))
         Out: each round's outcome bits (``FLAG_OPENED``, ``FLAG_OUT``, ``FLAG_HAND``,
         ``FLAG_JOKER_LEFT``) by line-up position, 0 for a position out and after the end.

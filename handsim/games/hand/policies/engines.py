@@ -57,7 +57,7 @@ FIRST_USER_ID = 100
 DISPATCH_IMPORT = "from handsim.games.hand.kernels.dispatch import begin_round, begin_turn, choose_draw, play  # DISPATCH"
 #: The drivers an engine provides.
 DRIVERS = ("play_deals", "play_matches", "play_traced", "play_traced_match_round", "play_stacked",
-           "play_elimination_matches", "play_elimination_study", "play_traced_elimination_round")
+           "play_elimination_matches", "play_traced_elimination_round")
 
 
 def _builtin_entries(builtins: Sequence[int] | None = None) -> tuple[list, list]:
