@@ -516,9 +516,10 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
         game.check_config(rules, True)
         if getattr(rules, "elimination_score", 0):
             from handsim.errors import StudyError
-            from handsim.games.hand.game import ELIMINATION_ROUND_REFUSAL
 
-            raise StudyError(ELIMINATION_ROUND_REFUSAL)
+            raise StudyError("show-deal --round replays rounds of matches of `rounds` rounds, not of elimination "
+                             "matches (elimination_score > 0): set elimination_score=0, or study them with "
+                             "'handsim simulate --matches'")
     from handsim.tournament.best import tuned_notes
 
     for note in tuned_notes([x for x in (policy, lineup) if x is not None], [rules],

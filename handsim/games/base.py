@@ -3,8 +3,9 @@
 The study driver (:mod:`handsim.study`), the command line and the reports name no game: they ask
 the study's :class:`Game` (:func:`handsim.games.game_of` its rules).  Every registered game
 answers all of it: classic Hand (:mod:`handsim.games.hand.game`) and Russian Hand
-(:mod:`handsim.games.russian.game`).  A method here raises :class:`NotImplementedError`; a game
-that leaves one out fails the first study that needs it, so each game defines every one.
+(:mod:`handsim.games.russian.game`).  A method here raises :class:`NotImplementedError` (but for
+the options' and the items' shared answers); a game that leaves one out fails the first study that
+needs it, so each game defines every one.
 
 =================  ==========================================================================
 Who asks           What
@@ -16,6 +17,9 @@ options            :meth:`rules_class`, :meth:`param_by_name`, :meth:`preset`,
 study spec         :meth:`check_study`, :meth:`check_lineup` (:func:`handsim.study.make_spec`)
 engine             :meth:`engine`, :meth:`warm_up`, :meth:`run_chunk` (a work item, in a worker),
                    :meth:`deal_failure` (an engine error, replayed with the move log)
+items              :meth:`rounds_per_item`, :meth:`rounds_of`, :meth:`chunk_rows`, :meth:`study_record`
+                   (what a chunk of deals or matches holds; answered here from ``spec.matches``
+                   and ``rules.rounds``, classic Hand's elimination matches answer their own)
 record             :meth:`record` (the arrays of a chunk, declared once in the game's ``records.py``),
                    :meth:`block` (one chunk's results as the accumulator's block),
                    :meth:`per_deal_table` (``--per-deal`` Parquet bytes)

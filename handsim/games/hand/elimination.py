@@ -29,6 +29,18 @@ def _engine(specs):
     return E, pol, pp
 
 
+def engine_of(engine):
+    """An :class:`~handsim.games.hand.policies.engines.Engine` from an engine, its ``ref()`` or None
+    (the built-in one)."""
+    from handsim.games.hand.policies.engines import builtin_engine, engine_from_ref
+
+    if engine is None:
+        return builtin_engine()
+    if isinstance(engine, tuple):
+        return engine_from_ref(engine)
+    return engine
+
+
 def run_elimination_chunk(rules, specs, seed: int, start: int, n: int) -> dict:
     """Play elimination matches ``start .. start+n-1`` of ``rules`` (``elimination_score`` > 0) and
     the line-up ``specs`` (``PolicySpec`` by line-up position; position ``j`` at seat
@@ -74,7 +86,6 @@ def run_elimination_study_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray,
         ``out_after`` int16[n, P], ``score`` int16[n, 100, P], ``flags`` uint8[n, 100, P],
         ``turns`` int16[n, 100], ``err`` int8[n].
     """
-    from .game import _engine as engine_of
     from .records import ELIMINATION_MATCH
 
     out = ELIMINATION_MATCH.allocate(n, players)

@@ -42,13 +42,9 @@ def warm_up(matches: bool = False, engine=None) -> None:
 
 def _engine(engine):
     """An :class:`~handsim.games.hand.policies.engines.Engine` from an engine, its ``ref()`` or None (built-in)."""
-    from handsim.games.hand.policies.engines import builtin_engine, engine_from_ref
+    from .elimination import engine_of
 
-    if engine is None:
-        return builtin_engine()
-    if isinstance(engine, tuple):
-        return engine_from_ref(engine)
-    return engine
+    return engine_of(engine)
 
 
 def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int,
@@ -97,10 +93,6 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
     return out
 
 
-#: Why ``show-deal --round`` does not replay a round of an elimination match (one line).
-ELIMINATION_ROUND_REFUSAL = ("show-deal --round replays rounds of matches of `rounds` rounds, not of elimination "
-                             "matches (elimination_score > 0): set elimination_score=0, or study them with "
-                             "'handsim simulate --matches'")
 
 
 def deal_failure(spec, c: int, l: int, item: int, code: int) -> Exception:
