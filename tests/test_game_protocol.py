@@ -14,7 +14,7 @@ from handsim.games.base import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Methods the base class answers for every game (from the game's other answers).
-SHARED = {"preset", "rules_from_dict"}
+SHARED = {"preset", "rules_from_dict", "rounds_per_item", "rounds_of", "chunk_rows", "study_record"}
 PROTOCOL = sorted(name for name, f in vars(Game).items() if inspect.isfunction(f) and not name.startswith("_"))
 
 

@@ -496,19 +496,18 @@ def test_the_command_scores_an_elimination_match(tmp_path):
     assert "Traceback" not in low.output
 
 
-def test_the_engine_refuses_elimination_matches_for_now():
-    from handsim.errors import StudyError
+def test_elimination_match_studies_are_set_up_and_show_deal_refuses_their_rounds():
     from handsim.study import make_spec
 
     E = rules(elimination_score=301)
-    with pytest.raises(StudyError, match=r"^elimination_score is scored by 'handsim score --match' only for now"):
-        make_spec(E, matches=True, deals=10)
+    assert make_spec(E, matches=True, deals=10).rules.elimination_score == 301  # an elimination match study
     assert make_spec(E, matches=False, deals=10).rules.elimination_score == 301  # single deals ignore it
     runner = CliRunner()
-    for args in (["simulate", "--deals", "10", "--matches", "--set", "elimination_score=301"],
-                 ["show-deal", "--deal", "1", "--round", "2", "--set", "elimination_score=301"]):
-        r = runner.invoke(main, args)
-        assert r.exit_code == 2 and "elimination_score is scored by 'handsim score --match' only for now" in r.output
-        assert "Traceback" not in r.output and r.output.count("\n") <= 2, r.output
+    r = runner.invoke(main, ["show-deal", "--deal", "1", "--round", "2", "--set", "elimination_score=301"])
+    assert r.exit_code == 2 and "show-deal --round replays rounds of matches of `rounds` rounds" in r.output
+    assert "Traceback" not in r.output and r.output.count("\n") <= 2, r.output
+    r = runner.invoke(main, ["simulate", "--deals", "10", "--rounds", "5", "--set", "elimination_score=301"])
+    assert r.exit_code == 2 and "--rounds 5: a match with elimination_score=301 ends when one player is left" in r.output
+    assert "Traceback" not in r.output
     vary = runner.invoke(main, ["simulate", "--deals", "10", "--matches", "--vary", "elimination_score=0,301"])
     assert vary.exit_code == 2 and "cannot vary 'elimination_score' (how a match ends)" in vary.output

@@ -511,8 +511,14 @@ def show_deal(seed, deal, preset, rules_file, settings, policy, policy_files, li
         specs = [parse_policy(expand_policy_ref(default if policy is None else policy))] * (players or 4)
     rules.validate(len(specs))
     check_lineup_rules(specs, rules)
-    if match_round is not None:  # a round of a match: one the match engine plays
+    if match_round is not None:  # a round of a match of fixed rounds: one the match engine plays
         game.check_config(rules, True)
+        if getattr(rules, "elimination_score", 0):
+            from handsim.errors import StudyError
+
+            raise StudyError("show-deal --round replays rounds of matches of `rounds` rounds, not of elimination "
+                             "matches (elimination_score > 0): set elimination_score=0, or study them with "
+                             "'handsim simulate --matches'")
     from handsim.tournament.best import tuned_notes
 
     for note in tuned_notes([x for x in (policy, lineup) if x is not None], [rules],

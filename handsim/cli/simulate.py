@@ -117,8 +117,11 @@ def _describe(spec, base: str, jobs: int, out: Path, default_study: bool = False
     ncfg = len(spec.configs())
     nl = len(spec.lineups)
     matches = getattr(spec, "matches", False)
-    total = spec.deals * ncfg * nl * (spec.rules.rounds if matches else 1)
-    unit = f"matches of {spec.rules.rounds} rounds" if matches else spec.game.item + "s"
+    per_item = spec.game.rounds_per_item(spec)  # None: matches of varying length (elimination)
+    total = spec.deals * ncfg * nl * (per_item or 1)
+    unit = (f"matches of {spec.rules.rounds} rounds" if per_item else "elimination matches") if matches \
+        else spec.game.item + "s"
+    total_unit = f"{spec.game.unit}s" if per_item else "matches"
     if spec.vary:
         varying = " × ".join(f"{k} {'/'.join(fmt_value(v) for v in vals)}" for k, vals in spec.vary)
         cfg = f"{ncfg} configurations ({varying})"
@@ -128,7 +131,7 @@ def _describe(spec, base: str, jobs: int, out: Path, default_study: bool = False
     what = ("the default study (no rule or policy option given; 'handsim simulate --help' shows how to choose "
             "others): " if default_study else "")
     return (f"Simulating {what}{cfg} × {nl} line-up{'s' if nl != 1 else ''} ({lineups}) × {spec.deals:,} {unit} "
-            f"= {total:,} {spec.game.unit}s; rules {rules_note(spec.rules, base)}; "
+            f"= {total:,} {total_unit}; rules {rules_note(spec.rules, base)}; "
             f"{spec.players} players, seed {spec.seed}, "
             f"{jobs} job{'s' if jobs != 1 else ''} -> {out}")
 
@@ -448,7 +451,8 @@ def _print_results(result, spec, out: Path, traces, n_jobs: int) -> None:
         click.echo("")
     click.echo(spec.game.summary_text(result, spec))
     files = [f for f in ("report.md", "report.html", "summary.csv", "summary.parquet", "seats.csv", "paired.csv",
-                         "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv", "run.json")
+                         "versus.csv", "lineups.csv", "game_length.csv", "totals.csv", "team_margin.csv",
+                         "elimination_policies.csv", "elimination_seats.csv", "elimination_length.csv", "run.json")
              if (Path(out) / f).exists()]
     if (Path(out) / "report.html").exists():
         click.echo(f"Report: {out}/report.html")

@@ -3,8 +3,9 @@
 The study driver (:mod:`handsim.study`), the command line and the reports name no game: they ask
 the study's :class:`Game` (:func:`handsim.games.game_of` its rules).  Every registered game
 answers all of it: classic Hand (:mod:`handsim.games.hand.game`) and Russian Hand
-(:mod:`handsim.games.russian.game`).  A method here raises :class:`NotImplementedError`; a game
-that leaves one out fails the first study that needs it, so each game defines every one.
+(:mod:`handsim.games.russian.game`).  A method here raises :class:`NotImplementedError` (but for
+the options' and the items' shared answers); a game that leaves one out fails the first study that
+needs it, so each game defines every one.
 
 =================  ==========================================================================
 Who asks           What
@@ -16,6 +17,9 @@ options            :meth:`rules_class`, :meth:`param_by_name`, :meth:`preset`,
 study spec         :meth:`check_study`, :meth:`check_lineup` (:func:`handsim.study.make_spec`)
 engine             :meth:`engine`, :meth:`warm_up`, :meth:`run_chunk` (a work item, in a worker),
                    :meth:`deal_failure` (an engine error, replayed with the move log)
+items              :meth:`rounds_per_item`, :meth:`rounds_of`, :meth:`chunk_rows`, :meth:`study_record`
+                   (what a chunk of deals or matches holds; answered here from ``spec.matches``
+                   and ``rules.rounds``, classic Hand's elimination matches answer their own)
 record             :meth:`record` (the arrays of a chunk, declared once in the game's ``records.py``),
                    :meth:`block` (one chunk's results as the accumulator's block),
                    :meth:`per_deal_table` (``--per-deal`` Parquet bytes)
@@ -123,6 +127,34 @@ class Game:
         """The error for deal ``item`` of configuration ``c`` and line-up ``l`` whose fast path
         reported engine error ``code`` (the deal replayed with the move log names what went wrong)."""
         raise NotImplementedError
+
+    # -- the items of a study: deals, or matches
+    def rounds_per_item(self, spec) -> int | None:
+        """Rounds one item of ``spec`` counts: 1 a deal, ``rules.rounds`` a match (its regular rounds);
+        None when matches differ in length (the rounds are then counted from the results,
+        :meth:`rounds_of`, and a chunk's record has one row per match)."""
+        return spec.rules.rounds if spec.matches else 1
+
+    def rounds_of(self, spec, n: int, res: dict) -> int:
+        """Rounds that a finished chunk of ``n`` items (its result arrays ``res``) played."""
+        return n * self.rounds_per_item(spec)
+
+    def chunk_rows(self, spec, start: int, n: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(deal_idx int64[rows], policy)`` of the chunk of items ``start .. start+n-1``: one row per
+        deal (``policy int8[n, P]`` the line-up position of each seat), or per regular round of a
+        match (``deal = match * rounds + round``; ``policy`` None: the match kernel reports it)."""
+        import numpy as np
+
+        if spec.matches:
+            R = self.rounds_per_item(spec)
+            return np.arange(start * R, (start + n) * R, dtype=np.int64), None
+        deal_idx = np.arange(start, start + n, dtype=np.int64)
+        rel = np.arange(spec.players, dtype=np.int64)
+        return deal_idx, ((rel[None, :] - deal_idx[:, None]) % spec.players).astype(np.int8)
+
+    def study_record(self, spec):
+        """The record of a chunk of ``spec`` (:meth:`record` of its kind of study)."""
+        return self.record(spec.matches)
 
     # -- the record of a chunk
     def record(self, matches: bool = False):

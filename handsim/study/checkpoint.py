@@ -188,19 +188,24 @@ def read_checkpoint(path, cls=None, policies: bool = True) -> Checkpoint:
     # what the finished chunks determine: the rounds played, and the deals (rounds) that every
     # configuration and line-up of the study's own statistics holds
     ranges = chunk_ranges(spec)
-    per_item = spec.rules.rounds if spec.matches else 1
+    own = cls is None or cls is spec.game.accumulator_class()
+    per_item = spec.game.rounds_per_item(spec)  # None: matches of varying length, whose rounds the statistics count
     items = sum(ranges[int(i)][1] for i in done)
-    want = items * len(spec.configs()) * len(spec.lineups) * per_item
     unit = spec.game.unit
+    counted, of = f"{unit}s", f"of its {len(done)} finished chunks ('__done__')"
+    if per_item is None:
+        want = acc.rounds_played() if hasattr(acc, "rounds_played") else rounds
+        per_item, counted, of = 1, "matches", "its statistics count ('cl')"  # (the statistics count matches)
+    else:
+        want = items * len(spec.configs()) * len(spec.lineups) * per_item
     if rounds != want:
-        raise damaged(f"'__rounds__' counts {rounds:,} {unit}s, other than the {want:,} of its {len(done)} finished "
-                      f"chunks ('__done__')")
-    if cls is None or cls is spec.game.accumulator_class():
+        raise damaged(f"'__rounds__' counts {rounds:,} {unit}s, other than the {want:,} {of}")
+    if own:
         got = np.asarray(acc.deals())
         bad = np.argwhere(got != items * per_item)
         if len(bad):
             c, l = (int(x) for x in bad[0])
-            raise damaged(f"its statistics count {int(got[c, l]):,} {unit}s of configuration {c + 1}, line-up {l + 1} "
+            raise damaged(f"its statistics count {int(got[c, l]):,} {counted} of configuration {c + 1}, line-up {l + 1} "
                           f"('cl'), other than the {items * per_item:,} of its {len(done)} finished chunks ('__done__')")
     else:  # a tournament's or a tuning stage's counters: every deal count they keep
         for name, got in acc.deal_counts():

@@ -175,8 +175,9 @@ def run_study(
     ranges = chunk_ranges(spec)
     todo = [i for i in range(len(ranges)) if i not in done]
     ncomb = len(configs) * len(spec.lineups)
-    per_item = spec.rules.rounds if spec.matches else 1
-    total_rounds = spec.deals * ncomb * per_item
+    per_item = game.rounds_per_item(spec)  # None: matches of varying length (counted as they finish)
+    rows_per_item = per_item or 1
+    total_rounds = spec.deals * ncomb * rows_per_item
     pending: dict[int, dict] = {}
 
     if per_deal and out is not None:
@@ -196,8 +197,8 @@ def run_study(
     if progress:  # (after the compilation: the rate it shows is of play, as the speed printed at the end)
         from tqdm import tqdm
 
-        bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * per_item,
-                   unit=game.unit, unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
+        bar = tqdm(total=total_rounds, initial=sum(ranges[i][1] for i in done) * ncomb * rows_per_item,
+                   unit=game.unit if per_item else "match", unit_scale=True, desc="simulating", file=sys.stderr, dynamic_ncols=True)
     t_start = time.perf_counter()
     last_ck = t_start
     rounds_now = 0
@@ -205,29 +206,24 @@ def run_study(
     def finish_range(ri):
         nonlocal rounds_now
         start, n = ranges[ri]
-        if spec.matches:
-            R = spec.rules.rounds
-            deal_idx = np.arange(start * R, (start + n) * R, dtype=np.int64)
-            policy = None  # the match kernel reports each round's seating
-        else:
-            deal_idx = np.arange(start, start + n, dtype=np.int64)
-            rel = np.arange(P, dtype=np.int64)
-            policy = ((rel[None, :] - deal_idx[:, None]) % P).astype(np.int8)
+        deal_idx, policy = game.chunk_rows(spec, start, n)
         blocks = {}
-        record = game.record(spec.matches)
+        record = game.study_record(spec)
+        played = 0
         for (c, l), res in pending.pop(ri).items():
             record.check(res, len(deal_idx), P, f" (deals from {start}, configuration {c + 1}, line-up {l + 1})")
             bad = np.nonzero(res["err"])[0]
             if len(bad):
-                first = start + (int(bad[0]) // spec.rules.rounds if spec.matches else int(bad[0]))
+                first = start + int(bad[0]) // rows_per_item
                 raise game.deal_failure(spec, c, l, first, int(res["err"][bad[0]]))
             blocks[(c, l)] = game.block(spec, deal_idx, policy, res)
             if per_deal and out is not None:
                 path = out / "per_deal" / f"part-{ri:06d}-{c:03d}-{l:03d}.parquet"
                 atomic_write(path, game.per_deal_table(c, l, spec, configs, lineup_names, blocks[(c, l)], res))
+            played += game.rounds_of(spec, n, res)
         acc.add_chunk(blocks)
         done.add(ri)
-        rounds_now += n * ncomb * per_item  # only finished ranges count (a resume redoes the rest)
+        rounds_now += played  # only finished ranges count (a resume redoes the rest)
 
     hold_after = _test_hold_after()
     signals = _StopSignals()

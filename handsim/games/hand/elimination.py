@@ -6,15 +6,18 @@ players still in, at a table of their number (the round kernel is the one of eve
 :func:`trace_elimination_round` replays one round with the move log on, for the pure-Python
 checker; :func:`sheet_rows` writes a played match as a score sheet, so that
 :func:`handsim.games.hand.sheet.score_sheet` - the independent reading of the same rule - can be
-held against the engine's eliminations and winner.  Studies (``handsim simulate --matches``) do not
-play elimination matches yet: the statistics of the study layer count ``rounds`` rows per match.
+held against the engine's eliminations and winner.  :func:`run_elimination_study_chunk` is the work
+item of a match study (``handsim simulate --matches`` with ``elimination_score`` > 0): the same
+matches, with each round's outcome bits and turns, one row per match
+(:data:`handsim.games.hand.records.ELIMINATION_MATCH`); the study's statistics are
+:mod:`handsim.games.hand.elimination_study`, which this module does not import.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["run_elimination_chunk", "sheet_rows", "trace_elimination_round"]
+__all__ = ["run_elimination_chunk", "run_elimination_study_chunk", "sheet_rows", "trace_elimination_round"]
 
 
 def _engine(specs):
@@ -24,6 +27,18 @@ def _engine(specs):
     E = engine_for(list(specs))
     pol, pp = lineup_arrays(list(specs), E)
     return E, pol, pp
+
+
+def engine_of(engine):
+    """An :class:`~handsim.games.hand.policies.engines.Engine` from an engine, its ``ref()`` or None
+    (the built-in one)."""
+    from handsim.games.hand.policies.engines import builtin_engine, engine_from_ref
+
+    if engine is None:
+        return builtin_engine()
+    if isinstance(engine, tuple):
+        return engine_from_ref(engine)
+    return engine
 
 
 def run_elimination_chunk(rules, specs, seed: int, start: int, n: int) -> dict:
@@ -47,19 +62,35 @@ def run_elimination_chunk(rules, specs, seed: int, start: int, n: int) -> dict:
     """
     from handsim.errors import RulesError
 
-    from .rules import ELIMINATION_MAX_ROUNDS
-
     if not rules.elimination_score:
         raise RulesError("elimination matches need elimination_score > 0")
     P = len(specs)
     rules.validate(P)
     E, pol, pp = _engine(specs)
-    out = {"rounds": np.zeros(n, np.int16), "win": np.zeros((n, P), np.uint8), "total": np.zeros((n, P), np.int32),
-           "out_after": np.zeros((n, P), np.int16), "score": np.zeros((n, ELIMINATION_MAX_ROUNDS, P), np.int16),
-           "err": np.zeros(n, np.int8)}
-    E.play_elimination_matches(np.uint64(seed), np.int64(start), np.int64(n), np.int64(P), rules.to_vector(),
-                                     pol, pp, out["rounds"], out["win"], out["total"], out["out_after"],
-                                     out["score"], out["err"])
+    out = run_elimination_study_chunk(rules.to_vector(), pol, pp, P, seed, start, n, E)
+    return {k: out[k] for k in ("rounds", "win", "total", "out_after", "score", "err")}
+
+
+def run_elimination_study_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int,
+                                start: int, n: int, engine=None) -> dict:
+    """Play elimination matches ``start .. start+n-1`` of one configuration (kernel vector ``rv``,
+    ``elimination_score`` > 0) and line-up (policy ids ``pol``, parameters ``pp``) for a match study:
+    the matches :func:`run_elimination_chunk` plays (``engine``: an engine, its ``ref()`` or None,
+    the built-in one).
+
+    Returns
+    -------
+    dict of ndarray
+        The fields of :data:`handsim.games.hand.records.ELIMINATION_MATCH`, by line-up position:
+        ``rounds`` int16[n], ``first`` int8[n], ``win`` uint8[n, P], ``total`` int32[n, P],
+        ``out_after`` int16[n, P], ``score`` int16[n, 100, P], ``flags`` uint8[n, 100, P],
+        ``turns`` int16[n, 100], ``err`` int8[n].
+    """
+    from .records import ELIMINATION_MATCH
+
+    out = ELIMINATION_MATCH.allocate(n, players)
+    engine_of(engine).play_elimination_matches(np.uint64(seed), np.int64(start), np.int64(n), np.int64(players), rv,
+                                             pol, pp, *ELIMINATION_MATCH.outputs(out))
     return out
 
 

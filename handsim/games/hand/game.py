@@ -33,17 +33,18 @@ def warm_up(matches: bool = False, engine=None) -> None:
     fn = run_match_chunk if matches else run_chunk
     greedy = [parse_policy("greedy")] * 2
     fn(Rules.preset("classic", rounds=1).to_vector(), *lineup_arrays(greedy, engine), 2, 0, 0, 1, engine)
+    if matches:  # (and the elimination matches' driver, compiled without playing)
+        from .elimination import run_elimination_study_chunk
+
+        run_elimination_study_chunk(Rules.preset("classic", elimination_score=301).to_vector(),
+                                    *lineup_arrays(greedy, engine), 2, 0, 0, 0, engine)
 
 
 def _engine(engine):
     """An :class:`~handsim.games.hand.policies.engines.Engine` from an engine, its ``ref()`` or None (built-in)."""
-    from handsim.games.hand.policies.engines import builtin_engine, engine_from_ref
+    from .elimination import engine_of
 
-    if engine is None:
-        return builtin_engine()
-    if isinstance(engine, tuple):
-        return engine_from_ref(engine)
-    return engine
+    return engine_of(engine)
 
 
 def run_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int, n: int,
@@ -92,9 +93,6 @@ def run_match_chunk(rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: in
     return out
 
 
-#: Why the engine does not play a match with ``elimination_score`` > 0 yet (one line).
-ELIMINATION_REFUSAL = ("elimination_score is scored by 'handsim score --match' only for now: the match engine plays "
-                       "matches of `rounds` rounds (set elimination_score=0)")
 
 
 def deal_failure(spec, c: int, l: int, item: int, code: int) -> Exception:
@@ -161,6 +159,57 @@ def per_deal_table(c: int, l: int, spec, configs, lineup_names, block, res) -> b
         cols[k] = np.repeat(getattr(configs[c], k), n * P)
     return per_deal_parquet(cols)
 
+
+
+def elimination_failure(spec, c: int, l: int, item: int, code: int) -> Exception:
+    """The error for elimination match ``item`` of configuration ``c`` and line-up ``l`` whose fast
+    path reported engine error ``code``: its rounds are replayed with the move log on
+    (:func:`handsim.games.hand.elimination.trace_elimination_round`) to name the policy's move."""
+    from handsim.errors import EngineError, PolicyMoveError
+    from handsim.policies._text import add_context
+
+    from .elimination import trace_elimination_round
+    from .rules import ELIMINATION_MAX_ROUNDS
+
+    rules = spec.configs()[c]
+    lineup = list(spec.lineups[l])
+    where = f" (configuration {c + 1} of {len(spec.configs())}, line-up {lineup_label(lineup)})"
+    for r in range(ELIMINATION_MAX_ROUNDS):
+        try:
+            if trace_elimination_round(rules, lineup, item, r, spec.seed) is None:
+                break
+        except PolicyMoveError as e:
+            return PolicyMoveError(add_context(str(e), where))
+        except EngineError as e:
+            return StudyEngineError(f"internal {e}{where}: please report it")
+    return StudyEngineError(f"internal engine error {code} in elimination match {item}{where}: please report it")
+
+
+def per_match_table(c: int, l: int, spec, configs, lineup_names, block) -> bytes:
+    """One chunk's elimination matches of configuration ``c`` and line-up ``l`` as Parquet bytes
+    (``per_deal/part-*.parquet`` of an elimination study): one row per match and line-up position,
+    with the match's rounds, the position's result, final total, the round after which it went out
+    (0: still in) and its finishing place."""
+    from handsim.stats.records import per_deal_parquet
+
+    from .elimination_study import places
+
+    n, P = block.win.shape
+    cols = {
+        "match": np.repeat(block.match, P),
+        "config": np.full(n * P, c, np.int16),
+        "lineup": np.full(n * P, l, np.int16),
+        "position": np.tile(np.arange(P, dtype=np.int8), n),
+        "policy": np.array(lineup_names[l], dtype=object)[np.tile(np.arange(P), n)],
+        "rounds": np.repeat(block.rounds, P),
+        "win": block.win.ravel() == 1,
+        "total": block.total.ravel(),
+        "out_after": block.out_after.ravel(),
+        "place": places(block.win, block.out_after).ravel().astype(np.int8),
+    }
+    for k in spec.varying():
+        cols[k] = np.repeat(getattr(configs[c], k), n * P)
+    return per_deal_parquet(cols)
 
 
 def summary_table(summary, varying, matches: bool = False) -> str:
@@ -292,13 +341,9 @@ class HandGame(Game):
         check_lineup_rules(lineup, rules)
 
     def check_config(self, rules, matches: bool) -> None:
-        """Refuse a match study with ``elimination_score`` > 0 (RULES.md section 7): the match engine
-        plays matches of ``rounds`` rounds only, for now (a study of single deals ignores it, as it
+        """Nothing to refuse: a match study with ``elimination_score`` > 0 plays elimination matches
+        (RULES.md section 7, :mod:`.elimination_study`; a study of single deals ignores it, as it
         ignores ``rounds``)."""
-        if matches and rules.elimination_score:
-            from handsim.errors import StudyError
-
-            raise StudyError(ELIMINATION_REFUSAL)
 
     # -- the engine
     def engine(self, policies):
@@ -311,11 +356,46 @@ class HandGame(Game):
 
     def run_chunk(self, rv: np.ndarray, pol: np.ndarray, pp: np.ndarray, players: int, seed: int, start: int,
                   n: int, matches: bool = False, engine=None) -> dict:
-        """:func:`run_match_chunk` in a match study, else :func:`run_chunk` (``engine``: the engine's
-        ``ref()``)."""
+        """:func:`run_match_chunk` in a match study (with ``elimination_score`` > 0:
+        :func:`handsim.games.hand.elimination.run_elimination_study_chunk`), else :func:`run_chunk`
+        (``engine``: the engine's ``ref()``)."""
+        from .kernels.params import P_ELIMINATION
+
+        if matches and rv[P_ELIMINATION]:
+            from .elimination import run_elimination_study_chunk
+
+            return run_elimination_study_chunk(rv, pol, pp, players, seed, start, n, engine)
         return (run_match_chunk if matches else run_chunk)(rv, pol, pp, players, seed, start, n, engine)
 
+    # -- elimination matches (RULES.md section 7): one row per match, of varying length
+    def rounds_per_item(self, spec) -> int | None:
+        from .elimination_study import is_elimination_study
+
+        return None if is_elimination_study(spec) else super().rounds_per_item(spec)
+
+    def rounds_of(self, spec, n: int, res: dict) -> int:
+        from .elimination_study import is_elimination_study
+
+        return int(res["rounds"].astype(np.int64).sum()) if is_elimination_study(spec) else super().rounds_of(spec, n, res)
+
+    def chunk_rows(self, spec, start: int, n: int):
+        from .elimination_study import is_elimination_study
+
+        if is_elimination_study(spec):
+            return np.arange(start, start + n, dtype=np.int64), None
+        return super().chunk_rows(spec, start, n)
+
+    def study_record(self, spec):
+        from .elimination_study import is_elimination_study
+        from .records import ELIMINATION_MATCH
+
+        return ELIMINATION_MATCH if is_elimination_study(spec) else self.record(spec.matches)
+
     def deal_failure(self, spec, c: int, l: int, item: int, code: int) -> Exception:
+        from .elimination_study import is_elimination_study
+
+        if is_elimination_study(spec):
+            return elimination_failure(spec, c, l, item, code)
         return deal_failure(spec, c, l, item, code)
 
     # -- the record of a chunk
@@ -325,14 +405,22 @@ class HandGame(Game):
         return record(matches)
 
     def block(self, spec, deal_idx: np.ndarray, policy: np.ndarray | None, res: dict):
+        from .elimination_study import EliminationBlock, is_elimination_study
         from .stats import DealBlock
 
+        if is_elimination_study(spec):
+            return EliminationBlock(deal_idx, res["rounds"], res["first"], res["win"], res["total"], res["out_after"],
+                                    res["score"], res["flags"], res["turns"])
         if spec.matches:
             return DealBlock(deal_idx, res["policy"], res["score"], res["flags"], res["turns"], res["void"],
                              res["match_win"], res["tiebreaks"], res["match_lose"], res["total"], res["hand_decided"])
         return DealBlock(deal_idx, policy, res["score"], res["flags"], res["turns"], res["void"])
 
     def per_deal_table(self, c: int, l: int, spec, configs, lineup_names, block, res) -> bytes:
+        from .elimination_study import is_elimination_study
+
+        if is_elimination_study(spec):
+            return per_match_table(c, l, spec, configs, lineup_names, block)
         return per_deal_table(c, l, spec, configs, lineup_names, block, res)
 
     def accumulator_class(self) -> type:
@@ -341,14 +429,23 @@ class HandGame(Game):
         return StudyAccumulator
 
     def new_accumulator(self, spec):
+        from .elimination_study import EliminationAccumulator, is_elimination_study
         from .stats import StudyAccumulator
 
+        if is_elimination_study(spec):
+            return EliminationAccumulator(spec.config_dicts(), [tuple(s.label for s in l) for l in spec.lineups],
+                                          spec.players, spec.varying())
         return StudyAccumulator(spec.config_dicts(), [tuple(s.label for s in l) for l in spec.lineups], spec.players,
                                 spec.varying(), teams=[bool(getattr(r, "partnership", False)) for r in spec.configs()])
 
     def accumulator_from_state(self, state, spec, own: bool = False):
+        from .elimination_study import EliminationAccumulator, is_elimination_study
         from .stats import StudyAccumulator
 
+        if is_elimination_study(spec):
+            return EliminationAccumulator.from_state(state, own=own, configs=spec.config_dicts(),
+                                                     lineups=[tuple(x.label for x in l) for l in spec.lineups],
+                                                     players=spec.players, varying=spec.varying())
         return StudyAccumulator.from_state(state, own=own, configs=spec.config_dicts(),
                                            lineups=[tuple(x.label for x in l) for l in spec.lineups],
                                            players=spec.players, varying=spec.varying(),
@@ -363,10 +460,13 @@ class HandGame(Game):
         """Write ``summary.parquet``, the report (``report.md`` with figures, ``report.html``,
         ``paired.csv``, ``versus.csv``, ``lineups.csv``, ``totals.csv``...) and ``summary.csv``."""
         from handsim._io import atomic_write
+        from .elimination_study import is_elimination_study, write_elimination_outputs
         from .report import write_report
 
         out = Path(out)
         acc = result.accumulator
+        if is_elimination_study(result.spec):
+            return write_elimination_outputs(acc, out, info)
         summary = acc.summary()
         paired = acc.paired()
         buf = io.BytesIO()
@@ -395,6 +495,7 @@ class HandGame(Game):
             "mean_score.png", "p_unopened.png", "p_hand.png", "versus.png", "lineups.png", "match_win.png",
             "final_totals.png", "team_totals.png", "team_margin.png", "team_score.png", "round_length.png",
             "rates.png", "paired.png",
+            "elimination_policies.csv", "elimination_seats.csv", "elimination_length.csv",
         } | {f"effect_{name}.png" for name in PARAM_BY_NAME})
 
     def partial_title(self, spec) -> str:
@@ -410,6 +511,10 @@ class HandGame(Game):
         return ("the match engine", "play_matches") if matches else ("the simulation engine", "play_deals")
 
     def summary_text(self, result, spec) -> str:
+        from .elimination_study import elimination_summary_text, is_elimination_study
+
+        if is_elimination_study(spec):
+            return elimination_summary_text(result.accumulator)
         teams = bool((result.summary["seat"].astype(str) == "team A").any())
         return summary_table(result.summary, spec.varying(), spec.matches) + "\n" + summary_units(spec.matches, teams)
 
@@ -471,6 +576,9 @@ class HandGame(Game):
             lineup_list = [[parse_policy(expand_policy_ref(p))] * players for p in policies] + seat_lineups
             if not lineup_list:
                 lineup_list = [[parse_policy(self.default_policy)] * players]
+        if rounds is not None and rules.elimination_score:
+            raise click.UsageError(f"--rounds {rounds}: a match with elimination_score={rules.elimination_score} ends "
+                                   "when one player is left, not after a number of rounds: use --matches")
         if rounds is not None:
             matches = True
             if set_differs(settings, "rounds", rules.rounds, rounds):

@@ -64,3 +64,29 @@ MATCH_COLUMNS = ("match_win", "match_lose", "total", "tiebreaks", "hand_decided"
 def record(matches: bool) -> Record:
     """The record of a chunk: :data:`MATCH_ROUND` for a match study, else :data:`DEAL`."""
     return MATCH_ROUND if matches else DEAL
+
+
+class _RoundField(Field):
+    """A field with one value per round of an elimination match (``(n, ELIMINATION_MAX_ROUNDS)``,
+    or ``(n, ELIMINATION_MAX_ROUNDS, P)`` per seat)."""
+
+    def shape(self, n: int, players: int) -> tuple[int, ...]:
+        from .rules import ELIMINATION_MAX_ROUNDS
+
+        return (n, ELIMINATION_MAX_ROUNDS, players) if self.per == PER_SEAT else (n, ELIMINATION_MAX_ROUNDS)
+
+
+#: One elimination match of ``play_elimination_matches`` (RULES.md §7, ``elimination_score`` > 0), by
+#: line-up position; the per-round fields hold 0 for a position out of the match and after its end.
+ELIMINATION_MATCH = Record("elimination match", (
+    Field("rounds", np.int16, PER_DEAL, "rounds the match lasted (1 to the 100-round cap)"),
+    Field("first", np.int8, PER_DEAL, "line-up position of the first round's starter"),
+    Field("win", np.uint8, PER_SEAT, "1: a winner (several at the cap: a shared win), 0 not"),
+    Field("total", np.int32, PER_SEAT, "final match total, points"),
+    Field("out_after", np.int16, PER_SEAT, "the round (1-based) after which the position went out, 0: still in"),
+    _RoundField("score", np.int16, PER_SEAT, "each round's points (RULES.md §6)"),
+    _RoundField("flags", np.uint8, PER_SEAT, "each round's bits: opened (1), went out (2), with a Hand (4), "
+                "a joker left in hand (8)"),
+    _RoundField("turns", np.int16, PER_DEAL, "each round's length in turns"),
+    _ERR,
+))

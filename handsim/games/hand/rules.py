@@ -148,7 +148,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Konkan (KA, with KN's values where KA is silent; VARIANTS.md "Proposed presets"): KA plays 2-3
     # players (KN 2-4); its unlimited reshuffles are the engine's cap of 30; no Hand bonus (KA and KN
     # name none: a one-turn finish scores as going out and doubles nobody); KN's joker cut is not
-    # built; the match ends by elimination at 301, so its match studies wait for elimination studies
+    # built; the match ends by elimination at 301 (its match studies: elimination matches)
     "konkan": {"ace_value": 10, "ace_low_value": 10, "max_jokers_per_meld": 2, "discard_pickup": "must_open_using",
                "opening_threshold": 81, "opening_rule": "ascending", "ascending_increment": 1, "max_reshuffles": 30,
                "go_out_requires_discard": True, "hand_doubles_others": False, "hand_score": -30,

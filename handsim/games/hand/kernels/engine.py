@@ -32,6 +32,7 @@ from handsim.games.hand.kernels.driverlib import (  # noqa: F401  (FLAG_*, MAX_T
     match_setup,
     next_active_dealer,
     next_dealer,
+    seat_flags,
     standings,
     traced_result,
     write_deal,
@@ -49,6 +50,7 @@ from handsim.games.hand.kernels.state import (
     S_PLAYERS,
     S_STARTER,
     S_STATUS,
+    S_TURN,
     STATUS_OUT,
     deal_from_deck,
     new_game,
@@ -282,12 +284,14 @@ def play_stacked(deck, dealer, key, players, rv, pol_seat, pp_seat):
 @njit(cache=True)
 def elimination_work():
     """The work arrays of an elimination match: policies by seat and by compact seat, the seats
-    in the round, totals, round wins, the round each seat went out after, round scores."""
+    in the round, totals, round wins, the round each seat went out after, round scores, round
+    outcome bits (``FLAG_*``) by seat and round lengths in turns."""
     return (np.zeros(MAX_SEATS, dtype=np.int64), np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64),
             np.zeros(MAX_SEATS, dtype=np.int64), np.zeros((MAX_SEATS, N_POLICY_PARAMS), dtype=np.float64),
             np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64),
             np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.int64),
-            np.zeros((ELIMINATION_CAP, MAX_SEATS), dtype=np.int64))
+            np.zeros((ELIMINATION_CAP, MAX_SEATS), dtype=np.int64), np.zeros((ELIMINATION_CAP, MAX_SEATS), dtype=np.uint8),
+            np.zeros(ELIMINATION_CAP, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -312,14 +316,15 @@ def elimination_round(g, seed, m, r, players, dealer, gone, pol_seat, pp_seat, a
 
 @njit(cache=True)
 def elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, stop, totals, wins, gone, rs,
-                       act, pol_c, pp_c):
+                       act, pol_c, pp_c, rf, rt):
     """Play elimination match ``m`` (RULES.md section 7, ``elimination_score`` = E > 0) from its first
     round until it ends - at most one seat left, or :data:`ELIMINATION_CAP` rounds - or until
     ``stop`` rounds are played.  After each round every seat still in whose total is above E is
     out (``gone[s]`` = the round, 1-based, after which it went out); the next dealer is
     :func:`~handsim.games.hand.kernels.driverlib.next_active_dealer`.  Fills ``totals``, ``wins``
-    (rounds won by going out), ``gone`` and ``rs[r, seat]`` (round scores, 0 for a seat out);
-    returns ``(rounds played, the next round's dealer, first engine error code or 0)``."""
+    (rounds won by going out), ``gone``, ``rs[r, seat]`` (round scores, 0 for a seat out),
+    ``rf[r, seat]`` (the round's outcome bits, ``FLAG_*``, 0 for a seat out) and ``rt[r]`` (its
+    turns); returns ``(rounds played, the next round's dealer, first engine error code or 0)``."""
     E = rv[P_ELIMINATION]
     sc = np.zeros(MAX_SEATS, dtype=np.int64)
     dealer = first_dealer
@@ -332,10 +337,13 @@ def elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer,
         for s in range(players):
             sc[s] = 0
             rs[r, s] = 0
+            rf[r, s] = 0
         for i in range(q):
             sc[act[i]] = g.scores[i]
             rs[r, act[i]] = g.scores[i]
+            rf[r, act[i]] = seat_flags(g, i)
             totals[act[i]] += g.scores[i]
+        rt[r] = g.sc[S_TURN]
         if g.sc[S_STATUS] == STATUS_OUT:
             wins[act[g.sc[S_OUT_SEAT]]] += 1
         left = 0
@@ -352,9 +360,10 @@ def elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer,
 
 
 @njit(cache=True)
-def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_win, o_total, o_out_after, o_score,
-                             o_err):
-    """Play elimination matches ``start .. start+n-1`` (RULES.md section 7, ``elimination_score`` > 0).
+def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_first, o_win, o_total, o_out_after,
+                             o_score, o_flags, o_turns, o_err):
+    """Play elimination matches ``start .. start+n-1`` (RULES.md section 7, ``elimination_score`` > 0),
+    writing what a match study reads of each (``handsim.games.hand.records.ELIMINATION_MATCH``).
 
     Seating and the first dealer as :func:`play_matches` (line-up position ``j`` at seat
     ``(j + match) % players``, the dealer drawn from ``(seed, match, 0)``); round ``r`` is shuffled
@@ -366,6 +375,8 @@ def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_w
         As for :func:`play_matches`.
     o_rounds : ndarray(int16, shape=(n,))
         Out: rounds the match lasted (1 .. ELIMINATION_CAP).
+    o_first : ndarray(int8, shape=(n,))
+        Out: the line-up position of the first round's starter (seat 0 of the match's playing order).
     o_win : ndarray(uint8, shape=(n, players))
         Out: 1 for the winner by line-up position (more than one: a shared win at the cap).
     o_total : ndarray(int32, shape=(n, players))
@@ -375,12 +386,17 @@ def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_w
     o_score : ndarray(int16, shape=(n, ELIMINATION_CAP, players))
         Out: each round's score by line-up position (0 for a position out of the match and for
         rounds after the match's end).
+    o_flags : ndarray(uint8, shape=(n, ELIMINATION_CAP, players))
+        Out: each round's outcome bits (``FLAG_OPENED``, ``FLAG_OUT``, ``FLAG_HAND``,
+        ``FLAG_JOKER_LEFT``) by line-up position, 0 for a position out and after the end.
+    o_turns : ndarray(int16, shape=(n, ELIMINATION_CAP))
+        Out: each round's turns, 0 after the end.
     o_err : ndarray(int8, shape=(n,))
         Out: the first engine error code of the match (0 = none).
     """
     arr = new_game(players, rv, False)
     g = arr[0]
-    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs = elimination_work()
+    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs, rf, rt = elimination_work()
     w = np.zeros(MAX_SEATS, dtype=np.uint8)
     for k in range(n):
         m = start + k
@@ -389,10 +405,13 @@ def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_w
         wins[:] = 0
         gone[:] = 0
         nr, _, err = elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, ELIMINATION_CAP,
-                                        totals, wins, gone, rs, act, pol_c, pp_c)
+                                        totals, wins, gone, rs, act, pol_c, pp_c, rf, rt)
         elimination_standings(totals, wins, gone, players, w)
         o_rounds[k] = nr
         o_err[k] = err
+        o_first[k] = (starter_of(first_dealer, players, rv) - m) % players
+        for r in range(nr):
+            o_turns[k, r] = rt[r]
         for j in range(players):
             s = (j + m) % players
             o_win[k, j] = w[s]
@@ -400,6 +419,7 @@ def play_elimination_matches(seed, start, n, players, rv, pol, pp, o_rounds, o_w
             o_out_after[k, j] = gone[s]
             for r in range(nr):
                 o_score[k, r, j] = rs[r, s]
+                o_flags[k, r, j] = rf[r, s]
     keep_alive(arr)
 
 
@@ -413,12 +433,12 @@ def play_traced_elimination_round(seed, m, r, players, rv, pol, pp):
     ``act int64[MAX_SEATS]`` (compact seat ``i`` is seat ``act[i]`` of the match) and the number
     of seats in the round, 0 when the match ended before round ``r``.
     """
-    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs = elimination_work()
+    pol_seat, pp_seat, pol_c, pp_c, act, totals, wins, gone, rs, rf, rt = elimination_work()
     first_dealer = match_setup(seed, m, players, pol, pp, pol_seat, pp_seat)
     arr = new_game(players, rv, True)
     g = arr[0]
     nr, dealer, _ = elimination_rounds(g, seed, m, players, rv, pol_seat, pp_seat, first_dealer, r, totals, wins,
-                                       gone, rs, act, pol_c, pp_c)
+                                       gone, rs, act, pol_c, pp_c, rf, rt)
     q = 0
     dc = 0
     if nr == r and r < ELIMINATION_CAP and players - np.count_nonzero(gone[:players]) > 1:
