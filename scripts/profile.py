@@ -93,10 +93,10 @@ MISPREDICT = 15
 
 #: Parts of a turn, by the functions on the call chain (innermost first); the first that
 #: matches names the part.
-SEARCH = ("arrange.search", "arrange.search_bits", "arrange._choose", "arrange._search_stack", "arrange.can_meld",
-          "arrange.drop_isolated", "arrange.hand_to_table", "arrange.hand_bits")
+SEARCH = ("arrange.search", "arrange.search_bits", "arrange.search_kept", "arrange._choose", "arrange._search_stack",
+          "arrange.can_meld", "arrange.drop_isolated", "arrange.hand_to_table", "arrange.hand_bits")
 #: The search's entry points (a call of one of them from outside the search is one search).
-SEARCH_ENTRIES = ("arrange.search", "arrange.search_bits")
+SEARCH_ENTRIES = ("arrange.search", "arrange.search_bits", "arrange.search_kept")
 
 
 def _part(chain: list[str]) -> str:

@@ -282,3 +282,34 @@ def test_the_cards_that_fit_the_table_follow_every_lay_off():
         assert (done[:, :53] == done[:, 53:]).all(), seed
         made += n
     assert made > 100  # lay-offs grew the runs and sets, and the answers followed
+
+
+def test_a_hand_with_a_card_no_meld_can_hold_is_answered_from_memory():
+    # classic: a meld may hold a single natural, so the memory is keyed by the cards some meld
+    # may contain; 5S 6S 7S + 9H 9D 9C, then the same with a lone KD, and without the lone 2C
+    rules = Rules.preset("classic")
+    arr = S.new_game(4, rules.to_vector(), False)
+    g = arr[0]
+
+    def hand(*cards):
+        h = np.zeros(53, np.int8)
+        for c in cards:
+            h[c] += 1
+        return h
+
+    core = [4, 5, 6, 13 + 8, 26 + 8, 39 + 8]  # 5S 6S 7S, 9H 9D 9C (card type 13 suit + rank - 1)
+    out = np.zeros(2 + 6 * A.MAX_MELDS, np.int64)
+    first = hand(*core, 39 + 1)  # and the 2C
+    _ask(arr, first, A.DEAD, -1, out)
+    assert out[0] == 5 + 6 + 7 + 27 and out[1] == 2
+    for other in (hand(*core), hand(*core, 39 + 1, 26 + 12), hand(*core, 26 + 12, 26 + 12)):
+        g["path"][:] = -7
+        out[:] = 0
+        _ask(arr, other, A.DEAD, -1, out)
+        assert (g["path"] == -7).all()  # from memory
+        assert (out == _fresh(other, g["W"][A.DEAD], -1)).all()
+    # a card that may join a meld is another hand: searched
+    g["path"][:] = -7
+    _ask(arr, hand(*core, 7), A.DEAD, -1, out)  # the 8S extends the run
+    assert not (g["path"] == -7).all()
+    assert out[0] == 5 + 6 + 7 + 8 + 27

@@ -393,11 +393,25 @@ def search(hand, W, path, bestpath, best, floor):
 @njit(cache=True)
 def search_bits(c1, c2, J, W, path, bestpath, best, floor):
     """:func:`search` for the hand given as bitsets (:func:`hand_bits`) and ``J`` jokers."""
+    c1, c2 = drop_unmeldable(c1, c2, J, W)
+    return search_kept(c1, c2, J, W, path, bestpath, best, floor)
+
+
+@njit(cache=True, inline="always")
+def drop_unmeldable(c1, c2, J, W):
+    """The hand ``(c1, c2)`` (bitsets, with ``J`` jokers) without the cards no meld can contain
+    (:func:`meldable`), when a meld may hold a single natural (``W``'s rules): they are left over
+    in every arrangement, so the hand returned has the same best arrangement - the search drops
+    them first, and the table's memory of searches is keyed by what is left."""
     if W[_W_MISC, 3] <= 1:
-        # cards no meld can contain are left over in every arrangement: drop them first
         kept = meldable(c1, J, W[_W_MISC, 2])
-        c1 &= kept
-        c2 &= kept
+        return c1 & kept, c2 & kept
+    return c1, c2
+
+
+@njit(cache=True)
+def search_kept(c1, c2, J, W, path, bestpath, best, floor):
+    """:func:`search_bits` of a hand that :func:`drop_unmeldable` has already gone through."""
     rem = _weight_of(c1, c2, c1 & _RANKS, W) + J * W[_W_MISC, 0]
     best[0] = floor
     best[1] = 0

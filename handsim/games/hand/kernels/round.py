@@ -6,7 +6,9 @@ the policy API and the tracer read them there (``S.<name>``)."""
 
 import numpy as np
 from numba import njit
-from handsim.games.hand.kernels.arrange import COUNT, DEAD, MAX_MELDS, OPEN, hand_bits, make_weights, meldable, search_bits
+from handsim.games.hand.kernels.arrange import (
+    COUNT, DEAD, MAX_MELDS, OPEN, drop_unmeldable, hand_bits, make_weights, meldable, search_kept,
+)
 from handsim.games.hand.kernels.consts import (
     JOKER,
     MAX_SEATS,
@@ -605,8 +607,13 @@ def hand_search_above(g, hand, mode, floor):
     answers the same floor or a higher one.  The result depends on the hand and the search
     weights only, which :func:`forget_searches` watches.
     """
+    J = np.int64(hand[JOKER])
+    W = g.W[mode]
+    # keyed by the cards some meld may contain: a hand searched again with other cards no meld
+    # can hold (a card drawn or discarded that fits nothing) has the same arrangement
     c1, c2 = hand_bits(hand)
-    key2 = np.int64(hand[JOKER]) | (np.int64(mode) << 8)
+    c1, c2 = drop_unmeldable(c1, c2, J, W)
+    key2 = J | (np.int64(mode) << 8)
     e0 = _memo_pair(c1, c2, key2)
     slot = -1
     for e in range(e0, e0 + 2):
@@ -625,7 +632,7 @@ def hand_search_above(g, hand, mode, floor):
         if floor >= r[0]:  # nothing above a floor as high or higher
             return floor, 0
         slot = e  # nothing above a higher floor: this search replaces it
-    val, n = search_bits(c1, c2, np.int64(hand[JOKER]), g.W[mode], g.path, g.bestpath, g.best, floor)
+    val, n = search_kept(c1, c2, J, W, g.path, g.bestpath, g.best, floor)
     if slot < 0:
         slot = e0 + (g.memo_next[0] & 1)
         g.memo_next[0] += 1

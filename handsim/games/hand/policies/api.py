@@ -46,6 +46,7 @@ from numba import njit
 
 from handsim.games.hand.kernels import state as _S
 from handsim.games.hand.kernels.arrange import COUNT, COUNT_BONUS, DEAD, MAX_MELDS, OPEN
+from handsim.games.hand.kernels.bits import popcount  # noqa: F401  (set bits of an int64: for policies' bitsets)
 from handsim.games.hand.kernels.consts import (  # noqa: F401  (the API's constants)
     COPIES,
     DRAW_DISCARD,
@@ -270,10 +271,9 @@ def seen_cards(g, seat, out):
     """Every card whose place ``seat`` knows, as counts in ``out int8[N_TYPES]``: its own hand, the
     table melds, the discard pile and the cards others are known to hold (:func:`known_cards`).
     Returns ``out``."""
-    melded = np.empty(N_TYPES, dtype=np.int8)
-    path_counts(g.melds, g.sc[_S.S_N_MELDS], melded)
+    path_counts(g.melds, g.sc[_S.S_N_MELDS], out)  # the table's cards (no array to allocate)
     for t in range(N_TYPES):
-        out[t] = g.hands[seat, t] + melded[t]
+        out[t] += g.hands[seat, t]
     for i in range(g.sc[_S.S_PILE_N]):
         out[g.pile[i]] += 1
     for s in range(g.sc[_S.S_PLAYERS]):

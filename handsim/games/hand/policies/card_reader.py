@@ -49,8 +49,8 @@ from .counting import (  # noqa: F401  (moved to .counting; re-exported)
     M_BOUND_OK, M_DISC, M_RELEASED, M_RESH, M_VALID, NEIGHBOURS,
     _JOKER_FEED, _OUT_CHANCE, _OUT_CHANCE_FAR, _better, _card_bit, _chance,
     _copies_unseen, _neighbour_table, _pos_card, _pos_value, _run_partial, _unseen,
-    arrange_left, card_bits, card_partial, feed_risk, feed_risk_in, feed_view, held_bits,
-    lay_off_left, leftover_terms,
+    DEP_NONE, DEP_PAIR, DEP_RUN, arrange_left, card_bits, card_partial, feed_risk, feed_risk_in, feed_view, held_bits,
+    lay_off_left, leftover_terms, partial_dep,
     leftover_value, melds_left, neighbours, observe, out_risk, outlook,
     partial_of, partials, partials_of, points_of, remember_discard, terms_without,
     unopened_points, value_of,
@@ -115,7 +115,8 @@ _W_CARDS = 0  # card counts: the hand valued
 _W_LEFT = 1  # its cards no meld holds
 _W_UNSEEN = 2  # the cards the player cannot place
 _W_PRE = 3  # the cards no meld holds, before the lay-offs
-_N_IWORK = 4
+_W_DEP = 4  # what each left card's best partial meld depends on (counting.partial_dep)
+_N_IWORK = 5
 _W_P = 0  # the partial melds' chances (p_out)
 _W_V = 1  # and values (v_out)
 _N_FWORK = 2
@@ -123,8 +124,9 @@ _N_FWORK = 2
 
 @njit(cache=True)
 def new_work():
-    """The work arrays of one decision's valuations: ``int8[4, N_TYPES]`` (the hand valued, its
-    left cards, the unseen cards, the left cards before lay-offs) and ``float64[2, N_TYPES]``
+    """The work arrays of one decision's valuations: ``int8[5, N_TYPES]`` (the hand valued, its
+    left cards, the unseen cards, the left cards before lay-offs, their partial melds'
+    dependencies) and ``float64[2, N_TYPES]``
     (the partial melds' chances and values): two allocations per decision instead of one per
     array and valuation."""
     return np.empty((_N_IWORK, api.N_TYPES), dtype=np.int8), np.empty((_N_FWORK, api.N_TYPES), dtype=np.float64)
@@ -154,6 +156,7 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
     unseen = iw[_W_UNSEEN]
     p = fw[_W_P]
     v = fw[_W_V]
+    dep = iw[_W_DEP]
     n_unseen = _unseen(g, seat, unseen)
     look = outlook(unseen, n_unseen, draws_ahead(g, prm), api.rule(g, api.R_ACE_LOW), api.rule(g, api.R_ACE))
     ow = prm[OPEN_WEIGHT]
@@ -170,14 +173,14 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
         mem[M_BOUND] = ov
         mem[M_BOUND_OK] = 1
     pts = points_of(g, h)
-    lbits = partials_of(left, look, p, v)
+    lbits = partials_of(left, look, p, v, dep)
     cost, gain = leftover_terms(g, left, cw, p, v)
     fv = feed_view(g, seat)
     n = 0
     for t in range(api.N_NATURALS):
         if left[t] == 0 or not api.discard_is_legal(g, seat, t):
             continue
-        c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
+        c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, dep, look)
         out[t] = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow, unopened_points(g)) - fwt * feed_risk_in(g, fv, t)
         n += 1
     if n > 0:
@@ -188,7 +191,7 @@ def _discard_values(g, seat, keep_jokers, prm, out, iw, fw):
             continue
         cards[t] -= 1
         ov2 = arrange_left(g, seat, cards, opened, left)
-        partials_of(left, look, p, v)
+        partials_of(left, look, p, v, dep)
         out[t] = (leftover_value(g, left, ov2, req, pts - api.card_points(g, t), ow, cw, p, v)
                   - fwt * feed_risk_in(g, fv, t))
         cards[t] += 1
@@ -216,21 +219,30 @@ def choose_discard(g, seat, keep_jokers, prm):
 
 
 @njit(cache=True)
-def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v, pre, reuse):
+def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v, dep, pre, reuse):
     """The value of the hand ``cards`` (points, higher is better), arranged as ``seat`` would
     play it (:func:`arrange_left`) and valued by :func:`leftover_value` - with ``discard``, after
     the best discard among the cards no meld holds other than one copy of card ``keep`` (the card
     taken from the pile).  ``req``: points the opening still needs (0 once opened); ``look``:
     the :func:`outlook` of the player's unseen cards (:func:`api.unseen_cards`); ``left``,
-    ``p``, ``v``: work arrays (``int8``, ``float64``, ``float64[N_TYPES]``).  ``pre``
+    ``p``, ``v``, ``dep``: work arrays (``int8``, ``float64``, ``float64``, ``int8[N_TYPES]``).  ``pre``
     (``int8[N_TYPES]``) gets the cards no meld holds before the lay-offs (:func:`melds_left`);
     with ``reuse`` (opened) it holds them already for ``cards`` without one ``keep``, which no
-    meld of ``cards`` can contain: the arrangement is the same, and is not searched again."""
+    meld of ``cards`` can contain: the arrangement is the same, and is not searched again; and
+    ``p``, ``v``, ``dep`` hold the partial melds of that valuation (the call just before, with the
+    same ``look``): only ``keep`` and its neighbours are valued again, when ``keep`` is a new
+    left card (:func:`partial_dep` depends on a card's neighbours only)."""
     ow = prm[OPEN_WEIGHT]
     cw = prm[CARD_WEIGHT]
+    had_keep = False
     if reuse:
         for t in range(api.N_TYPES):
             left[t] = pre[t]
+        # whether the valuation before kept a copy of keep in its left cards (after lay_off_left)
+        k = pre[keep]
+        if k > 0 and opened and api.table_count(g) > 0 and api.layoff_meld(g, keep) >= 0:
+            k -= 1
+        had_keep = k > 0
         left[keep] += 1
         ov = 0
     else:
@@ -240,14 +252,25 @@ def hand_value(g, seat, cards, opened, req, discard, keep, prm, look, left, p, v
     if opened:
         lay_off_left(g, left)
     pts = points_of(g, cards)
-    lbits = partials_of(left, look, p, v)
+    if reuse:
+        lbits = held_bits(left)
+        if left[keep] > 0 and not had_keep:
+            p[keep], v[keep], dep[keep] = partial_dep(keep, lbits, look)
+            for i in range(8):
+                u = NEIGHBOURS[keep, i]
+                if u < 0:
+                    break
+                if left[u] > 0:
+                    p[u], v[u], dep[u] = partial_dep(u, lbits, look)
+    else:
+        lbits = partials_of(left, look, p, v, dep)
     cost, gain = leftover_terms(g, left, cw, p, v)
     best = -1e300
     if discard:
         for t in range(api.N_NATURALS):
             if left[t] == 0 or (t == keep and left[t] == 1):
                 continue
-            c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, look)
+            c2, g2 = terms_without(g, left, lbits, t, cost, gain, cw, p, v, dep, look)
             val = value_of(c2, g2, ov, req, pts - api.card_points(g, t), ow, unopened_points(g))
             if val > best:
                 best = val
@@ -328,12 +351,13 @@ def draw_decision(g, seat, prm):
     if keep_jk:
         cards[api.JOKER] = 0
     pre = iw[_W_PRE]
-    now = hand_value(g, seat, cards, True, 0, False, api.NO_CARD, prm, look, left, p, v, pre, False)
+    dep = iw[_W_DEP]
+    now = hand_value(g, seat, cards, True, 0, False, api.NO_CARD, prm, look, left, p, v, dep, pre, False)
     cards[top] += 1
     # a top discard that no meld of the hand with it can contain changes nothing in the hand's
     # arrangement (the search drops such cards first, when a meld may hold a single natural)
     reuse = api.rule(g, api.R_MIN_NATURAL_CARDS_PER_MELD) <= 1 and not api.could_meld(g, cards, top)
-    with_top = hand_value(g, seat, cards, True, 0, True, top, prm, look, left, p, v, pre, reuse)
+    with_top = hand_value(g, seat, cards, True, 0, True, top, prm, look, left, p, v, dep, pre, reuse)
     return api.DRAW_DISCARD if with_top > now + prm[TAKE_MARGIN] else api.DRAW_STOCK
 
 

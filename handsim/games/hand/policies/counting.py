@@ -36,6 +36,9 @@ _JOKER_FEED = 100.0
 
 # ------------------------------------------------------------------------- cards and outs
 
+#: Bit 0 of each suit's lane of a :func:`card_bits` set.
+_LANES = 0x0001000100010001
+
 
 @njit(cache=True, inline="always")
 def _pos_card(suit, q):
@@ -164,46 +167,72 @@ def _better(pv, best, bp, bv):
     return best, bp, bv
 
 
-@njit(cache=True)
-def partial_of(t, c1, look):
-    """:func:`card_partial` of natural ``t`` among the cards ``c1`` (a bitset: the first of
-    :func:`card_bits`), valued with :func:`outlook` ``look``: the same ``(p, v)``, from integers
-    only."""
+#: :func:`partial_dep` of a card without a partial meld, and of one whose best partial meld is a pair
+#: (one of more than two cards of its rank); a run partial meld's is ``DEP_RUN`` + its partner's card type.
+DEP_NONE = 0
+DEP_PAIR = 1
+DEP_RUN = 2
+
+
+@njit(cache=True, inline="always")
+def _best_dep(pv, dep, best, bp, bv, bd):
+    """:func:`_better`, carrying the :func:`partial_dep` code ``dep`` of the partial meld ``pv``."""
+    p, v = pv
+    if p * v > best:
+        return p * v, p, v, dep
+    return best, bp, bv, bd
+
+
+@njit(cache=True, inline="always")
+def partial_dep(t, c1, look):
+    """:func:`partial_of` ``(p, v)`` and what it depends on: ``DEP_NONE`` when ``t`` has no
+    partial meld (none appears when a card of ``c1`` goes), ``DEP_PAIR`` when the best is a pair
+    (it may change when a card of the rank goes), ``DEP_RUN + u`` when the best is a run partial
+    with card ``u`` (it may change when ``u`` goes).  The best partial meld is the first in order
+    with the most ``p * v``, and a card's going only removes partial melds or lowers a pair's
+    ``p`` (a run partial's value does not depend on the other cards): a card other than these
+    leaves ``(p, v)`` exactly as they are."""
     s = api.suit_of(t)
     r = api.rank_of(t)
     sb = s * 16
     best = 0.0
     bp = 0.0
     bv = 0.0
-    # a pair (or more) of the rank: completed by the suits it lacks
-    others = 0
-    outs = 0
-    for s2 in range(api.N_SUITS):
-        if s2 == s:
-            continue
-        b = s2 * 16 + r
-        if (c1 >> b) & 1:
-            others += 1
-        else:
-            outs += _copies_unseen(look, b)
+    bd = DEP_NONE
+    # a pair (or more) of the rank: completed by the suits it lacks (the rank's bit in the three
+    # other suits' lanes, counted at once)
+    u1, u2, _, _, _ = look
+    col = (np.int64(_LANES) << r) & ~(np.int64(1) << (sb + r))
+    others = api.popcount(c1 & col)
+    miss = col & ~c1
+    outs = api.popcount(u1 & miss) + api.popcount(u2 & miss)
     if others > 0:
         p = 1.0 if others >= 2 else look[3][outs]
-        best, bp, bv = _better((p, 3.0 * api.rank_hand_value(r, look[4])), best, bp, bv)
+        best, bp, bv, bd = _best_dep((p, 3.0 * api.rank_hand_value(r, look[4])), DEP_PAIR, best, bp, bv, bd)
     # runs: the Ace sits low (position 1) or high (14); partners in the order +1, +2, -1, -2 of
     # position r, then for an Ace those of position 14 (-1, -2: the King, then the Queen)
     if (c1 >> (sb + r + 1)) & 1:
-        best, bp, bv = _better(_run_partial(sb, r, r + 1, look), best, bp, bv)
+        best, bp, bv, bd = _best_dep(_run_partial(sb, r, r + 1, look), DEP_RUN + _pos_card(s, r + 1), best, bp, bv, bd)
     if r <= 12 and (c1 >> (sb + r + 2)) & 1:
-        best, bp, bv = _better(_run_partial(sb, r, r + 2, look), best, bp, bv)
+        best, bp, bv, bd = _best_dep(_run_partial(sb, r, r + 2, look), DEP_RUN + _pos_card(s, r + 2), best, bp, bv, bd)
     if r >= 2 and (c1 >> (sb + r - 1)) & 1:
-        best, bp, bv = _better(_run_partial(sb, r - 1, r, look), best, bp, bv)
+        best, bp, bv, bd = _best_dep(_run_partial(sb, r - 1, r, look), DEP_RUN + _pos_card(s, r - 1), best, bp, bv, bd)
     if r >= 3 and (c1 >> (sb + r - 2)) & 1:
-        best, bp, bv = _better(_run_partial(sb, r - 2, r, look), best, bp, bv)
+        best, bp, bv, bd = _best_dep(_run_partial(sb, r - 2, r, look), DEP_RUN + _pos_card(s, r - 2), best, bp, bv, bd)
     if r == 1 and (c1 >> (sb + 13)) & 1:
-        best, bp, bv = _better(_run_partial(sb, 13, 14, look), best, bp, bv)
+        best, bp, bv, bd = _best_dep(_run_partial(sb, 13, 14, look), DEP_RUN + _pos_card(s, 13), best, bp, bv, bd)
     if r == 1 and (c1 >> (sb + 12)) & 1:
-        best, bp, bv = _better(_run_partial(sb, 12, 14, look), best, bp, bv)
-    return bp, bv
+        best, bp, bv, bd = _best_dep(_run_partial(sb, 12, 14, look), DEP_RUN + _pos_card(s, 12), best, bp, bv, bd)
+    return bp, bv, bd
+
+
+@njit(cache=True)
+def partial_of(t, c1, look):
+    """:func:`card_partial` of natural ``t`` among the cards ``c1`` (a bitset: the first of
+    :func:`card_bits`), valued with :func:`outlook` ``look``: the same ``(p, v)``, from integers
+    only."""
+    p, v, _ = partial_dep(t, c1, look)
+    return p, v
 
 
 @njit(cache=True)
@@ -221,17 +250,19 @@ def card_partial(t, cards, unseen, n_unseen, horizon, ace_low, ace=11):
 
 
 @njit(cache=True)
-def partials_of(cards, look, p_out, v_out):
+def partials_of(cards, look, p_out, v_out, dep):
     """:func:`partials` valued with :func:`outlook` ``look``, for the cards held only: the
     entries of the natural cards ``cards`` lacks are left as they were (the valuations read the
-    entries of the cards held only).  Returns the cards held as a bitset (the first of
+    entries of the cards held only); ``dep int8[N_TYPES]`` gets each one's :func:`partial_dep`
+    code (for :func:`terms_without`).  Returns the cards held as a bitset (the first of
     :func:`card_bits`)."""
     c1 = held_bits(cards)
     p_out[api.JOKER] = 0.0
     v_out[api.JOKER] = 0.0
+    dep[api.JOKER] = DEP_NONE
     for t in range(api.N_NATURALS):
         if cards[t] > 0:
-            p_out[t], v_out[t] = partial_of(t, c1, look)
+            p_out[t], v_out[t], dep[t] = partial_dep(t, c1, look)
     return c1
 
 
@@ -242,7 +273,8 @@ def partials(cards, unseen, n_unseen, horizon, ace_low, p_out, v_out, ace=11):
     for t in range(api.N_NATURALS):
         p_out[t] = 0.0
         v_out[t] = 0.0
-    partials_of(cards, outlook(unseen, n_unseen, horizon, ace_low, ace), p_out, v_out)
+    partials_of(cards, outlook(unseen, n_unseen, horizon, ace_low, ace), p_out, v_out,
+                np.empty(api.N_TYPES, dtype=np.int8))
     return p_out
 
 
@@ -305,10 +337,12 @@ def leftover_terms(g, left, card_weight, p_out, v_out):
 
 
 @njit(cache=True)
-def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look):
+def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, dep, look):
     """:func:`leftover_terms` of ``left`` (``lbits``: its cards as a bitset) less one copy of
-    card ``t``, from those of ``left`` (``cost``, ``gain``, ``p_out``, ``v_out``): only ``t`` and
-    its :func:`neighbours` change (valued again in that order with :func:`outlook` ``look``)."""
+    card ``t``, from those of ``left`` (``cost``, ``gain``, ``p_out``, ``v_out``, ``dep``: as
+    :func:`partials_of` gives them): only ``t`` and its :func:`neighbours` change (valued again in
+    that order with :func:`outlook` ``look``) - and of those only the ones whose best partial meld
+    depends on ``t`` (:func:`partial_dep`; the others' terms would change by exactly 0)."""
     cost -= (api.card_points(g, t) + card_weight) * (1.0 - p_out[t])
     if left[t] > 1:
         return cost, gain  # a copy stays: no partial meld changes
@@ -321,6 +355,9 @@ def terms_without(g, left, lbits, t, cost, gain, card_weight, p_out, v_out, look
         if u < 0:
             break
         if left[u] == 0:
+            continue
+        # the first three neighbours are t's rank in the other suits, the rest t's suit
+        if dep[u] != (DEP_PAIR if i < 3 else DEP_RUN + t):
             continue
         p, v = partial_of(u, lb, look)
         cost += left[u] * (api.card_points(g, u) + card_weight) * (p_out[u] - p)
