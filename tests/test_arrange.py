@@ -134,6 +134,18 @@ def test_accepts_text_and_list():
     assert (a.max_melded_value, a.min_deadwood) == (b.max_melded_value, b.min_deadwood) == (31, 2)
 
 
+def test_jokers_below_the_lowest_card_keep_to_max_run_length():
+    """AD JK JK JK with max_run_length 3 (4 jokers, up to 4 a meld, an Ace worth 1): the best lay-down is
+    Q-K-A = 10 + 10 + 1 = 21 (jokers for the Queen and the King), not J-Q-K-A = 31, a run of 4 (the
+    search put jokers below the Ace without the length check; found by the property test below).  The
+    least deadwood lays all four as a set of Aces (one natural, three jokers): 0 left."""
+    rules = CLASSIC.replace(jokers=4, max_jokers_per_meld=4, max_run_length=3, ace_value=1)
+    cards = parse_cards("AD JK JK JK")
+    got = arrange(cards, rules)
+    assert (got.max_melded_value, got.min_deadwood) == (21, 0)
+    assert not disagreements(cards, rules)
+
+
 # --------------------------------------------------------------------------- (b) property tests
 
 

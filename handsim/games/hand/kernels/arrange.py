@@ -293,7 +293,10 @@ def _choose(c1, c2, J, cur, rem, plen, leave, W, path, best, bestpath):
             if plen < MAX_MELDS:
                 # runs of suit s whose lowest natural is this card, a jokers below it; each run is
                 # first laid as it stands (when legal), then grown by a natural, then by a joker
+                # (at most maxrun - 1 of them: the run from lo to p may not pass max_run_length)
                 amax = maxj if maxj < p - 1 else p - 1
+                if amax > maxrun - 1:
+                    amax = maxrun - 1
                 for a in range(amax + 1):
                     lo = p - a
                     e1 = d1
