@@ -202,7 +202,7 @@ def test_the_terminal_summary_gives_the_answer_first_in_words():
         "No position of the decision was met at threshold 500 with greedy×2: the chart is empty (more --deals, or a "
         "lower threshold, meet some).", gain, "Measured 0 positions in 0.0 s (0.0 per second)."]
     draw = summary_lines(pd.DataFrame({"better": ["take", "stock", "stock", "either"]}), 9, 51, "greedy×2", 30, 1.0,
-                         decision="draw")
+                         actions=("take", "stock"))
     assert draw[:2] == [
         "Take the discard or draw from the stock, at threshold 51 with greedy×2: of 4 cells, take the discard in 1, "
         "draw from the stock in 2, no difference shown in 1.",

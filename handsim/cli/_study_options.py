@@ -9,6 +9,7 @@ Nothing here imports the study driver: ``--help`` stays light.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import signal
 import threading
@@ -164,3 +165,50 @@ def parse_vary(items) -> dict[str, list[str]]:
             raise click.BadParameter(f"{key} given twice", param_hint="'--vary'")
         out[key] = vals
     return out
+
+
+def shown_value(v) -> str:
+    """A run.json value in a warning: JSON, at most 80 characters."""
+    text = json.dumps(v, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def record_warnings(saved: dict, truth: dict, where, source: str = "the checkpoint") -> list[str]:
+    """One warning per field of ``truth`` (what the checkpoint determines) that run.json's
+    ``saved`` records otherwise: seconds to 0.0015, speeds to 0.051 (run.json's rounding), an
+    object by its first key that differs ("run.json says rules.hand_score -90, the checkpoint
+    -60: the report uses the checkpoint").  A field ``saved`` lacks is not compared."""
+    warnings = []
+    for k in sorted(truth):
+        if k not in saved:
+            continue  # not recorded
+        got, want = saved[k], truth[k]
+        if isinstance(got, dict) and isinstance(want, dict):
+            key = next((x for x in sorted(set(got) | set(want)) if got.get(x, want) != want.get(x, got)), None)
+            if key is not None:
+                k, got, want = f"{k}.{key}", got.get(key, "(missing)"), want.get(key, "(missing)")
+            same = key is None
+        else:
+            same = got == want and type(got) is type(want) or (
+                isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
+                and abs(got - want) <= (0.0015 if k == "seconds" else 0.051 if k.endswith("_per_s") else 0))
+        if not same:
+            warnings.append(f"{where} says {k} {shown_value(got)}, {source} {shown_value(want)}: the report uses {source}")
+    return warnings
+
+
+def unknown_fields(saved: dict, info: dict, known, where, writer: str) -> list[str]:
+    """Leave out of ``info`` the fields of run.json's ``saved`` that ``writer`` (``"a study"``)
+    does not write (``known``); one warning naming them (an invisible character in a name named),
+    or none."""
+    from handsim._io import hidden_char_note
+
+    unknown = sorted(k for k in saved if k not in known)
+    for k in unknown:
+        info.pop(k, None)
+    if not unknown:
+        return []
+    named = ", ".join(f"{k!r}{hidden_char_note(k, where=False)}" for k in unknown[:5])
+    more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+    return [f"{where} holds field{'s' if len(unknown) > 1 else ''} {writer} does not write, left out of the report: "
+            f"{named}{more}"]

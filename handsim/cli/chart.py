@@ -104,7 +104,8 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     if threshold is not None:
         settings.append(f"opening_threshold={threshold}")
     rules = load_rules(preset, rules_file, settings)
-    charts = game_for_preset(preset).chart()
+    game = game_for_preset(preset)
+    charts = game.chart()
     if charts is None:
         raise click.UsageError("this game has no decision charts (allowed: the presets of classic Hand)")
     out = Path(out)
@@ -130,13 +131,12 @@ def chart(decision, preset, rules_file, settings, threshold, lineup, deals, worl
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "positions.csv", pos.to_csv(index=False).encode())
     atomic_write(out / "chart.csv", tab.to_csv(index=False, float_format="%.3f").encode())
-    from handsim.games.hand.chart_report import ChartRun, write_report
-
-    run = ChartRun(decision=decision, preset=preset, rules=rules, lineup=lineup, deals=deals, worlds=worlds,
-                   seed=seed, rows=rows, cols=cols, min_positions=min_positions)
-    write_report(out, run, pos, tab)
+    report = game.chart_report()
+    run = report.ChartRun(decision=decision, preset=preset, rules=rules, lineup=lineup, deals=deals, worlds=worlds,
+                          seed=seed, rows=rows, cols=cols, min_positions=min_positions)
+    report.write_report(out, run, pos, tab)
     for line in summary_lines(tab, len(pos), int(rules.opening_threshold), _field_text(lineup), min_positions, dt,
-                              decision=decision):
+                              actions=charts.ACTIONS[decision]):
         click.echo(line)
     click.echo(f"Results: {out}/ (chart.md, chart.html, chart.png, chart.csv, positions.csv)")
 
@@ -153,12 +153,12 @@ ACTION_WORDS = {"open": "open now", "wait": "wait", "take": "take the discard", 
                 "lay": "lay the jokers", "keep": "keep them", "lay off": "lay off", "hold back": "hold back",
                 "hunt": "hunt the Hand", "normal": "play normally"}
 #: The first alternative of each class as the subject of "... scores less".
-_FIRST_DOING = {"open": "opening now", "draw": "taking the discard", "jokers": "laying the jokers",
-                "layoff": "laying off", "hunt": "hunting the Hand"}
+_FIRST_DOING = {"open": "opening now", "take": "taking the discard", "lay": "laying the jokers",
+                "lay off": "laying off", "hunt": "hunting the Hand"}
 
 
 def summary_lines(tab, positions: int, threshold: int, field: str, min_positions: int, seconds: float,
-                  decision: str = "open") -> list[str]:
+                  actions: tuple[str, str] = ("open", "wait")) -> list[str]:
     """The terminal summary of a chart: the answer in words first (cells where each alternative is better,
     neither, or too few positions), then what the gain is, then the measurement's size and speed.
 
@@ -176,12 +176,11 @@ def summary_lines(tab, positions: int, threshold: int, field: str, min_positions
         The --min-positions of the too-few cells.
     seconds : float
         Wall time of the measurement.
-    decision : str
-        The decision class (a key of :data:`handsim.games.hand.chart.ACTIONS`).
+    actions : tuple of str
+        The decision's two alternatives, the first the one a positive gain says (the game chart
+        module's ``ACTIONS[decision]``, e.g. ``("take", "stock")`` for the draw).
     """
-    from handsim.games.hand.chart import ACTIONS
-
-    first, second = ACTIONS[decision]
+    first, second = actions
     better = [str(b) for b in tab["better"]] if len(tab) else []
     count = {k: better.count(k) for k in (first, second, "either", "too few")}
     cells = len(tab)
@@ -201,8 +200,9 @@ def summary_lines(tab, positions: int, threshold: int, field: str, min_positions
                      if count["too few"] else "."))
     rate = positions / seconds if seconds > 0 else 0.0
     return [answer,
-            f"Gain = {second} - {first}, points per round for the seat deciding (positive: {_FIRST_DOING[decision]} "
-            "scores less); a cell's answer needs its 95% CI over its positions to exclude 0.",
+            f"Gain = {second} - {first}, points per round for the seat deciding (positive: "
+            f"{_FIRST_DOING.get(first, first)} scores less); a cell's answer needs its 95% CI over its positions to "
+            "exclude 0.",
             f"Measured {positions:,} position{'s' if positions != 1 else ''} in {seconds:.1f} s "
             f"({rate:.1f} per second)."]
 

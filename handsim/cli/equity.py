@@ -230,22 +230,9 @@ def read_per_deal(per_deal: Path, config: int, lineup: int, columns: list[str], 
         raise click.UsageError(f"{per_deal} cannot be read as a study's per-deal rows (damaged, or not written by "
                                f"handsim simulate --per-deal): {type(e).__name__}: {why[:200]}") from None
     if ck is not None:
-        from handsim.games.hand.layout import S_OUT, S_ROUNDS, S_SCORE
-
-        seat = ck.accumulator._seat[config, lineup].sum(axis=0)  # (P, NS): over the policies
-        by_seat = rows.groupby("seat").agg(n=("score", "size"), score=("score", "sum"), out=("went_out", "sum"))
-        for s in range(seat.shape[0]):
-            got = by_seat.loc[s] if s in by_seat.index else pd.Series({"n": 0, "score": 0, "out": 0})
-            for col, i, what in (("n", S_ROUNDS, "rounds"), ("score", S_SCORE, "points"), ("out", S_OUT,
-                                                                                         "rounds gone out")):
-                if int(got[col]) != int(seat[s, i]):
-                    raise click.UsageError(
-                        f"{per_deal} does not hold the rows its study's checkpoint counted: configuration {config}, "
-                        f"line-up {lineup}, seat {s}: {int(got[col]):,} {what} in the rows, {int(seat[s, i]):,} in "
-                        f"the checkpoint ('seat'); restore the folder or run the study again with --per-deal")
-        extra = sorted(set(int(x) for x in by_seat.index) - set(range(seat.shape[0])))
-        if extra:
-            raise click.UsageError(f"{per_deal} holds rows of seat {extra[0]}, which its study does not have")
+        why = ck.spec.game.equity().per_deal_mismatch(rows, ck.accumulator, config, lineup)
+        if why:
+            raise click.UsageError(f"{per_deal} {why}")
     return rows
 
 

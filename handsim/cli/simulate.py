@@ -14,7 +14,7 @@ from ._common import (GAME_PLAYERS_CHOICE, STANDINGS, Command, IntIn, Words, ENG
                       speed_text)
 from ._study_options import (DEFAULT_CHUNK, DEFAULT_DEALS, DEFAULT_POLICY, FORCE_HELP, MAX_CHUNK, MAX_DEALS,  # noqa: F401
                              POLICY_FILE_OPTION, STUDY_FLAGS, STUDY_OPTIONS, Terminated, check_only, default_out, given,
-                             read_run_json, short_lineup, sigterm_stops)
+                             read_run_json, record_warnings, short_lineup, shown_value, sigterm_stops, unknown_fields)
 
 #: Options that --resume and --from take from the saved study instead.
 _SAVED_OPTIONS = STUDY_OPTIONS + ("players", "deals", "seed", "chunk", "matches", "rounds", "standings")
@@ -586,12 +586,6 @@ _RUN_FIELDS = frozenset(_INFO_TYPES) | {"spec", "players", "deals", "seed", "rul
                                         "game", "games_played", "games_per_s"}
 
 
-def _shown(v) -> str:
-    """A run.json value in a warning: JSON, at most 80 characters."""
-    text = json.dumps(v, ensure_ascii=False, default=str)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
     """Put into ``info`` what the checkpoint records of the run (the source of truth: rounds played,
     seconds of simulation and their speed, and its run history: ``command``, ``jobs``,
@@ -620,54 +614,13 @@ def _from_checkpoint(info: dict, saved: dict, ck, where) -> list[str]:
     described = dict(info["policies"]) if isinstance(info.get("policies"), dict) else {}
     for label, text in ck.spec.game.policy_descriptions(ck.spec).items():
         if label in described and described[label] != text:
-            warnings.append(f"{where} says policy {label} is {_shown(described[label])}, the built-in policy of that "
-                            f"name is {_shown(text)}: the report uses the built-in policy's description")
+            warnings.append(f"{where} says policy {label} is {shown_value(described[label])}, the built-in policy of that "
+                            f"name is {shown_value(text)}: the report uses the built-in policy's description")
         described[label] = text
     if described:
         info["policies"] = described
     warnings += unknown_fields(saved, info, _RUN_FIELDS, where, "a study")
     return warnings
-
-
-def record_warnings(saved: dict, truth: dict, where, source: str = "the checkpoint") -> list[str]:
-    """One warning per field of ``truth`` (what the checkpoint determines) that run.json's
-    ``saved`` records otherwise: seconds to 0.0015, speeds to 0.051 (run.json's rounding), an
-    object by its first key that differs ("run.json says rules.hand_score -90, the checkpoint
-    -60: the report uses the checkpoint").  A field ``saved`` lacks is not compared."""
-    warnings = []
-    for k in sorted(truth):
-        if k not in saved:
-            continue  # not recorded
-        got, want = saved[k], truth[k]
-        if isinstance(got, dict) and isinstance(want, dict):
-            key = next((x for x in sorted(set(got) | set(want)) if got.get(x, want) != want.get(x, got)), None)
-            if key is not None:
-                k, got, want = f"{k}.{key}", got.get(key, "(missing)"), want.get(key, "(missing)")
-            same = key is None
-        else:
-            same = got == want and type(got) is type(want) or (
-                isinstance(got, (int, float)) and not isinstance(got, bool) and isinstance(want, (int, float))
-                and abs(got - want) <= (0.0015 if k == "seconds" else 0.051 if k.endswith("_per_s") else 0))
-        if not same:
-            warnings.append(f"{where} says {k} {_shown(got)}, {source} {_shown(want)}: the report uses {source}")
-    return warnings
-
-
-def unknown_fields(saved: dict, info: dict, known, where, writer: str) -> list[str]:
-    """Leave out of ``info`` the fields of run.json's ``saved`` that ``writer`` (``"a study"``)
-    does not write (``known``); one warning naming them (an invisible character in a name named),
-    or none."""
-    from handsim._io import hidden_char_note
-
-    unknown = sorted(k for k in saved if k not in known)
-    for k in unknown:
-        info.pop(k, None)
-    if not unknown:
-        return []
-    named = ", ".join(f"{k!r}{hidden_char_note(k, where=False)}" for k in unknown[:5])
-    more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-    return [f"{where} holds field{'s' if len(unknown) > 1 else ''} {writer} does not write, left out of the report: "
-            f"{named}{more}"]
 
 
 def _report_info(saved: dict, spec) -> dict:

@@ -480,7 +480,7 @@ def rebuild_report(out: Path, quiet: bool, formats=("md", "html")) -> None:
     from handsim.tournament.accumulate import TournamentCounters
     from handsim.tournament.core import TournamentResult
 
-    from .simulate import record_warnings, unknown_fields
+    from ._study_options import record_warnings, unknown_fields
 
     info = read_run_json(out / "run.json")
     if info.get("kind") == "tune":
@@ -538,7 +538,7 @@ def _rebuild_tune(out: Path, info: dict, quiet: bool, formats) -> None:
     from handsim._io import FolderLock
     from handsim.tournament.tune import TuneResult, TuneSpec, TuneUnfinished, run_tune, write_tune
 
-    from .simulate import record_warnings, unknown_fields
+    from ._study_options import record_warnings, unknown_fields
 
     try:
         spec = TuneSpec.from_json(info["tune"])

@@ -235,7 +235,13 @@ class Game:
 
     def chart(self):
         """The module of the game's decision charts (``handsim chart``): ``measure``, ``cells``,
-        ``check_field`` and ``chart_figure``; ``None`` for a game without charts."""
+        ``check_field``, ``chart_figure``, ``ACTIONS`` and ``DEFAULT_AXES``; ``None`` for a game
+        without charts."""
+        return None
+
+    def chart_report(self):
+        """The module that writes a chart's report (``ChartRun``, ``write_report``: chart.md,
+        chart.html, chart.png); ``None`` for a game without charts."""
         return None
 
     def equity(self):

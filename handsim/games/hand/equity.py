@@ -498,3 +498,42 @@ def equity_figure(table: pd.DataFrame, title: str):
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def per_deal_mismatch(rows: pd.DataFrame, accumulator, config: int, lineup: int) -> str:
+    """Whether a study's per-deal rows are what its checkpoint counted (issue 23, cause 1's kind).
+
+    Per seat of configuration ``config`` and line-up ``lineup``, the rows' rounds, points and rounds
+    gone out must equal the checkpoint's ``seat`` counters (summed over the policies).
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        The per-deal rows of that configuration and line-up: columns ``seat`` (int), ``score``
+        (points) and ``went_out`` (bool), one row per seat and round.
+    accumulator : handsim.games.hand.stats.Accumulator
+        The study checkpoint's accumulator (its ``_seat`` array, ``int64[C, L, K, P, NS]``).
+    config, lineup : int
+        The configuration and line-up.
+
+    Returns
+    -------
+    str
+        ``""`` when they agree, else the first difference in words, to follow the per-deal folder's
+        name (``"does not hold the rows its study's checkpoint counted: configuration 0, ..."``).
+    """
+    from handsim.games.hand.layout import S_OUT, S_ROUNDS, S_SCORE
+
+    seat = accumulator._seat[config, lineup].sum(axis=0)  # (P, NS): over the policies
+    by_seat = rows.groupby("seat").agg(n=("score", "size"), score=("score", "sum"), out=("went_out", "sum"))
+    for s in range(seat.shape[0]):
+        got = by_seat.loc[s] if s in by_seat.index else pd.Series({"n": 0, "score": 0, "out": 0})
+        for col, i, what in (("n", S_ROUNDS, "rounds"), ("score", S_SCORE, "points"), ("out", S_OUT, "rounds gone out")):
+            if int(got[col]) != int(seat[s, i]):
+                return (f"does not hold the rows its study's checkpoint counted: configuration {config}, line-up "
+                        f"{lineup}, seat {s}: {int(got[col]):,} {what} in the rows, {int(seat[s, i]):,} in the "
+                        "checkpoint ('seat'); restore the folder or run the study again with --per-deal")
+    extra = sorted(set(int(x) for x in by_seat.index) - set(range(seat.shape[0])))
+    if extra:
+        return f"holds rows of seat {extra[0]}, which its study does not have"
+    return ""

@@ -313,6 +313,11 @@ class HandGame(Game):
 
         return chart
 
+    def chart_report(self):
+        from handsim.games.hand import chart_report
+
+        return chart_report
+
     def equity(self):
         from handsim.games.hand import equity
 
