@@ -140,3 +140,21 @@ def test_equity_gives_five_positions_chances_that_sum_to_one(tmp_path):
     assert p[4] == min(p) and p[0] == max(p)
     r = runner.invoke(cli, ["equity", str(study), "--standings", "0,0,0,0,0", "--starter", "6"])
     assert r.exit_code == 2 and "allowed 1..5" in r.output
+
+
+def test_an_elimination_study_of_five_counts_its_rounds_by_table_size(tmp_path):
+    """Elimination matches of five (RULES.md section 7): every match's first round is at the full table
+    of five, the rounds by table size add up to the rounds, and the report names every size."""
+    import pandas as pd
+
+    study = tmp_path / "elim"
+    r = CliRunner().invoke(cli, ["simulate", "--players", "5", "--set", "elimination_score=201", "--matches",
+                                 "--policy", "greedy", "--deals", "12", "--jobs", "1", "--no-progress", "-q",
+                                 "--out", str(study)])
+    assert r.exit_code == 0, r.output
+    length = pd.read_csv(study / "elimination_length.csv").iloc[0]
+    sizes = [length[f"rounds_{q}p"] for q in (5, 4, 3, 2)]
+    assert length["matches"] == 12 and sizes[0] >= 12
+    assert sum(sizes) == length["rounds"]
+    report = (study / "report.md").read_text(encoding="utf-8")
+    assert f"({sizes[0]:,} at 5 players, {sizes[1]:,} at 4, {sizes[2]:,} at 3, {sizes[3]:,} at 2)" in report

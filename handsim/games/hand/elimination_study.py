@@ -92,8 +92,8 @@ class EliminationAccumulator(Accumulator):
     points, points² (per round), rounds gone out, Hands, rounds unopened, eliminations, first out,
     final total²), ``place[C, L, P, P]`` (matches finished in place 1..P), ``seatwin[C, L, P, 2]``
     (outright and shared wins by seat of the first round's playing order, seat 0 its starter),
-    ``length[C, L, CAP + 1]`` (matches by rounds), ``table[C, L, 5]`` (rounds played at a table of
-    0..4 players) and ``turns_hist[C, L, W]`` (rounds by turns).
+    ``length[C, L, CAP + 1]`` (matches by rounds), ``table[C, L, P + 1]`` (rounds played at a table of
+    0..P players) and ``turns_hist[C, L, W]`` (rounds by turns).
     """
 
     FORMAT = 1
@@ -115,7 +115,7 @@ class EliminationAccumulator(Accumulator):
         self._place = np.zeros((C, L, P, P), np.int64)
         self._seatwin = np.zeros((C, L, P, 2), np.int64)
         self._length = np.zeros((C, L, CAP + 1), np.int64)
-        self._table = np.zeros((C, L, 5), np.int64)
+        self._table = np.zeros((C, L, P + 1), np.int64)
 
     # ------------------------------------------------------------------ adding results
 
@@ -191,7 +191,7 @@ class EliminationAccumulator(Accumulator):
             for col, won in ((0, b["sole"][:, j]), (1, b["shared"] & (b["place"][:, j] == 1))):
                 self._seatwin[c, l, :, col] += np.bincount(b["seat"][won, j], minlength=P)[:P]
         self._length[c, l] += np.bincount(R, minlength=CAP + 1)
-        self._table[c, l] += np.bincount(b["q"][live], minlength=5)[:5]
+        self._table[c, l] += np.bincount(b["q"][live], minlength=P + 1)[:P + 1]
         if len(t):
             self._grow_turns(int(t.max()) + 1)
             self._turns_hist[c, l, : int(t.max()) + 1] += np.bincount(t)
@@ -263,12 +263,10 @@ class EliminationAccumulator(Accumulator):
         check_at_least("pos", pos[:, :, :, PO_FIRST_OUT].sum(axis=2), "cl", m - cl[:, :, CL_CAPPED],
                        "first out (one a match that did not reach the cap)")
         tb = self._table
-        q = np.arange(5, dtype=np.int64)
+        q = np.arange(tb.shape[2], dtype=np.int64)
         check_totals("table", tb.sum(axis=2), "cl", cl[:, :, CL_ROUNDS], "rounds")
         check_totals("table", tb @ q, "cl", cl[:, :, CL_PROUNDS], "player-rounds")
         check_totals("table", tb[:, :, :2].sum(axis=2), "cl", np.zeros_like(m), "rounds of fewer than 2 players")
-        if P < 4:
-            check_totals("table", tb[:, :, P + 1:].sum(axis=2), "cl", np.zeros_like(m), f"rounds of more than {P} players")
         check_at_least("table", tb[:, :, P], "cl", m, "rounds at the full table (every match's first)")
         check_totals("pos", pos[:, :, :, PO_PLAYED].sum(axis=2), "cl", cl[:, :, CL_PROUNDS], "player-rounds")
         check_totals("pos", pos[:, :, :, PO_PLAYED], "cl", cl[:, :, CL_ROUNDS][:, :, None], "rounds played", most=True)
@@ -363,8 +361,8 @@ class EliminationAccumulator(Accumulator):
         """One row per configuration and line-up: ``matches``, match length in rounds (``mean_rounds``
         with its t interval, ``median_rounds``, ``p90_rounds``, ``max_rounds``), ``p_cap`` (share of
         matches stopped by the 100-round cap with two or more players left, 95% Wilson interval),
-        ``p_shared``, ``rounds`` and the rounds played at a table of 4, 3 and 2 players
-        (``rounds_4p``...), ``mean_turns`` (per round) and ``p_void`` (share of rounds)."""
+        ``p_shared``, ``rounds`` and the rounds played at a table of P, ..., 3 and 2 players
+        (``rounds_4p``... for P = 4), ``mean_turns`` (per round) and ``p_void`` (share of rounds)."""
         rows = []
         vals = np.arange(CAP + 1)
         for c, l, lu, base in self._cells():
@@ -377,15 +375,15 @@ class EliminationAccumulator(Accumulator):
                    "p90_rounds": p90, "max_rounds": int(np.nonzero(self._length[c, l])[0].max()),
                    "p_cap": x[CL_CAPPED] / n, "cap_ci95_low": clo, "cap_ci95_high": chi,
                    "p_shared": x[CL_SHARED] / n, "rounds": x[CL_ROUNDS]}
-            for q in (4, 3, 2):
+            for q in range(self._table.shape[2] - 1, 1, -1):
                 row[f"rounds_{q}p"] = int(self._table[c, l, q])
             row["mean_turns"] = x[CL_TURNS] / x[CL_ROUNDS]
             row["p_void"] = x[CL_VOID] / x[CL_ROUNDS]
             rows.append(row)
         return self._frame(rows, list(self.varying) + [
             "lineup", "matches", "mean_rounds", "ci95_low", "ci95_high", "median_rounds", "p90_rounds", "max_rounds",
-            "p_cap", "cap_ci95_low", "cap_ci95_high", "p_shared", "rounds", "rounds_4p", "rounds_3p", "rounds_2p",
-            "mean_turns", "p_void"])
+            "p_cap", "cap_ci95_low", "cap_ci95_high", "p_shared", "rounds",
+            *(f"rounds_{q}p" for q in range(self._table.shape[2] - 1, 1, -1)), "mean_turns", "p_void"])
 
     def summary(self) -> pd.DataFrame:
         """:meth:`positions` (the study's summary table)."""
@@ -400,6 +398,14 @@ def _num(x, d: int = 3) -> str:
 
 def _ci(lo, hi, d: int = 3) -> str:
     return f"[{_num(lo, d)}, {_num(hi, d)}]"
+
+
+def _at_tables(row) -> str:
+    """``"1,200 at 4 players, 300 at 3, 90 at 2"``: a lengths() row's rounds by table size, the full table first."""
+    sizes = sorted((int(k[len("rounds_"):-1]) for k in row.keys() if k.startswith("rounds_") and k.endswith("p")),
+                   reverse=True)
+    return ", ".join(f"{int(row[f'rounds_{q}p']):,} at {q}" + (" players" if i == 0 else "")
+                     for i, q in enumerate(sizes))
 
 
 def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -461,8 +467,8 @@ def report_markdown(acc: EliminationAccumulator, info: Mapping[str, Any]) -> str
                   f"median {_num(L['median_rounds'], 1)}, 90th percentile {_num(L['p90_rounds'], 1)}, longest "
                   f"{L['max_rounds']}; {_num(L['p_cap'])} of matches {_ci(L['cap_ci95_low'], L['cap_ci95_high'])} "
                   f"reached the {CAP}-round cap with two or more players left ({_num(L['p_shared'])} a shared win). "
-                  f"Rounds played: {L['rounds']:,} ({L['rounds_4p']:,} at 4 players, {L['rounds_3p']:,} at 3, "
-                  f"{L['rounds_2p']:,} at 2); {_num(L['mean_turns'], 1)} turns a round, {_num(L['p_void'])} void.", ""]
+                  f"Rounds played: {L['rounds']:,} ({_at_tables(L)}); {_num(L['mean_turns'], 1)} turns a round, "
+                  f"{_num(L['p_void'])} void.", ""]
         lines += ["Per round, by line-up position:", ""]
         lines += _md_table(["position", "policy", "rounds played", "mean score", "95% CI", "P(out)", "P(Hand)",
                             "P(unopened)"],
