@@ -39,7 +39,7 @@ def test_the_protocol_covers_what_the_driver_asked_of_each_game():
 
 def test_the_words_and_answers_of_each_game():
     hand, russian = get_game("hand"), get_game("russian")
-    assert (hand.unit, hand.item, hand.qualifier, hand.max_players) == ("round", "deal", "", 4)
+    assert (hand.unit, hand.item, hand.qualifier, hand.max_players) == ("round", "deal", "", 5)
     assert (russian.unit, russian.item, russian.qualifier, russian.max_players) == ("game", "game", "Russian Hand", 5)
     assert hand.engine_words(False) == ("the simulation engine", "play_deals")
     assert hand.engine_words(True) == ("the match engine", "play_matches")

@@ -122,6 +122,9 @@ class RussianGame(Game):
     def chart(self):
         return None  # no decision charts for Russian Hand yet (handsim chart plays classic Hand)
 
+    def chart_report(self):
+        return None  # no decision charts, so no chart reports
+
     def equity(self):
         return None  # Russian Hand is a single game, not a match of scored rounds (RULES.md section 8)
 
